@@ -1,0 +1,50 @@
+import { BatchWriteCommand, type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { TableStats } from '../../core/catalog';
+import type { CatalogStatsStore } from '../../core/catalog-ports';
+
+/** Item layout: pk CATALOG_STATS, sk TABLE#<full_name lower-case>; one item per table. */
+export class DynamoCatalogStatsStore implements CatalogStatsStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async putStats(stats: readonly TableStats[]): Promise<void> {
+    for (let i = 0; i < stats.length; i += 25) {
+      const batch = stats.slice(i, i + 25);
+      let pending: Record<string, unknown>[] | undefined = batch.map((entry) => ({
+        PutRequest: { Item: { pk: 'CATALOG_STATS', sk: `TABLE#${entry.fullName.toLowerCase()}`, ...entry } },
+      }));
+      // BatchWrite may return unprocessed items under load; retry them with a short backoff.
+      for (let attempt = 0; pending && pending.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+        const result = await this.db.send(
+          new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } }),
+        );
+        pending = result.UnprocessedItems?.[this.tableName] as Record<string, unknown>[] | undefined;
+        if (attempt > 8 && pending?.length) throw new Error('Could not write catalog statistics.');
+      }
+    }
+  }
+
+  async listStats(): Promise<TableStats[]> {
+    const stats: TableStats[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': 'CATALOG_STATS' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const { pk: _pk, sk: _sk, ...rest } = item;
+        stats.push(rest as TableStats);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return stats;
+  }
+}

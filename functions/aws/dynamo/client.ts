@@ -1,0 +1,27 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export function createDocumentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
+  return toDocumentClient(new DynamoDBClient(config));
+}
+
+export function toDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+}
+
+/** A client for a local endpoint (dynalite): any static credentials do. */
+export function localDynamoClient(endpoint: string): { client: DynamoDBClient; doc: DynamoDBDocumentClient } {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  return { client, doc: toDocumentClient(client) };
+}
+
+/** True for the SDK error a failed ConditionExpression raises. */
+export function isConditionFailure(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}

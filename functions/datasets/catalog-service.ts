@@ -1,0 +1,221 @@
+import MiniSearch from 'minisearch';
+import type { Account } from '../core/accounts';
+import type { Blockchain, CatalogEntry, DatasetCategory, TableDefinition, TableStats } from '../core/catalog';
+import type { CatalogStatsStore } from '../core/catalog-ports';
+import { NotFoundError } from '../core/errors';
+
+export interface CatalogFilter {
+  categories?: readonly DatasetCategory[];
+  blockchains?: readonly Blockchain[];
+  /** Schema names, case-insensitive (e.g. `dex`, `uniswap_v3_ethereum`). */
+  schemas?: readonly string[];
+}
+
+export interface RankedEntry {
+  entry: CatalogEntry;
+  score: number;
+}
+
+interface SearchDocument {
+  id: string;
+  fullName: string;
+  schema: string;
+  table: string;
+  project: string;
+  contractName: string;
+  eventName: string;
+  description: string;
+  columns: string;
+  blockchains: string;
+  category: string;
+}
+
+const STATS_CACHE_MS = 60_000;
+
+/**
+ * The table registry: base table definitions joined with measured statistics (and, later, the
+ * caller's own materialized views). Statistics are cached per process for a minute; a Lambda
+ * instance re-reads them after that.
+ */
+export class CatalogService {
+  private cached?: { at: number; entries: CatalogEntry[]; index: MiniSearch<SearchDocument> };
+
+  constructor(
+    private readonly statsStore: CatalogStatsStore,
+    private readonly baseTables: readonly TableDefinition[],
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Drops the cache, e.g. after new statistics were written. */
+  invalidate(): void {
+    this.cached = undefined;
+  }
+
+  /** Every entry the account may see, most central first. */
+  async list(account: Account | undefined, filter: CatalogFilter = {}): Promise<CatalogEntry[]> {
+    const { entries } = await this.load();
+    return entries.filter((entry) => isVisible(entry, account) && matchesFilter(entry, filter));
+  }
+
+  async get(account: Account | undefined, fullName: string): Promise<CatalogEntry> {
+    const { entries } = await this.load();
+    const wanted = fullName.toLowerCase();
+    const entry = entries.find((candidate) => candidate.definition.fullName.toLowerCase() === wanted);
+    if (!entry || !isVisible(entry, account)) {
+      throw new NotFoundError(
+        `Dataset "${fullName}" not found. Search tables with POST /v1/datasets/search or list them with GET /v1/datasets.`,
+      );
+    }
+    return entry;
+  }
+
+  /**
+   * Ranked full-text search over names, descriptions and columns. All words must match (with
+   * prefix and light fuzzy matching); if none does, any word may. An empty query or `*` browses.
+   */
+  async search(
+    account: Account | undefined,
+    text: string,
+    filter: CatalogFilter = {},
+  ): Promise<RankedEntry[]> {
+    const { entries, index } = await this.load();
+    const visible = new Map(
+      entries
+        .filter((entry) => isVisible(entry, account) && matchesFilter(entry, filter))
+        .map((e) => [key(e), e]),
+    );
+    const query = text.trim();
+    if (query === '' || query === '*') {
+      return [...visible.values()].map((entry) => ({ entry, score: entry.definition.popularity ?? 0 }));
+    }
+    const options = {
+      prefix: (term: string) => term.length >= 3,
+      fuzzy: (term: string) => (term.length >= 5 ? 0.2 : false),
+      filter: (result: { id: string }) => visible.has(result.id),
+      boostDocument: (id: string) => 1 + (visible.get(id)?.definition.popularity ?? 0),
+    };
+    let hits = index.search(query, { ...options, combineWith: 'AND' });
+    if (hits.length === 0) hits = index.search(query, { ...options, combineWith: 'OR' });
+    return hits.map((hit) => ({ entry: visible.get(hit.id)!, score: hit.score }));
+  }
+
+  /** Decoded tables whose events were emitted by the contract (from definitions and from the data). */
+  async byContract(
+    account: Account | undefined,
+    address: string,
+    filter: CatalogFilter = {},
+  ): Promise<CatalogEntry[]> {
+    const wanted = address.toLowerCase();
+    const entries = await this.list(account, filter);
+    return entries.filter((entry) => contractAddressesOf(entry).includes(wanted));
+  }
+
+  private async load() {
+    const now = this.now();
+    if (this.cached && now - this.cached.at < STATS_CACHE_MS) return this.cached;
+    const stats = new Map((await this.statsStore.listStats()).map((s) => [s.fullName.toLowerCase(), s]));
+    const entries = this.baseTables
+      .map((definition): CatalogEntry => {
+        const tableStats: TableStats | undefined = stats.get(definition.fullName.toLowerCase());
+        return { definition, isPrivate: false, ...(tableStats ? { stats: tableStats } : {}) };
+      })
+      .sort(
+        (a, b) =>
+          (b.definition.popularity ?? 0) - (a.definition.popularity ?? 0) ||
+          a.definition.fullName.localeCompare(b.definition.fullName),
+      );
+    this.cached = { at: now, entries, index: buildIndex(entries) };
+    return this.cached;
+  }
+}
+
+export function contractAddressesOf(entry: CatalogEntry): string[] {
+  const all = [...(entry.definition.contractAddresses ?? []), ...(entry.stats?.contractAddresses ?? [])];
+  return [...new Set(all.map((address) => address.toLowerCase()))];
+}
+
+function key(entry: CatalogEntry): string {
+  return entry.definition.fullName.toLowerCase();
+}
+
+function isVisible(entry: CatalogEntry, account: Account | undefined): boolean {
+  return !entry.isPrivate || (account !== undefined && entry.ownerAccountId === account.accountId);
+}
+
+function matchesFilter(entry: CatalogEntry, filter: CatalogFilter): boolean {
+  const { definition } = entry;
+  if (filter.categories?.length && !filter.categories.includes(definition.category)) return false;
+  if (
+    filter.blockchains?.length &&
+    !definition.blockchains.some((chain) => filter.blockchains!.includes(chain))
+  ) {
+    return false;
+  }
+  if (filter.schemas?.length) {
+    const schemas = filter.schemas.map((schema) => schema.toLowerCase());
+    if (!schemas.includes(definition.schema.toLowerCase())) return false;
+  }
+  return true;
+}
+
+/** Splits `Pair_evt_Swap` / `PoolCreated` into words as well as keeping the whole token. */
+function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  for (const token of text.split(/[\s\p{P}\p{S}]+/u)) {
+    if (!token) continue;
+    tokens.push(token);
+    const parts = token.split(/(?<=[a-z0-9])(?=[A-Z])/);
+    if (parts.length > 1) tokens.push(...parts);
+  }
+  return tokens;
+}
+
+function buildIndex(entries: CatalogEntry[]): MiniSearch<SearchDocument> {
+  const index = new MiniSearch<SearchDocument>({
+    fields: [
+      'fullName',
+      'schema',
+      'table',
+      'project',
+      'contractName',
+      'eventName',
+      'description',
+      'columns',
+      'blockchains',
+      'category',
+    ],
+    storeFields: [],
+    tokenize,
+    processTerm: (term) => term.toLowerCase(),
+    searchOptions: {
+      boost: {
+        table: 4,
+        eventName: 3,
+        fullName: 3,
+        contractName: 2,
+        project: 2,
+        schema: 2,
+        category: 1.5,
+        description: 1,
+        blockchains: 1,
+        columns: 0.5,
+      },
+    },
+  });
+  index.addAll(
+    entries.map(({ definition }) => ({
+      id: definition.fullName.toLowerCase(),
+      fullName: definition.fullName,
+      schema: definition.schema,
+      table: definition.table,
+      project: definition.project ?? '',
+      contractName: definition.contractName ?? '',
+      eventName: definition.eventName ?? '',
+      description: definition.description,
+      columns: definition.columns.map((column) => column.name).join(' '),
+      blockchains: definition.blockchains.join(' '),
+      category: definition.category,
+    })),
+  );
+  return index;
+}

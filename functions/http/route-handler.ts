@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { ZodType, z } from 'zod';
+import { authenticateApiKey } from '../accounts/use-cases';
+import type { Account } from '../core/accounts';
+import { BadRequestError, PayloadTooLargeError } from '../core/errors';
+import { formatZodError } from '../core/validation';
+import { getServices, type Services } from '../services';
+import { mapError } from './error-mapping';
+import { logger } from './logger';
+import { HttpResponse, jsonResult } from './responses';
+
+/** JSON bodies above this are refused with 413 (API Gateway itself stops at 10 MB). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export const API_KEY_HEADER = 'x-service-api-key';
+export const API_KEY_QUERY_PARAMETER = 'api_key';
+
+export interface RouteRequest<Body, Query, Path> {
+  body: Body;
+  query: Query;
+  path: Path;
+  /** The authenticated caller (routes declared `auth: 'none'` get undefined). */
+  account: Account;
+  services: Services;
+  requestId: string;
+  event: APIGatewayProxyEvent;
+}
+
+export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodType> {
+  auth?: 'apiKey' | 'none';
+  body?: B;
+  query?: Q;
+  path?: P;
+  maxBodyBytes?: number;
+}
+
+type Infer<T> = T extends ZodType ? z.output<T> : undefined;
+
+type Internal = { account?: Account; services?: Services; requestId?: string };
+
+/**
+ * Builds a Lambda handler for one API Gateway route: header normalization, request id,
+ * structured logs, API-key auth, JSON body parsing, zod validation of body/query/path, and one
+ * error mapping to `{"error": "..."}`. The route function holds no HTTP plumbing, only the call
+ * to its use case.
+ */
+export function routeHandler<
+  B extends ZodType | undefined = undefined,
+  Q extends ZodType | undefined = undefined,
+  P extends ZodType | undefined = undefined,
+>(
+  spec: RouteSpec<NonNullable<B> & ZodType, NonNullable<Q> & ZodType, NonNullable<P> & ZodType> & {
+    body?: B;
+    query?: Q;
+    path?: P;
+  },
+  run: (request: RouteRequest<Infer<B>, Infer<Q>, Infer<P>>) => Promise<unknown>,
+) {
+  const base = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const internal = (context as Context & { internal?: Internal }).internal ?? {};
+    const services = internal.services ?? (await getServices());
+    const requestId = internal.requestId ?? requestIdOf(event, context);
+    const body = spec.body ? parse(spec.body, parseJsonBody(event, spec.maxBodyBytes), 'body') : undefined;
+    const query = spec.query ? parse(spec.query, queryParameters(event), 'query') : undefined;
+    const path = spec.path ? parse(spec.path, event.pathParameters ?? {}, 'path') : undefined;
+    const result = await run({
+      body: body as Infer<B>,
+      query: query as Infer<Q>,
+      path: path as Infer<P>,
+      account: internal.account as Account,
+      services,
+      requestId,
+      event,
+    });
+    if (result instanceof HttpResponse) {
+      return {
+        statusCode: result.statusCode,
+        headers: { 'x-request-id': requestId, ...result.headers },
+        body: result.body,
+      };
+    }
+    return jsonResult(200, result, { 'x-request-id': requestId });
+  };
+
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(httpHeaderNormalizer())
+    .use(requestContextMiddleware(spec.auth ?? 'apiKey'))
+    .handler(base);
+}
+
+function requestContextMiddleware(
+  auth: 'apiKey' | 'none',
+): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: async (request) => {
+      const requestId = requestIdOf(request.event, request.context);
+      const internal: Internal = { requestId };
+      (request.context as Context & { internal?: Internal }).internal = internal;
+      logger.appendKeys({ requestId, route: `${request.event.httpMethod} ${request.event.resource}` });
+      internal.services = await getServices();
+      if (auth === 'apiKey') {
+        internal.account = await authenticateApiKey(
+          internal.services.accounts,
+          presentedApiKey(request.event),
+        );
+        logger.appendKeys({ accountId: internal.account.accountId });
+      }
+    },
+    onError: async (request) => {
+      const internal = (request.context as Context & { internal?: Internal }).internal;
+      const requestId = internal?.requestId ?? requestIdOf(request.event, request.context);
+      const mapped = mapError(request.error, requestId);
+      if (mapped.expected)
+        logger.info('request refused', { statusCode: mapped.statusCode, error: mapped.message });
+      else logger.error('request failed', { error: request.error as Error });
+      const headers: Record<string, string> = { 'x-request-id': requestId };
+      if (mapped.statusCode === 401) headers['www-authenticate'] = `ApiKey header="${API_KEY_HEADER}"`;
+      request.response = jsonResult(mapped.statusCode, { error: mapped.message }, headers);
+    },
+  };
+}
+
+function requestIdOf(event: APIGatewayProxyEvent, context: Context): string {
+  return event.requestContext?.requestId || context.awsRequestId || randomUUID();
+}
+
+/** The API key from the header (any case; headers are normalized to lower case) or `?api_key=`. */
+export function presentedApiKey(event: APIGatewayProxyEvent): string | undefined {
+  return (
+    event.headers?.[API_KEY_HEADER] ?? event.queryStringParameters?.[API_KEY_QUERY_PARAMETER] ?? undefined
+  );
+}
+
+function queryParameters(event: APIGatewayProxyEvent): Record<string, string> {
+  const { [API_KEY_QUERY_PARAMETER]: _apiKey, ...rest } = event.queryStringParameters ?? {};
+  return Object.fromEntries(
+    Object.entries(rest).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+function parseJsonBody(event: APIGatewayProxyEvent, maxBytes = DEFAULT_MAX_BODY_BYTES): unknown {
+  if (event.body === null || event.body === undefined || event.body === '') return {};
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size > maxBytes) {
+    throw new PayloadTooLargeError(`Request body is ${size} bytes; the limit is ${maxBytes} bytes.`);
+  }
+  // Parsed whatever the content-type says: `curl -d` sends form-urlencoded by default.
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new BadRequestError(`Request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function parse<T extends ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new BadRequestError(formatZodError(result.error, where));
+  return result.data;
+}

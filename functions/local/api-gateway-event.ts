@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+
+/**
+ * Turns a Node HTTP request into the REST API (v1) proxy event that API Gateway sends a Lambda,
+ * so the local host calls handlers exactly as AWS does.
+ */
+export function toApiGatewayEvent(input: {
+  request: IncomingMessage;
+  url: URL;
+  body: Buffer;
+  resource: string;
+  pathParameters: Record<string, string> | null;
+}): APIGatewayProxyEvent {
+  const { request, url, body } = input;
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < request.rawHeaders.length; i += 2) {
+    const name = request.rawHeaders[i]!;
+    const value = request.rawHeaders[i + 1]!;
+    headers[name] = value; // API Gateway keeps the last value in `headers`
+    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value;
+    multiQuery[name] = [...(multiQuery[name] ?? []), value];
+  }
+  const hasQuery = Object.keys(query).length > 0;
+  const method = request.method ?? 'GET';
+  const requestId = randomUUID();
+  const isText = body.length === 0 || isTextual(request.headers['content-type']);
+  return {
+    resource: input.resource,
+    path: url.pathname,
+    httpMethod: method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: input.pathParameters,
+    stageVariables: null,
+    body: body.length === 0 ? null : isText ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: !isText,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: null,
+      protocol: `HTTP/${request.httpVersion}`,
+      httpMethod: method,
+      path: `/local${url.pathname}`,
+      stage: 'local',
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: input.resource,
+      identity: {
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: request.headers['user-agent'] ?? null,
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        user: null,
+        userArn: null,
+      },
+    },
+  };
+}
+
+function isTextual(contentType: string | undefined): boolean {
+  if (!contentType) return true;
+  return /^(text\/|application\/(json|x-www-form-urlencoded|xml|javascript|[\w.+-]*\+json))/i.test(
+    contentType,
+  );
+}
+
+/** A Lambda context for one local invocation, with the route's timeout as its deadline. */
+export function localLambdaContext(functionName: string, timeoutSeconds: number, requestId: string): Context {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export type LambdaHttpHandler = (
+  event: APIGatewayProxyEvent,
+  context: Context,
+) => Promise<APIGatewayProxyResult>;

@@ -1,0 +1,113 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { logger } from '../http/logger';
+import type { RouteDefinition } from '../routes';
+import { localLambdaContext, toApiGatewayEvent } from './api-gateway-event';
+import { Router } from './router';
+
+/** API Gateway's own request size limit. */
+const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
+export interface LocalHttpServer {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** The local front door: HTTP request → API Gateway event → the route's Lambda handler → HTTP response. */
+export async function startHttpServer(options: {
+  routes: readonly RouteDefinition[];
+  repoRoot: string;
+  host?: string;
+  port?: number;
+}): Promise<LocalHttpServer> {
+  const router = new Router(options.routes, options.repoRoot);
+  const server: Server = createServer((request, response) => {
+    handle(router, request, response).catch((error) => {
+      logger.error('local host failed to serve a request', { error: error as Error });
+      if (!response.headersSent) sendJson(response, 500, { error: 'Internal error.' });
+      else response.end();
+    });
+  });
+  // Keep-alive sockets would hold close() open until they time out.
+  server.keepAliveTimeout = 1000;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+async function handle(router: Router, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const method = request.method ?? 'GET';
+  const match = router.match(method, url.pathname);
+  if (!match) {
+    sendJson(response, 404, { error: `Not found: no route for ${method} ${url.pathname}.` });
+    return;
+  }
+  if ('allowed' in match) {
+    sendJson(
+      response,
+      405,
+      { error: `Method ${method} is not allowed on ${url.pathname}; use ${match.allowed.join(' or ')}.` },
+      {
+        allow: match.allowed.join(', '),
+      },
+    );
+    return;
+  }
+  const body = await readBody(request);
+  if (body === undefined) {
+    sendJson(response, 413, { error: `Request body exceeds ${MAX_REQUEST_BYTES} bytes.` });
+    return;
+  }
+  const event = toApiGatewayEvent({
+    request,
+    url,
+    body,
+    resource: match.route.path,
+    pathParameters: match.pathParameters,
+  });
+  const handler = await router.handler(match.route);
+  const context = localLambdaContext(
+    match.route.functionName,
+    match.route.timeoutSeconds ?? 29,
+    event.requestContext.requestId,
+  );
+  const result = await handler(event, context);
+  const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {}))
+    headers[name] = values.map(String);
+  response.writeHead(result.statusCode, headers);
+  response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REQUEST_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  payload: unknown,
+  headers: Record<string, string> = {},
+) {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  response.end(JSON.stringify(payload));
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createApiKey, revokeApiKey } from '../../functions/accounts/use-cases';
+import { startTestHost, type TestHost } from '../support/test-host';
+
+describe('API-key authentication on /v1', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(() => host?.stop());
+
+  const expect401 = async (response: Response, message: RegExp) => {
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(response.headers.get('www-authenticate')).toMatch(/x-service-api-key/);
+    expect(await response.json()).toEqual({ error: expect.stringMatching(message) });
+  };
+
+  it('refuses a request without a key, saying how to send one', async () => {
+    await expect401(
+      await host.call('/v1/datasets', { apiKey: null }),
+      /x-service-api-key header or the api_key query/,
+    );
+  });
+
+  it('refuses unknown and malformed keys alike', async () => {
+    await expect401(await host.call('/v1/datasets', { apiKey: 'nope' }), /Invalid API key/);
+    const forged = `${host.apiKey.slice(0, 22)}${'A'.repeat(43)}`;
+    await expect401(await host.call('/v1/datasets', { apiKey: forged }), /Invalid API key/);
+  });
+
+  it('accepts the header in any case, and the api_key query parameter', async () => {
+    const upper = await host.call('/v1/datasets?limit=1', {
+      apiKey: null,
+      headers: { 'X-SERVICE-API-KEY': host.apiKey },
+    });
+    expect(upper.status).toBe(200);
+    const query = await host.call(`/v1/datasets?limit=1&api_key=${encodeURIComponent(host.apiKey)}`, {
+      apiKey: null,
+    });
+    expect(query.status).toBe(200);
+  });
+
+  it('stops accepting a key once it is revoked, and other keys keep working', async () => {
+    const account = await createAccount(host.services.accounts, { handle: 'revoker' });
+    const first = await createApiKey(host.services.accounts, account.accountId, 'first');
+    const second = await createApiKey(host.services.accounts, account.accountId, 'second');
+    expect((await host.call('/v1/datasets?limit=1', { apiKey: first.apiKey })).status).toBe(200);
+    await revokeApiKey(host.services.accounts, first.record.prefix);
+    await expect401(await host.call('/v1/datasets?limit=1', { apiKey: first.apiKey }), /revoked/);
+    expect((await host.call('/v1/datasets?limit=1', { apiKey: second.apiKey })).status).toBe(200);
+    const keys = await host.services.accounts.listApiKeys(account.accountId);
+    expect(keys.map((k) => [k.name, Boolean(k.revokedAt)]).sort()).toEqual([
+      ['first', true],
+      ['second', false],
+    ]);
+    expect(JSON.stringify(keys)).not.toContain(first.apiKey);
+  });
+
+  it('keeps handles unique', async () => {
+    await createAccount(host.services.accounts, { handle: 'unique_one' });
+    await expect(createAccount(host.services.accounts, { handle: 'unique_one' })).rejects.toThrow(
+      /already taken/,
+    );
+    await expect(createAccount(host.services.accounts, { handle: 'Bad Handle' })).rejects.toThrow(
+      /Invalid handle/,
+    );
+  });
+});

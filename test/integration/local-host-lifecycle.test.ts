@@ -1,0 +1,111 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../functions/local/host';
+import { prepareDataDir } from '../support/test-host';
+
+const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
+const run = promisify(execFile);
+
+interface Started {
+  child: ChildProcess;
+  baseUrl: string;
+  apiKey: string;
+  output: () => string;
+}
+
+/** Runs the real `npm start` entry point as a child process and waits for its banner. */
+async function startService(dataDir: string): Promise<Started> {
+  const child = spawn(TSX, ['functions/local/main.ts', '--port', '0', '--data-dir', dataDir], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), 60_000);
+    const check = () => {
+      if (output.includes('Press Ctrl-C')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
+  });
+  return {
+    child,
+    baseUrl: /Base URL : (\S+)/.exec(output)![1]!,
+    apiKey: /API key {2}: (\S+)/.exec(output)![1]!,
+    output: () => output,
+  };
+}
+
+async function stopWithCtrlC(service: Started): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => service.child.once('exit', resolve));
+  service.child.kill('SIGINT');
+  return exited;
+}
+
+const admin = (dataDir: string, ...args: string[]) =>
+  run(TSX, ['functions/local/admin-cli.ts', '--data-dir', dataDir, ...args], { cwd: REPO_ROOT });
+
+describe('npm start: the local host as a process', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await prepareDataDir();
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('serves the API, shuts down cleanly on Ctrl-C, and keeps key and data across restarts', async () => {
+    const first = await startService(dataDir);
+    const search = await fetch(`${first.baseUrl}/v1/datasets/search`, {
+      method: 'POST',
+      headers: { 'x-service-api-key': first.apiKey },
+      body: '{"query":"swap"}',
+    });
+    expect(search.status).toBe(200);
+
+    // The admin CLI works while the host runs (it talks to the host's dynalite endpoint).
+    await admin(dataDir, 'create-account', '--handle', 'analyst_one');
+    const created = await admin(dataDir, 'create-key', '--account', 'analyst_one', '--name', 'ci');
+    const analystKey = /osk_\S+/.exec(created.stdout)![0];
+    const asAnalyst = await fetch(`${first.baseUrl}/v1/datasets?limit=1`, {
+      headers: { 'x-service-api-key': analystKey },
+    });
+    expect(asAnalyst.status).toBe(200);
+
+    expect(await stopWithCtrlC(first)).toBe(0);
+    expect(first.output()).toContain('Stopped cleanly.');
+
+    // Stopped: the CLI opens the on-disk store itself.
+    await admin(dataDir, 'revoke-key', analystKey.slice(0, 20));
+
+    const second = await startService(dataDir);
+    expect(second.apiKey).toBe(first.apiKey);
+    const revoked = await fetch(`${second.baseUrl}/v1/datasets?limit=1`, {
+      headers: { 'x-service-api-key': analystKey },
+    });
+    expect(revoked.status).toBe(401);
+    const devKey = await fetch(`${second.baseUrl}/v1/datasets?limit=1`, {
+      headers: { 'x-service-api-key': second.apiKey },
+    });
+    expect(devKey.status).toBe(200);
+    const accounts = await run(
+      TSX,
+      ['functions/local/admin-cli.ts', '--data-dir', dataDir, 'list-accounts'],
+      {
+        cwd: REPO_ROOT,
+      },
+    );
+    expect(accounts.stdout).toContain('analyst_one');
+    expect(await stopWithCtrlC(second)).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,46 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { type LocalHost, startLocalHost } from '../../functions/local/host';
+
+/** A fresh data dir holding a copy of the run's sample warehouse (so no test rebuilds data). */
+export async function prepareDataDir(): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'service-test-'));
+  const template = inject('warehouseTemplateDir');
+  await copyFile(join(template, 'warehouse.duckdb'), join(dataDir, 'warehouse.duckdb'));
+  await copyFile(join(template, 'warehouse.json'), join(dataDir, 'warehouse.json'));
+  return dataDir;
+}
+
+export interface TestHost extends LocalHost {
+  dataDir: string;
+  /** fetch against the host with the dev key unless `apiKey: null` is passed. */
+  call(path: string, init?: RequestInit & { apiKey?: string | null; json?: unknown }): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startTestHost(dataDir?: string): Promise<TestHost> {
+  const dir = dataDir ?? (await prepareDataDir());
+  const host = await startLocalHost({ dataDir: dir, port: 0 });
+  return {
+    ...host,
+    dataDir: dir,
+    call(path, init = {}) {
+      const { apiKey = host.apiKey, json, headers, ...rest } = init;
+      return fetch(`${host.baseUrl}${path}`, {
+        ...rest,
+        headers: {
+          ...(apiKey ? { 'x-service-api-key': apiKey } : {}),
+          ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(headers as Record<string, string>),
+        },
+        ...(json !== undefined ? { body: JSON.stringify(json), method: rest.method ?? 'POST' } : {}),
+      });
+    },
+    async stop() {
+      await host.close();
+      if (!dataDir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../functions/local/host';
+import { Router } from '../../functions/local/router';
+import { routes } from '../../functions/routes';
+
+describe('the local router built from the route table', () => {
+  const router = new Router(routes, REPO_ROOT);
+
+  it('resolves every route in the table to its own entry, with path parameters', () => {
+    for (const route of routes) {
+      const concrete = route.path.replace(/\{(\w+)\+?\}/g, (_m, name) => `sample_${name}`);
+      const match = router.match(route.method, concrete);
+      expect(match && 'route' in match ? match.route : undefined).toBe(route);
+    }
+  });
+
+  it('prefers literal segments over parameters, as API Gateway does', () => {
+    const match = router.match('POST', '/v1/datasets/search');
+    expect(match && 'route' in match && match.route.handler).toBe('searchDatasets');
+    const byName = router.match('GET', '/v1/datasets/dex.trades');
+    expect(byName && 'route' in byName && byName.pathParameters).toEqual({ full_name: 'dex.trades' });
+  });
+
+  it('tells a wrong method from an unknown path', () => {
+    expect(router.match('DELETE', '/v1/datasets')).toEqual({ allowed: ['GET'] });
+    expect(router.match('GET', '/v1/nothing-here')).toBeUndefined();
+  });
+
+  it('loads every route handler the way Lambda would: entry file + exported function', async () => {
+    for (const route of routes) {
+      await expect(router.handler(route)).resolves.toBeTypeOf('function');
+    }
+  });
+});
