@@ -1,0 +1,10 @@
+import { App } from 'aws-cdk-lib';
+import { ServiceStack } from '../lib/service-stack';
+
+const app = new App();
+
+new ServiceStack(app, process.env.SERVICE_STACK_NAME ?? 'OnchainSqlService', {
+  description: 'Onchain SQL analytics service: REST API, MCP server and query pipelines',
+  // Environment-agnostic unless the CLI knows an account: synth works offline.
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { RouteDefinition } from '../../functions/routes';
+import { LOCK_FILE, REPO_ROOT } from '../paths';
+
+export const DEFAULT_TIMEOUT_SECONDS = 29;
+export const DEFAULT_MEMORY_MB = 512;
+
+/** Environment every API function gets, on top of the table names. */
+export const BASE_FUNCTION_ENVIRONMENT: Readonly<Record<string, string>> = {
+  SERVICE_RUNTIME: 'aws',
+  POWERTOOLS_SERVICE_NAME: 'onchain-sql-service',
+  NODE_OPTIONS: '--enable-source-maps',
+  LOG_LEVEL: 'INFO',
+};
+
+/**
+ * Modules that must stay out of every bundle:
+ * - the AWS SDK v3 (and its smithy internals), which the Lambda runtime provides;
+ * - the local-only stand-ins (DuckDB, dynalite), which only the local host loads. ESM resolves
+ *   static imports when the module loads, so handler code must reach these through a dynamic
+ *   `import()` that is never taken in Lambda (test/cdk/bundling.test.ts checks the bundles).
+ */
+export const EXTERNAL_MODULES: readonly string[] = [
+  '@aws-sdk/*',
+  '@smithy/*',
+  '@duckdb/node-api',
+  '@duckdb/*',
+  'dynalite',
+];
+
+/**
+ * ESM output (middy 7 is ESM-only). esbuild turns a CommonJS dependency's `require()` of a
+ * builtin into a `__require` shim that throws in ESM unless a real `require` exists, hence the
+ * banner. Bundling always runs the locally installed esbuild, never Docker.
+ */
+export function apiFunctionBundling(): BundlingOptions {
+  return {
+    format: OutputFormat.ESM,
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    banner:
+      "import { createRequire as __cdkCreateRequire } from 'node:module'; const require = __cdkCreateRequire(import.meta.url);",
+    minify: true,
+    sourceMap: true,
+    sourcesContent: false,
+    externalModules: [...EXTERNAL_MODULES],
+    forceDockerBundling: false,
+  };
+}
+
+export interface ApiFunctionProps {
+  readonly route: RouteDefinition;
+  /** The execution role shared by all API functions (one role, not one per function). */
+  readonly role: IRole;
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+/**
+ * One Lambda function for one route, plus its log group: 2 resources (the API method and its
+ * invoke permission are added by the API). An explicit log group is the leanest way to get a
+ * retention period (`logRetention` costs the same per function plus a custom-resource provider).
+ */
+export function createApiFunction(scope: Construct, props: ApiFunctionProps): NodejsFunction {
+  const { route } = props;
+  const logGroup = new LogGroup(scope, `${route.functionName}Logs`, {
+    retention: RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  return new NodejsFunction(scope, route.functionName, {
+    description: `${route.method} ${route.path}`,
+    entry: join(REPO_ROOT, route.entry),
+    handler: route.handler,
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+    timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
+    memorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
+    role: props.role,
+    logGroup,
+    environment: { ...BASE_FUNCTION_ENVIRONMENT, ...props.environment },
+    projectRoot: REPO_ROOT,
+    depsLockFilePath: LOCK_FILE,
+    bundling: apiFunctionBundling(),
+  });
+}

@@ -1,0 +1,127 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RouteDefinition, routes } from '../../functions/routes';
+import { REPO_ROOT } from '../../lib/paths';
+import { ServiceStack } from '../../lib/service-stack';
+import { cdkJsonContext, FIXTURE_ENTRY } from './helpers';
+
+/**
+ * Real asset bundling, as `cdk synth` does it: the locally installed esbuild, never Docker. Docker
+ * is pointed at a binary that does not exist, so a fallback to Docker bundling fails the test.
+ */
+const BUNDLING_TIMEOUT_MS = 180_000;
+const outdirs: string[] = [];
+let savedDocker: string | undefined;
+
+beforeAll(() => {
+  savedDocker = process.env.CDK_DOCKER;
+  process.env.CDK_DOCKER = '/nonexistent/docker-must-not-be-used';
+});
+
+afterAll(() => {
+  if (savedDocker === undefined) delete process.env.CDK_DOCKER;
+  else process.env.CDK_DOCKER = savedDocker;
+  for (const dir of outdirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Synthesizes the service with bundling on and returns each function's bundle directory. */
+function synthWithBundling(table: readonly RouteDefinition[]): {
+  outdir: string;
+  bundles: Map<string, string>;
+} {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-bundling-'));
+  outdirs.push(outdir);
+  const app = new App({ outdir, context: cdkJsonContext() });
+  const stack = new ServiceStack(app, 'BundlingTest', { routes: table });
+  const template = Template.fromStack(stack);
+  app.synth();
+  const bundles = new Map<string, string>();
+  for (const route of table) {
+    const fn = stack.api.functions.get(route.functionName)!;
+    const logicalId = stack.getLogicalId(fn.node.defaultChild as Parameters<typeof stack.getLogicalId>[0]);
+    const code = template.toJSON().Resources[logicalId].Properties.Code as { S3Key: string };
+    bundles.set(route.functionName, join(outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`));
+  }
+  return { outdir, bundles };
+}
+
+/** `import ... from "x"` or `import "x"` (a dynamic `import("x")` is fine: it loads on demand). */
+function staticImportsOf(source: string): string[] {
+  const found = source.matchAll(/\bimport\s*(?:[\w$*{},\s]+?\s*from\s*)?["']([^"']+)["']/g);
+  return [...found].map((m) => m[1]!);
+}
+
+const LOCAL_ONLY = /^(dynalite|@duckdb\/)/;
+
+describe('function bundling (local esbuild, no Docker)', () => {
+  it(
+    'produces a runnable ESM bundle: require banner, source map, SDK and local engines external',
+    async () => {
+      const route: RouteDefinition = {
+        method: 'GET',
+        path: '/v1/fixture',
+        entry: FIXTURE_ENTRY,
+        handler: 'handler',
+        functionName: 'Fixture',
+      };
+      const { outdir, bundles } = synthWithBundling([route]);
+      const dir = bundles.get('Fixture')!;
+      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+
+      // Run it like Lambda does: plain Node ESM in its own process (vitest's module runner would
+      // supply a `require` and hide a missing banner), the SDK resolved outside the bundle.
+      symlinkSync(join(REPO_ROOT, 'node_modules'), join(outdir, 'node_modules'), 'dir');
+      const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'index.mjs')).href)});
+        process.stdout.write(JSON.stringify(await m.handler({})));`;
+      const response = JSON.parse(
+        execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+      ) as { statusCode: number; body: string };
+      expect(response.statusCode).toBe(200);
+      expect(JSON.parse(response.body)).toEqual({ platform: process.platform, sdk: 'function' });
+
+      expect(code.startsWith('import { createRequire as __cdkCreateRequire }')).toBe(true);
+      expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
+      expect(staticImportsOf(code)).toContain('@aws-sdk/client-dynamodb');
+      expect(staticImportsOf(code).filter((m) => LOCAL_ONLY.test(m))).toEqual([]);
+      expect(code).toMatch(/import\(\s*["']@duckdb\/node-api["']\s*\)/);
+    },
+    BUNDLING_TIMEOUT_MS,
+  );
+
+  it(
+    'bundles every route entry, exporting each route handler, without static imports of local-only modules',
+    () => {
+      // Routes sharing an entry file get identical bundles: bundle one route per entry.
+      const onePerEntry = routes.filter((r, i) => routes.findIndex((o) => o.entry === r.entry) === i);
+      const { bundles } = synthWithBundling(onePerEntry);
+      for (const first of onePerEntry) {
+        const code = readFileSync(join(bundles.get(first.functionName)!, 'index.mjs'), 'utf8');
+        expect(
+          staticImportsOf(code).filter((m) => LOCAL_ONLY.test(m)),
+          first.entry,
+        ).toEqual([]);
+        const exported = new Set(
+          [...code.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
+            m[1]!.split(',').map(
+              (spec) =>
+                spec
+                  .trim()
+                  .split(/\s+as\s+/)
+                  .at(-1)!,
+            ),
+          ),
+        );
+        for (const route of routes.filter((r) => r.entry === first.entry)) {
+          expect(exported, `${route.entry} exports ${route.handler}`).toContain(route.handler);
+        }
+      }
+    },
+    BUNDLING_TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { RouteDefinition } from '../../functions/routes';
+import { routes } from '../../functions/routes';
+import { FIXTURE_ENTRY, resourceCount, synthServiceStack } from './helpers';
+
+/**
+ * CloudFormation allows 500 resources per stack and every route costs several. These tests keep
+ * the per-route cost known and the projected stack for the full API (~60 routes) well under it.
+ */
+const CLOUDFORMATION_LIMIT = 500;
+const PROJECTED_ROUTES = 60;
+const PROJECTED_BUDGET = 400;
+
+/**
+ * Worst realistic case: every route gets a collection and a `{id}` resource of its own, so no API
+ * Gateway resource is shared with another route.
+ */
+function syntheticRoutes(count: number): RouteDefinition[] {
+  return Array.from({ length: count }, (_, i) => ({
+    method: 'GET',
+    path: `/v1/feature${i}/{id}`,
+    entry: FIXTURE_ENTRY,
+    handler: 'handler',
+    functionName: `Feature${i}`,
+  }));
+}
+
+const countFor = (table: readonly RouteDefinition[]) =>
+  resourceCount(synthServiceStack({ routes: table }).template);
+
+describe('stack resource budget', () => {
+  // Function + log group + invoke permission + method + 2 unshared API resources.
+  const one = countFor(syntheticRoutes(1));
+  const eleven = countFor(syntheticRoutes(11));
+  const perRoute = (eleven - one) / 10;
+  const base = one - perRoute;
+
+  it('costs a fixed number of resources per route', () => {
+    expect(perRoute).toBe(6);
+    // Fixed part: table, role + policy, REST API, deployment, stage, 3 gateway responses, /v1.
+    expect(base).toBeLessThanOrEqual(15);
+  });
+
+  it('keeps the current route table well under the limit', () => {
+    const current = countFor(routes);
+    console.info(
+      `resources: ${current} for ${routes.length} routes; base ${base}, worst case ${perRoute}/route, ` +
+        `actual ${((current - base) / routes.length).toFixed(2)}/route`,
+    );
+    expect(current).toBeLessThan(250);
+    expect(base + ((current - base) / routes.length) * PROJECTED_ROUTES).toBeLessThan(PROJECTED_BUDGET);
+  });
+
+  it(`fits ${PROJECTED_ROUTES} worst-case routes in ${PROJECTED_BUDGET} resources`, () => {
+    expect(base + perRoute * PROJECTED_ROUTES).toBeLessThan(PROJECTED_BUDGET);
+    // Not just extrapolated: build it.
+    const projected = countFor(syntheticRoutes(PROJECTED_ROUTES));
+    expect(projected).toBe(base + perRoute * PROJECTED_ROUTES);
+    expect(projected).toBeLessThan(CLOUDFORMATION_LIMIT);
+  });
+});
