@@ -21,34 +21,37 @@ export interface RouteDefinition {
 }
 
 const DATASETS = 'functions/datasets/handlers.ts';
+const QUERIES = 'functions/queries/handlers.ts';
+const EXECUTIONS = 'functions/executions/handlers.ts';
+
+/** One route; the Lambda's logical id is the handler name in PascalCase. */
+function route(method: HttpMethod, path: string, entry: string, handler: string, extra: Partial<RouteDefinition> = {}): RouteDefinition {
+  return { method, path, entry, handler, functionName: handler[0]!.toUpperCase() + handler.slice(1), ...extra };
+}
 
 export const routes: readonly RouteDefinition[] = [
-  {
-    method: 'GET',
-    path: '/v1/datasets',
-    entry: DATASETS,
-    handler: 'listDatasets',
-    functionName: 'ListDatasets',
-  },
-  {
-    method: 'GET',
-    path: '/v1/datasets/{full_name}',
-    entry: DATASETS,
-    handler: 'getDataset',
-    functionName: 'GetDataset',
-  },
-  {
-    method: 'POST',
-    path: '/v1/datasets/search',
-    entry: DATASETS,
-    handler: 'searchDatasets',
-    functionName: 'SearchDatasets',
-  },
-  {
-    method: 'POST',
-    path: '/v1/datasets/search-by-contract',
-    entry: DATASETS,
-    handler: 'searchDatasetsByContract',
-    functionName: 'SearchDatasetsByContract',
-  },
+  // Table catalog
+  route('GET', '/v1/datasets', DATASETS, 'listDatasets'),
+  route('GET', '/v1/datasets/{full_name}', DATASETS, 'getDataset'),
+  route('POST', '/v1/datasets/search', DATASETS, 'searchDatasets'),
+  route('POST', '/v1/datasets/search-by-contract', DATASETS, 'searchDatasetsByContract'),
+  // Saved queries
+  route('POST', '/v1/query', QUERIES, 'createQuery'),
+  route('GET', '/v1/query/{query_id}', QUERIES, 'getQuery'),
+  route('PATCH', '/v1/query/{query_id}', QUERIES, 'updateQuery'),
+  route('POST', '/v1/query/{query_id}/archive', QUERIES, 'archiveQuery'),
+  route('POST', '/v1/query/{query_id}/unarchive', QUERIES, 'unarchiveQuery'),
+  route('POST', '/v1/query/{query_id}/private', QUERIES, 'makeQueryPrivate'),
+  route('POST', '/v1/query/{query_id}/unprivate', QUERIES, 'makeQueryPublic'),
+  route('GET', '/v1/queries', QUERIES, 'listQueries'),
+  // Executions and results
+  route('POST', '/v1/query/{query_id}/execute', EXECUTIONS, 'executeQuery'),
+  route('POST', '/v1/sql/execute', EXECUTIONS, 'executeSql'),
+  route('GET', '/v1/execution/{execution_id}/status', EXECUTIONS, 'getExecutionStatus'),
+  route('POST', '/v1/execution/{execution_id}/cancel', EXECUTIONS, 'cancelExecution'),
+  route('GET', '/v1/execution/{execution_id}/results', EXECUTIONS, 'getExecutionResults'),
+  route('GET', '/v1/execution/{execution_id}/results/csv', EXECUTIONS, 'getExecutionResultsCsv'),
+  route('GET', '/v1/query/{query_id}/results', EXECUTIONS, 'getQueryResults'),
+  route('GET', '/v1/query/{query_id}/results/csv', EXECUTIONS, 'getQueryResultsCsv'),
+  route('POST', '/v1/usage', EXECUTIONS, 'getUsage'),
 ];

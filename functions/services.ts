@@ -1,10 +1,19 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoAccountCounters } from './aws/dynamo/account-limits-store';
 import { DynamoAccountStore } from './aws/dynamo/account-store';
 import { DynamoCatalogStatsStore } from './aws/dynamo/catalog-stats-store';
+import { DynamoExecutionStore } from './aws/dynamo/execution-store';
+import { DynamoQueryStore } from './aws/dynamo/query-store';
 import type { AccountStore } from './core/accounts';
 import type { CatalogStatsStore } from './core/catalog-ports';
+import type { UsageStore } from './core/credits';
+import type { QueryEngine, ResultStore } from './core/engine';
+import type { ConcurrencyLimiter, ExecutionStore } from './core/executions';
+import type { QueryStore } from './core/queries';
+import type { Orchestrator } from './core/workflows';
 import { BASE_TABLES } from './datasets/base-tables';
 import { CatalogService } from './datasets/catalog-service';
+import type { ExecutionConfig } from './executions/config';
 
 /**
  * The ports and services a handler needs. Each host builds them once: the local host calls
@@ -15,15 +24,37 @@ export interface Services {
   accounts: AccountStore;
   catalogStats: CatalogStatsStore;
   catalog: CatalogService;
+  queries: QueryStore;
+  executions: ExecutionStore;
+  limiter: ConcurrencyLimiter;
+  usage: UsageStore;
+  engine: QueryEngine;
+  results: ResultStore;
+  orchestrator: Orchestrator;
+  config: ExecutionConfig;
 }
 
-/** What both hosts share: everything that talks to DynamoDB (dynalite locally). */
-export function createDynamoServices(db: DynamoDBDocumentClient, tableName: string): Services {
+/** What differs between hosts: the SQL engine, its result storage and the workflow runner. */
+export interface HostAdapters {
+  engine: QueryEngine;
+  results: ResultStore;
+  orchestrator: Orchestrator;
+  config: ExecutionConfig;
+}
+
+/** Everything that talks to DynamoDB (dynalite locally) is the same code in both hosts. */
+export function createServices(db: DynamoDBDocumentClient, tableName: string, host: HostAdapters): Services {
   const catalogStats = new DynamoCatalogStatsStore(db, tableName);
+  const counters = new DynamoAccountCounters(db, tableName);
   return {
     accounts: new DynamoAccountStore(db, tableName),
     catalogStats,
     catalog: new CatalogService(catalogStats, BASE_TABLES),
+    queries: new DynamoQueryStore(db, tableName),
+    executions: new DynamoExecutionStore(db, tableName),
+    limiter: counters,
+    usage: counters,
+    ...host,
   };
 }
 

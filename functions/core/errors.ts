@@ -20,7 +20,8 @@ export type ServiceErrorKind =
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
-  | 'too_many_requests';
+  | 'too_many_requests'
+  | 'not_implemented';
 
 export class BadRequestError extends ServiceError {
   readonly kind = 'bad_request';
@@ -51,4 +52,7 @@ export class UnsupportedMediaTypeError extends ServiceError {
 }
 export class TooManyRequestsError extends ServiceError {
   readonly kind = 'too_many_requests';
+}
+export class NotImplementedError extends ServiceError {
+  readonly kind = 'not_implemented';
 }

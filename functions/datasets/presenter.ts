@@ -74,8 +74,3 @@ export function searchResult(
     ...(options.includeMetadata ? { metadata: datasetMetadata(entry) } : {}),
   };
 }
-
-export function pagination(total: number, limit: number, offset: number) {
-  const next = offset + limit;
-  return { limit, offset, next_offset: next < total ? next : null, has_more: next < total };
-}

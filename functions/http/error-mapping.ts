@@ -13,6 +13,7 @@ const STATUS_BY_KIND: Record<ServiceErrorKind, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,
+  not_implemented: 501,
 };
 
 export interface MappedError {

@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAccount, createApiKey, revokeApiKey } from '../accounts/use-cases';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoAccountCounters } from '../aws/dynamo/account-limits-store';
 import { DynamoAccountStore } from '../aws/dynamo/account-store';
+import type { UsageStore } from '../core/credits';
 import { createDocumentClient, localDynamoClient } from '../aws/dynamo/client';
 import { SERVICE_TABLE } from '../aws/dynamo/table-definitions';
 import type { Account, AccountStore } from '../core/accounts';
@@ -17,6 +20,7 @@ Commands:
   revoke-key <key id | osk_ prefix>                  revoke an API key
   list-accounts                                      list accounts
   list-keys --account <id|handle>                    list an account's keys (prefixes only)
+  set-credit-limit --account <id|handle> --credits <n>   credit limit per billing period
 
 Where the data is:
   default          the local data dir (.data or --data-dir); uses the running local host if any
@@ -28,6 +32,7 @@ const { values, positionals } = parseArgs({
     handle: { type: 'string' },
     name: { type: 'string' },
     account: { type: 'string' },
+    credits: { type: 'string' },
     'data-dir': { type: 'string', default: process.env.DATA_DIR ?? '.data' },
     aws: { type: 'boolean', default: false },
     'table-name': { type: 'string' },
@@ -41,9 +46,9 @@ if (values.help || !command) {
   process.exit(command || values.help ? 0 : 2);
 }
 
-const { store, close } = await openStore();
+const { store, counters, close } = await openStore();
 try {
-  await run(store);
+  await run(store, counters);
 } catch (error) {
   if (error instanceof ServiceError) {
     console.error(`error: ${error.message}`);
@@ -53,7 +58,7 @@ try {
   await close();
 }
 
-async function run(accounts: AccountStore): Promise<void> {
+async function run(accounts: AccountStore, counters: UsageStore): Promise<void> {
   switch (command) {
     case 'create-account': {
       const account = await createAccount(accounts, { handle: required('handle'), name: values.name });
@@ -88,6 +93,14 @@ async function run(accounts: AccountStore): Promise<void> {
       }
       return;
     }
+    case 'set-credit-limit': {
+      const account = await findAccount(accounts, required('account'));
+      const credits = Number(values.credits);
+      if (!values.credits || !Number.isFinite(credits) || credits < 0) fail('--credits must be a number >= 0');
+      await counters.setCreditLimit(account.accountId, credits);
+      console.log(`Credit limit of ${account.handle}: ${credits} credits per billing period.`);
+      return;
+    }
     default:
       fail(`unknown command "${command}"\n\n${USAGE}`);
   }
@@ -99,7 +112,7 @@ async function findAccount(accounts: AccountStore, idOrHandle: string): Promise<
   return account;
 }
 
-function required(name: 'handle' | 'account'): string {
+function required(name: 'handle' | 'account' | 'credits'): string {
   const value = values[name];
   if (!value) fail(`--${name} is required`);
   return value;
@@ -114,23 +127,27 @@ function fail(message: string): never {
  * dynalite's on-disk store can be open in one process only, so when the local host runs, the
  * CLI talks to that host's dynalite endpoint instead of opening the files itself.
  */
-async function openStore(): Promise<{ store: AccountStore; close: () => Promise<void> }> {
+async function openStore(): Promise<{ store: AccountStore; counters: UsageStore; close: () => Promise<void> }> {
+  const stores = (doc: DynamoDBDocumentClient, table: string) => ({
+    store: new DynamoAccountStore(doc, table),
+    counters: new DynamoAccountCounters(doc, table),
+  });
   if (values.aws) {
     const tableName = values['table-name'];
     if (!tableName) fail('--aws needs --table-name (the stack output ServiceTableName)');
-    return { store: new DynamoAccountStore(createDocumentClient(), tableName), close: async () => {} };
+    return { ...stores(createDocumentClient(), tableName), close: async () => {} };
   }
   const dataDir = resolve(values['data-dir']!);
   const running = await runningHost(dataDir);
   if (running) {
     const { doc } = localDynamoClient(running.dynamoEndpoint);
-    return { store: new DynamoAccountStore(doc, SERVICE_TABLE.localName), close: async () => {} };
+    return { ...stores(doc, SERVICE_TABLE.localName), close: async () => {} };
   }
   const dynamo = await startDynalite({ path: join(dataDir, 'dynamodb') });
   const { client, doc } = localDynamoClient(dynamo.endpoint);
   await ensureTables(client);
   return {
-    store: new DynamoAccountStore(doc, SERVICE_TABLE.localName),
+    ...stores(doc, SERVICE_TABLE.localName),
     close: async () => {
       client.destroy();
       await dynamo.close();

@@ -50,7 +50,7 @@ export function toApiGatewayEvent(input: {
       authorizer: null,
       protocol: `HTTP/${request.httpVersion}`,
       httpMethod: method,
-      path: `/local${url.pathname}`,
+      path: url.pathname,
       stage: 'local',
       requestId,
       requestTimeEpoch: Date.now(),

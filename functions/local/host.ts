@@ -6,9 +6,14 @@ import { localDynamoClient } from '../aws/dynamo/client';
 import { SERVICE_TABLE } from '../aws/dynamo/table-definitions';
 import type { AccountStore } from '../core/accounts';
 import { routes } from '../routes';
-import { configureServices, createDynamoServices, type Services } from '../services';
+import { createServices, configureServices, type Services } from '../services';
+import { recoverExecutions, createNodeRunner } from '../executions/activities';
+import { type ExecutionConfig, executionConfigFromEnv } from '../executions/config';
 import { ensureTables, startDynalite } from './dynalite';
+import { DuckDbQueryEngine } from './engine/query-engine';
+import { DuckDbResultStore } from './engine/result-store';
 import { startHttpServer } from './http-server';
+import { LOCAL_RUNNER_ARN, LocalStepFunctions } from './step-functions';
 import { ensureWarehouse, type Warehouse } from './warehouse';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,6 +25,10 @@ export interface LocalHostOptions {
   scale?: number;
   seed?: number;
   log?: (message: string) => void;
+  /** Overrides of the execution limits (tests use short timeouts and small limits). */
+  execution?: Partial<ExecutionConfig>;
+  /** How long local Wait states (queue polls) really wait. */
+  waitMillis?: number;
 }
 
 export interface LocalHost {
@@ -57,8 +66,21 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   await ensureTables(client.client);
   process.env[SERVICE_TABLE.envVar] = SERVICE_TABLE.localName;
   process.env.SERVICE_RUNTIME = 'local';
-  const services = createDynamoServices(client.doc, SERVICE_TABLE.localName);
+  const config = { ...executionConfigFromEnv(process.env, LOCAL_RUNNER_ARN), ...options.execution };
+  const resultsDir = join(dataDir, 'results');
+  await mkdir(resultsDir, { recursive: true });
+  const engine = new DuckDbQueryEngine({ warehousePath: warehouse.path, resultsDir });
+  const results = new DuckDbResultStore({ resultsDir });
+  // The orchestrator needs the runner and the runner needs the services: bind lazily.
+  let runner: ReturnType<typeof createNodeRunner> | undefined;
+  const orchestrator = new LocalStepFunctions(() => runner!, { waitMillis: options.waitMillis ?? 100 });
+  const services = createServices(client.doc, SERVICE_TABLE.localName, { engine, results, orchestrator, config });
+  runner = createNodeRunner(services);
   configureServices(services);
+  const recovered = await recoverExecutions(services);
+  if (recovered.failed || recovered.resumed) {
+    options.log?.(`Recovered executions: ${recovered.failed} marked failed (interrupted), ${recovered.resumed} resumed.`);
+  }
 
   // The manifest holds the statistics measured when the data was built; writing them on every
   // start keeps the catalog right even if the DynamoDB files were removed.
@@ -85,6 +107,10 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       // Stop taking requests first, then close the stores they write to.
       closing ??= (async () => {
         await http.close();
+        await failInterruptedExecutions(services);
+        await orchestrator.close();
+        await engine.close();
+        await results.close();
         await dynamo.close();
         client.client.destroy();
         await rm(hostFile, { force: true });
@@ -92,6 +118,21 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       return closing;
     },
   };
+}
+
+/** On shutdown, running executions end FAILED with the reason; queued ones resume at next start. */
+async function failInterruptedExecutions(services: Services): Promise<void> {
+  for (const execution of await services.executions.listActive()) {
+    if (execution.state !== 'QUERY_STATE_EXECUTING') continue;
+    await services.executions.transition(execution.executionId, ['QUERY_STATE_EXECUTING'], {
+      state: 'QUERY_STATE_FAILED',
+      executionEndedAt: new Date().toISOString(),
+      error: {
+        type: 'internal_error',
+        message: `The local host shut down while this execution was running; run it again. [Execution ID: ${execution.executionId}]`,
+      },
+    });
+  }
 }
 
 /**

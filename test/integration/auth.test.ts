@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey, revokeApiKey } from '../../functions/accounts/use-cases';
-import { startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
 
 describe('API-key authentication on /v1', () => {
   let host: TestHost;
@@ -13,7 +13,7 @@ describe('API-key authentication on /v1', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expect(response.headers.get('www-authenticate')).toMatch(/x-service-api-key/);
-    expect(await response.json()).toEqual({ error: expect.stringMatching(message) });
+    expect(await bodyOf(response)).toEqual({ error: expect.stringMatching(message) });
   };
 
   it('refuses a request without a key, saying how to send one', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
 
 interface SearchResponse {
   total: number;
@@ -23,7 +23,7 @@ describe('dataset catalog over REST (local HTTP server, dynalite, DuckDB data)',
   const search = async (body: unknown) => {
     const response = await host.call('/v1/datasets/search', { method: 'POST', body: JSON.stringify(body) });
     expect(response.status).toBe(200);
-    return (await response.json()) as SearchResponse;
+    return (await bodyOf(response)) as SearchResponse;
   };
 
   it('ranks swap tables first for "swap", decoded and curated alike, even from curl-style form bodies', async () => {
@@ -74,7 +74,7 @@ describe('dataset catalog over REST (local HTTP server, dynalite, DuckDB data)',
   it('describes one table with columns, partition column and measured size', async () => {
     const response = await host.call('/v1/datasets/dex.trades');
     expect(response.status).toBe(200);
-    const dataset = await response.json();
+    const dataset = await bodyOf(response);
     expect(dataset).toMatchObject({
       full_name: 'dex.trades',
       category: 'spell',
@@ -89,20 +89,20 @@ describe('dataset catalog over REST (local HTTP server, dynalite, DuckDB data)',
     expect(partition.map((c: { name: string }) => c.name)).toEqual([dataset.metadata.partition_column]);
     const missing = await host.call('/v1/datasets/dex.nope');
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error).toMatch(/dex\.nope/);
+    expect((await bodyOf(missing)).error).toMatch(/dex\.nope/);
   });
 
   it('lists datasets with type and chain filters and a total', async () => {
     const response = await host.call('/v1/datasets?type=decoded_table&blockchain=ethereum&limit=10');
     expect(response.status).toBe(200);
-    const list = await response.json();
+    const list = await bodyOf(response);
     expect(list.total).toBe(3);
     expect(list.datasets.map((d: { full_name: string }) => d.full_name).sort()).toEqual([
       'erc20_ethereum.evt_Transfer',
       'uniswap_v3_ethereum.Factory_evt_PoolCreated',
       'uniswap_v3_ethereum.Pair_evt_Swap',
     ]);
-    const all = await (await host.call('/v1/datasets?limit=250')).json();
+    const all = await bodyOf(await host.call('/v1/datasets?limit=250'));
     expect(all.total).toBe(all.datasets.length);
     expect(all.total).toBeGreaterThanOrEqual(26);
   });
@@ -113,14 +113,14 @@ describe('dataset catalog over REST (local HTTP server, dynalite, DuckDB data)',
       json: { contract_address: weth, include_schema: true },
     });
     expect(response.status).toBe(200);
-    const result = (await response.json()) as SearchResponse;
+    const result = (await bodyOf(response)) as SearchResponse;
     expect(result.results.map((r) => r.full_name)).toContain('erc20_ethereum.evt_Transfer');
     expect(result.results.every((r) => r.category === 'decoded')).toBe(true);
 
     const factory = await host.call('/v1/datasets/search-by-contract', {
       json: { contract_address: '0x1f98431c8ad98523631ae4a59f267346ea31f984', blockchains: ['arbitrum'] },
     });
-    expect(((await factory.json()) as SearchResponse).results.map((r) => r.full_name)).toEqual([
+    expect(((await bodyOf(factory)) as SearchResponse).results.map((r) => r.full_name)).toEqual([
       'uniswap_v3_arbitrum.Factory_evt_PoolCreated',
     ]);
   });
@@ -130,6 +130,6 @@ describe('dataset catalog over REST (local HTTP server, dynalite, DuckDB data)',
       json: { contract_address: '0x1234' },
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toMatch(/contract_address must be a 20-byte EVM address/);
+    expect((await bodyOf(response)).error).toMatch(/contract_address must be a 20-byte EVM address/);
   });
 });

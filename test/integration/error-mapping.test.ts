@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
 
 describe('bad input gets a 4xx JSON error that says what is wrong, never a 500', () => {
   let host: TestHost;
@@ -12,7 +12,7 @@ describe('bad input gets a 4xx JSON error that says what is wrong, never a 500',
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expect(response.headers.get('x-request-id')).toBeTruthy();
-    const body = await response.json();
+    const body = await bodyOf(response);
     expect(Object.keys(body)).toEqual(['error']);
     expect(body.error).toMatch(message);
   };

@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { type LocalHost, startLocalHost } from '../../functions/local/host';
+import { type LocalHost, type LocalHostOptions, startLocalHost } from '../../functions/local/host';
 
 /** A fresh data dir holding a copy of the run's sample warehouse (so no test rebuilds data). */
 export async function prepareDataDir(): Promise<string> {
@@ -20,9 +20,12 @@ export interface TestHost extends LocalHost {
   stop(): Promise<void>;
 }
 
-export async function startTestHost(dataDir?: string): Promise<TestHost> {
+export async function startTestHost(
+  dataDir?: string,
+  options: Omit<LocalHostOptions, 'dataDir'> = {},
+): Promise<TestHost> {
   const dir = dataDir ?? (await prepareDataDir());
-  const host = await startLocalHost({ dataDir: dir, port: 0 });
+  const host = await startLocalHost({ dataDir: dir, port: 0, waitMillis: 20, ...options });
   return {
     ...host,
     dataDir: dir,
@@ -43,4 +46,10 @@ export async function startTestHost(dataDir?: string): Promise<TestHost> {
       if (!dataDir) await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The parsed JSON body; tests assert on its shape, so it is loosely typed on purpose. */
+// biome-ignore lint/suspicious/noExplicitAny: test assertions walk arbitrary JSON
+export async function bodyOf(response: Response): Promise<any> {
+  return response.json();
 }

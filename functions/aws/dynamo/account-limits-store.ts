@@ -1,0 +1,134 @@
+import { BatchGetCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AccountUsage, UsageStore } from '../../core/credits';
+import type { ConcurrencyLimiter } from '../../core/executions';
+import { isConditionFailure } from './client';
+
+/**
+ * Per-account counters, each one item updated with atomic ADD (no transactions needed):
+ * - running executions: pk ACCOUNT#<id>  sk SLOTS        running
+ * - credits per period: pk ACCOUNT#<id>  sk USAGE#<yyyy-mm>  credits
+ * - storage and limits: pk ACCOUNT#<id>  sk LIMITS       storageBytes, creditLimit
+ */
+export class DynamoAccountCounters implements ConcurrencyLimiter, UsageStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async tryAcquire(accountId: string, limit: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: `ACCOUNT#${accountId}`, sk: 'SLOTS' },
+          UpdateExpression: 'ADD running :one',
+          ConditionExpression: 'attribute_not_exists(running) OR running < :limit',
+          ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async release(accountId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: `ACCOUNT#${accountId}`, sk: 'SLOTS' },
+          UpdateExpression: 'ADD running :minus',
+          ConditionExpression: 'running > :zero',
+          ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  async reset(accountId: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: `ACCOUNT#${accountId}`, sk: 'SLOTS' },
+        UpdateExpression: 'SET running = :zero',
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    );
+  }
+
+  async addCredits(accountId: string, period: string, credits: number): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: `ACCOUNT#${accountId}`, sk: `USAGE#${period}` },
+        UpdateExpression: 'ADD credits :credits',
+        ExpressionAttributeValues: { ':credits': credits },
+      }),
+    );
+  }
+
+  async getCredits(accountId: string, periods: readonly string[]): Promise<AccountUsage[]> {
+    if (periods.length === 0) return [];
+    const found = new Map<string, number>();
+    for (let i = 0; i < periods.length; i += 100) {
+      const batch = periods.slice(i, i + 100);
+      const { Responses } = await this.db.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [this.tableName]: {
+              Keys: batch.map((period) => ({ pk: `ACCOUNT#${accountId}`, sk: `USAGE#${period}` })),
+              ConsistentRead: true,
+            },
+          },
+        }),
+      );
+      for (const item of Responses?.[this.tableName] ?? []) {
+        found.set(String(item.sk).slice('USAGE#'.length), Number(item.credits ?? 0));
+      }
+    }
+    return periods.map((period) => ({ period, creditsUsed: found.get(period) ?? 0 }));
+  }
+
+  async addStorageBytes(accountId: string, bytes: number): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: `ACCOUNT#${accountId}`, sk: 'LIMITS' },
+        UpdateExpression: 'ADD storageBytes :bytes',
+        ExpressionAttributeValues: { ':bytes': bytes },
+      }),
+    );
+  }
+
+  async getStorageBytes(accountId: string): Promise<number> {
+    const item = await this.limitsItem(accountId);
+    return Math.max(0, Number(item?.storageBytes ?? 0));
+  }
+
+  async getCreditLimit(accountId: string): Promise<number | undefined> {
+    const item = await this.limitsItem(accountId);
+    return item?.creditLimit === undefined ? undefined : Number(item.creditLimit);
+  }
+
+  async setCreditLimit(accountId: string, credits: number): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: `ACCOUNT#${accountId}`, sk: 'LIMITS' },
+        UpdateExpression: 'SET creditLimit = :credits',
+        ExpressionAttributeValues: { ':credits': credits },
+      }),
+    );
+  }
+
+  private async limitsItem(accountId: string) {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: `ACCOUNT#${accountId}`, sk: 'LIMITS' }, ConsistentRead: true }),
+    );
+    return Item;
+  }
+}

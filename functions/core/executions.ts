@@ -1,0 +1,90 @@
+import type { PerformanceTier, QueryFailureType, ResultColumn } from './engine';
+
+/** Execution states, as the Dune API names them. */
+export const EXECUTION_STATES = [
+  'QUERY_STATE_PENDING',
+  'QUERY_STATE_EXECUTING',
+  'QUERY_STATE_COMPLETED',
+  'QUERY_STATE_FAILED',
+  'QUERY_STATE_CANCELLED',
+] as const;
+export type ExecutionState = (typeof EXECUTION_STATES)[number];
+
+export const TERMINAL_STATES: readonly ExecutionState[] = [
+  'QUERY_STATE_COMPLETED',
+  'QUERY_STATE_FAILED',
+  'QUERY_STATE_CANCELLED',
+];
+
+export function isTerminal(state: ExecutionState): boolean {
+  return TERMINAL_STATES.includes(state);
+}
+
+/** Accepts the one-L spelling on input, as some docs write it. */
+export function normalizeState(state: string): ExecutionState | undefined {
+  const upper = state.toUpperCase();
+  const normalized = upper === 'QUERY_STATE_CANCELED' ? 'QUERY_STATE_CANCELLED' : upper;
+  return (EXECUTION_STATES as readonly string[]).includes(normalized) ? (normalized as ExecutionState) : undefined;
+}
+
+export interface ExecutionError {
+  type: QueryFailureType | 'internal_error';
+  message: string;
+  metadata?: { line: number; column: number };
+}
+
+export interface ExecutionResultMetadata {
+  columns: ResultColumn[];
+  rowCount: number;
+  resultBytes: number;
+}
+
+export interface Execution {
+  executionId: string;
+  accountId: string;
+  /** 0 for ad-hoc SQL (POST /v1/sql/execute). */
+  queryId: number;
+  /** The SQL as run, parameters bound. */
+  sql: string;
+  tier: PerformanceTier;
+  timeoutMs: number;
+  state: ExecutionState;
+  submittedAt: string;
+  executionStartedAt?: string;
+  executionEndedAt?: string;
+  cancelledAt?: string;
+  expiresAt: string;
+  error?: ExecutionError;
+  result?: ExecutionResultMetadata;
+  engineMillis?: number;
+  credits?: number;
+  /** Set when a pipeline run created this execution. */
+  pipelineExecutionId?: string;
+}
+
+export type ExecutionChanges = Partial<
+  Pick<
+    Execution,
+    'state' | 'executionStartedAt' | 'executionEndedAt' | 'cancelledAt' | 'error' | 'result' | 'engineMillis' | 'credits'
+  >
+>;
+
+export interface ExecutionStore {
+  create(execution: Execution): Promise<void>;
+  get(executionId: string): Promise<Execution | undefined>;
+  /**
+   * Applies the changes only if the current state is one of `from` (a single conditional write);
+   * returns the updated execution, or undefined when the state had moved on. A terminal state is
+   * therefore never overwritten.
+   */
+  transition(executionId: string, from: readonly ExecutionState[], changes: ExecutionChanges): Promise<Execution | undefined>;
+  /** Executions not yet finished (pending or executing), oldest first. */
+  listActive(accountId?: string): Promise<Execution[]>;
+}
+
+/** Per-account cap on executions running at once (a single counter item, atomically updated). */
+export interface ConcurrencyLimiter {
+  tryAcquire(accountId: string, limit: number): Promise<boolean>;
+  release(accountId: string): Promise<void>;
+  reset(accountId: string): Promise<void>;
+}

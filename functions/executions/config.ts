@@ -1,0 +1,49 @@
+import type { PerformanceTier } from '../core/engine';
+
+/** Operating limits of executions; each host reads them from its environment. */
+export interface ExecutionConfig {
+  /** Engine wall-clock limit per tier. */
+  queryTimeoutMs: Record<PerformanceTier, number>;
+  /** Executions one account may have running at once; more wait in PENDING. */
+  maxConcurrentExecutions: number;
+  /** Credits included per billing period when an account has no limit of its own. */
+  defaultCreditLimit: number;
+  /** Result storage allowed per account. */
+  storageBytesAllowed: number;
+  /** Results expire this many days after submission. */
+  resultRetentionDays: number;
+  /** Seconds between slot polls while queued. */
+  slotPollSeconds: number;
+  /** A queued execution gives up after this many polls (bounds the workflow's history). */
+  maxSlotPolls: number;
+  /** How often a running query checks whether it was cancelled. */
+  cancelPollMs: number;
+  /** The node-runner function ARN generated workflows call. */
+  runnerResource: string;
+}
+
+function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, got "${value}".`);
+  return parsed;
+}
+
+export function executionConfigFromEnv(env: NodeJS.ProcessEnv, runnerResource: string): ExecutionConfig {
+  const timeoutSeconds = numberFrom(env, 'QUERY_TIMEOUT_SECONDS', 1800);
+  return {
+    queryTimeoutMs: {
+      medium: numberFrom(env, 'QUERY_TIMEOUT_SECONDS_MEDIUM', timeoutSeconds) * 1000,
+      large: numberFrom(env, 'QUERY_TIMEOUT_SECONDS_LARGE', timeoutSeconds) * 1000,
+    },
+    maxConcurrentExecutions: numberFrom(env, 'MAX_CONCURRENT_EXECUTIONS', 3),
+    defaultCreditLimit: numberFrom(env, 'DEFAULT_CREDIT_LIMIT', 2500),
+    storageBytesAllowed: numberFrom(env, 'STORAGE_BYTES_ALLOWED', 1024 ** 3),
+    resultRetentionDays: numberFrom(env, 'RESULT_RETENTION_DAYS', 90),
+    slotPollSeconds: numberFrom(env, 'SLOT_POLL_SECONDS', 2),
+    maxSlotPolls: numberFrom(env, 'MAX_SLOT_POLLS', 900),
+    cancelPollMs: numberFrom(env, 'CANCEL_POLL_MS', 500),
+    runnerResource,
+  };
+}

@@ -1,0 +1,69 @@
+import { routeHandler } from '../http/route-handler';
+import { requestBaseUrl } from '../http/request-url';
+import { HttpResponse } from '../http/responses';
+import { queryIdPath } from '../queries/schemas';
+import * as results from './results';
+import { executeQueryBody, executeQueryQuery, executeSqlBody, executionIdPath, resultsQuery, usageBody } from './schemas';
+import { usageOf } from './usage';
+import * as executions from './use-cases';
+
+export const executeQuery = routeHandler(
+  { path: queryIdPath, body: executeQueryBody, query: executeQueryQuery },
+  ({ services, account, path, body, query }) =>
+    executions.executeSavedQuery(services, account, path.query_id, {
+      tier: query.performance === 'large' ? 'large' : body.performance,
+      parameters: { ...query.query_parameters, ...body.query_parameters },
+    }),
+);
+
+export const executeSql = routeHandler({ body: executeSqlBody }, ({ services, account, body }) =>
+  executions.executeSql(services, account, body.sql, body.performance),
+);
+
+export const getExecutionStatus = routeHandler({ path: executionIdPath }, ({ services, account, path }) =>
+  results.statusOf(services, account, path.execution_id),
+);
+
+export const cancelExecution = routeHandler({ path: executionIdPath }, ({ services, account, path }) =>
+  executions.cancelExecution(services, account, path.execution_id),
+);
+
+export const getExecutionResults = routeHandler(
+  { path: executionIdPath, query: resultsQuery },
+  ({ services, account, path, query, event }) =>
+    results.executionResults(services, account, path.execution_id, query, {
+      baseUrl: requestBaseUrl(event),
+      path: event.path,
+    }),
+);
+
+export const getExecutionResultsCsv = routeHandler(
+  { path: executionIdPath, query: resultsQuery },
+  async ({ services, account, path, query, event }) => {
+    const execution = await executions.ownExecution(services, account, path.execution_id);
+    return csvResponse(await results.executionResultsCsv(services, execution, query, { baseUrl: requestBaseUrl(event), path: event.path }));
+  },
+);
+
+export const getQueryResults = routeHandler({ path: queryIdPath, query: resultsQuery }, ({ services, account, path, query, event }) =>
+  results.latestQueryResults(services, account, path.query_id, query, { baseUrl: requestBaseUrl(event), path: event.path }),
+);
+
+export const getQueryResultsCsv = routeHandler(
+  { path: queryIdPath, query: resultsQuery },
+  async ({ services, account, path, query, event }) => {
+    const execution = await results.latestCompletedExecution(services, account, path.query_id);
+    return csvResponse(await results.executionResultsCsv(services, execution, query, { baseUrl: requestBaseUrl(event), path: event.path }));
+  },
+);
+
+export const getUsage = routeHandler({ body: usageBody }, ({ services, account, body }) => usageOf(services, account, body));
+
+function csvResponse(page: { csv: string; nextOffset?: number; nextUri?: string }) {
+  return new HttpResponse(200, page.csv, {
+    'content-type': 'text/csv; charset=utf-8',
+    'cache-control': 'no-store',
+    ...(page.nextOffset !== undefined ? { 'x-service-next-offset': String(page.nextOffset) } : {}),
+    ...(page.nextUri ? { 'x-service-next-uri': page.nextUri } : {}),
+  });
+}

@@ -1,0 +1,158 @@
+import type { Account } from '../core/accounts';
+import type { ResultPage, ResultPageRequest } from '../core/engine';
+import { ConflictError, NotFoundError } from '../core/errors';
+import type { Execution } from '../core/executions';
+import { parseColumns, parseResultFilter, parseSortBy } from '../core/result-filter';
+import { readableQuery } from '../queries/use-cases';
+import type { Services } from '../services';
+import { executionStatus, resultMetadata } from './presenter';
+import type { ResultsQuery } from './schemas';
+import { ownExecution, queuePosition } from './use-cases';
+
+/** Rows per page at most: an oversized `limit` is lowered and `next_offset` says where to go on. */
+export const MAX_PAGE_ROWS = 30_000;
+/** JSON pages stay well under Lambda's 6 MB response limit. */
+export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
+export interface ResultsLocation {
+  /** Base URL and path of the results endpoint, for `next_uri`. */
+  baseUrl: string;
+  path: string;
+}
+
+export async function statusOf(services: Services, account: Account, executionId: string) {
+  const execution = await ownExecution(services, account, executionId);
+  return executionStatus(execution, {
+    queuePosition: await queuePosition(services, execution),
+    maxInflight: services.config.maxConcurrentExecutions,
+  });
+}
+
+/** `GET /v1/execution/{id}/results`: status, and the requested page once the run completed. */
+export async function executionResults(
+  services: Services,
+  account: Account,
+  executionId: string,
+  query: ResultsQuery,
+  location: ResultsLocation,
+) {
+  const execution = await ownExecution(services, account, executionId);
+  return resultsOf(services, execution, query, location);
+}
+
+/** `GET /v1/query/{id}/results`: the latest completed execution's result, without running anything. */
+export async function latestQueryResults(
+  services: Services,
+  account: Account,
+  queryId: number,
+  query: ResultsQuery,
+  location: ResultsLocation,
+) {
+  const execution = await latestCompletedExecution(services, account, queryId);
+  return resultsOf(services, execution, query, location);
+}
+
+export async function latestCompletedExecution(services: Services, account: Account, queryId: number): Promise<Execution> {
+  const saved = await readableQuery(services.queries, account, queryId);
+  const execution = saved.latestCompletedExecutionId
+    ? await services.executions.get(saved.latestCompletedExecutionId)
+    : undefined;
+  if (!execution) {
+    throw new NotFoundError(
+      `Query ${queryId} has no completed execution yet; run it with POST /v1/query/${queryId}/execute.`,
+    );
+  }
+  return execution;
+}
+
+async function resultsOf(services: Services, execution: Execution, query: ResultsQuery, location: ResultsLocation) {
+  const status = executionStatus(execution, { maxInflight: services.config.maxConcurrentExecutions });
+  if (execution.state !== 'QUERY_STATE_COMPLETED') {
+    const { result_metadata: _none, ...rest } = status;
+    return rest;
+  }
+  const { request } = pageRequest(execution.executionId, query);
+  const page = fitToByteBudget(await services.results.readPage(request));
+  const nextOffset = nextOffsetOf(request, page);
+  return {
+    ...status,
+    result: {
+      rows: page.rows,
+      metadata: {
+        ...resultMetadata(execution),
+        column_names: page.columns.map((c) => c.name),
+        column_types: page.columns.map((c) => c.type.toLowerCase()),
+        row_count: page.rows.length,
+        result_set_bytes: page.pageBytes,
+        total_row_count: page.totalRowCount,
+        datapoint_count: page.rows.length * page.columns.length,
+      },
+    },
+    ...(nextOffset !== undefined
+      ? { next_offset: nextOffset, next_uri: nextUri(location, query, nextOffset) }
+      : {}),
+  };
+}
+
+/** CSV of one page, with the paging links for the `X-Service-Next-*` headers. */
+export async function executionResultsCsv(
+  services: Services,
+  execution: Execution,
+  query: ResultsQuery,
+  location: ResultsLocation,
+) {
+  if (execution.state !== 'QUERY_STATE_COMPLETED') {
+    throw new ConflictError(
+      `Execution ${execution.executionId} is ${execution.state}; CSV results exist once it is QUERY_STATE_COMPLETED.`,
+    );
+  }
+  const { request } = pageRequest(execution.executionId, query);
+  const csv = await services.results.readCsv(request);
+  const nextOffset = nextOffsetOf(request, { rows: { length: csv.rowCount }, totalRowCount: csv.totalRowCount });
+  return {
+    csv: csv.csv,
+    nextOffset,
+    nextUri: nextOffset !== undefined ? nextUri(location, query, nextOffset) : undefined,
+  };
+}
+
+function pageRequest(executionId: string, query: ResultsQuery): { request: ResultPageRequest } {
+  const requestedLimit = query.limit ?? MAX_PAGE_ROWS;
+  return {
+    request: {
+      executionId,
+      limit: Math.min(requestedLimit, MAX_PAGE_ROWS),
+      offset: query.offset ?? 0,
+      ...(query.columns !== undefined ? { columns: parseColumns(query.columns) } : {}),
+      ...(query.filters !== undefined ? { filters: parseResultFilter(query.filters) } : {}),
+      ...(query.sort_by !== undefined ? { sortBy: parseSortBy(query.sort_by) } : {}),
+      ...(query.sample_count !== undefined ? { sampleCount: query.sample_count } : {}),
+    },
+  };
+}
+
+/** Where the next page starts while rows remain (also after a page cut by the row or byte cap). */
+function nextOffsetOf(request: ResultPageRequest, page: { rows: { length: number }; totalRowCount: number }): number | undefined {
+  if (request.sampleCount !== undefined) return undefined;
+  const next = request.offset + page.rows.length;
+  if (next >= page.totalRowCount || page.rows.length === 0) return undefined;
+  return next;
+}
+
+function fitToByteBudget(page: ResultPage): ResultPage {
+  let bytes = 0;
+  for (let i = 0; i < page.rows.length; i++) {
+    bytes += JSON.stringify(page.rows[i]).length + 1;
+    if (bytes > MAX_PAGE_BYTES) return { ...page, rows: page.rows.slice(0, Math.max(1, i)) };
+  }
+  return page;
+}
+
+function nextUri(location: ResultsLocation, query: ResultsQuery, nextOffset: number): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && key !== 'offset') params.set(key, String(value));
+  }
+  params.set('offset', String(nextOffset));
+  return `${location.baseUrl}${location.path}?${params.toString()}`;
+}

@@ -1,0 +1,126 @@
+import type { Account } from '../core/accounts';
+import { billingPeriodOf } from '../core/credits';
+import type { PerformanceTier } from '../core/engine';
+import { ConflictError, NotFoundError, PaymentRequiredError } from '../core/errors';
+import { type Execution, isTerminal } from '../core/executions';
+import { newId } from '../core/ids';
+import { bindParameters, type ParameterOverrides } from '../core/parameters';
+import { singleQueryInput, singleQueryWorkflow } from '../core/workflows';
+import { assertRunnable, readableQuery } from '../queries/use-cases';
+import type { Services } from '../services';
+
+export interface SubmittedExecution {
+  execution_id: string;
+  state: Execution['state'];
+}
+
+/** Runs a saved query (the caller's, or a public one) with its defaults and any overrides. */
+export async function executeSavedQuery(
+  services: Services,
+  account: Account,
+  queryId: number,
+  options: { tier: PerformanceTier; parameters?: ParameterOverrides },
+): Promise<SubmittedExecution> {
+  const query = await readableQuery(services.queries, account, queryId);
+  assertRunnable(query);
+  const sql = bindParameters(query.querySql, query.parameters, options.parameters ?? {});
+  return submitExecution(services, account, { queryId, sql, tier: options.tier });
+}
+
+/** Runs ad-hoc SQL (query id 0). */
+export function executeSql(services: Services, account: Account, sql: string, tier: PerformanceTier) {
+  return submitExecution(services, account, { queryId: 0, sql, tier });
+}
+
+/**
+ * Records the execution as PENDING and starts its workflow; returns at once. The credit limit is
+ * checked first: past it, nothing is queued and the caller gets 402.
+ */
+export async function submitExecution(
+  services: Services,
+  account: Account,
+  request: { queryId: number; sql: string; tier: PerformanceTier; pipelineExecutionId?: string },
+  now = new Date(),
+): Promise<SubmittedExecution> {
+  await assertWithinCreditLimit(services, account, now);
+  const { config } = services;
+  const execution: Execution = {
+    executionId: newId(now.getTime()),
+    accountId: account.accountId,
+    queryId: request.queryId,
+    sql: request.sql,
+    tier: request.tier,
+    timeoutMs: config.queryTimeoutMs[request.tier],
+    state: 'QUERY_STATE_PENDING',
+    submittedAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + config.resultRetentionDays * 86_400_000).toISOString(),
+    ...(request.pipelineExecutionId ? { pipelineExecutionId: request.pipelineExecutionId } : {}),
+  };
+  await services.executions.create(execution);
+  await startExecutionWorkflow(services, execution);
+  return { execution_id: execution.executionId, state: execution.state };
+}
+
+export async function startExecutionWorkflow(services: Services, execution: Execution): Promise<void> {
+  const { config } = services;
+  await services.orchestrator.start({
+    name: execution.executionId,
+    definition: singleQueryWorkflow({
+      runnerResource: config.runnerResource,
+      queryTimeoutSeconds: Math.ceil(execution.timeoutMs / 1000),
+      slotPollSeconds: config.slotPollSeconds,
+    }),
+    input: singleQueryInput(execution.executionId),
+  });
+}
+
+export async function assertWithinCreditLimit(services: Services, account: Account, now = new Date()) {
+  const limit = (await services.usage.getCreditLimit(account.accountId)) ?? services.config.defaultCreditLimit;
+  const [usage] = await services.usage.getCredits(account.accountId, [billingPeriodOf(now)]);
+  const used = usage?.creditsUsed ?? 0;
+  if (used >= limit) {
+    throw new PaymentRequiredError(
+      `This request would exceed your configured credit limit for this billing period: ${round(used)} of ${limit} credits used. Wait for the next period or raise the limit (npm run admin -- set-credit-limit).`,
+    );
+  }
+}
+
+/** The caller's own execution; anyone else's is 404, as if it did not exist. */
+export async function ownExecution(services: Services, account: Account, executionId: string): Promise<Execution> {
+  const execution = await services.executions.get(executionId);
+  if (!execution || execution.accountId !== account.accountId) {
+    throw new NotFoundError(`Execution ${executionId} not found.`);
+  }
+  return execution;
+}
+
+/** 1-based position among the account's queued executions, while pending. */
+export async function queuePosition(services: Services, execution: Execution): Promise<number | undefined> {
+  if (execution.state !== 'QUERY_STATE_PENDING') return undefined;
+  const active = await services.executions.listActive(execution.accountId);
+  const ahead = active.filter((e) => e.state === 'QUERY_STATE_PENDING' && e.executionId < execution.executionId);
+  return ahead.length + 1;
+}
+
+/** Stops a pending or running execution; the runner sees the new state and interrupts the engine. */
+export async function cancelExecution(services: Services, account: Account, executionId: string, now = new Date()) {
+  const execution = await ownExecution(services, account, executionId);
+  if (isTerminal(execution.state)) {
+    throw new ConflictError(`Execution ${executionId} already finished (${execution.state}); there is nothing to cancel.`);
+  }
+  const at = now.toISOString();
+  const cancelled = await services.executions.transition(executionId, ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'], {
+    state: 'QUERY_STATE_CANCELLED',
+    cancelledAt: at,
+    executionEndedAt: at,
+  });
+  if (!cancelled) {
+    const current = await services.executions.get(executionId);
+    throw new ConflictError(`Execution ${executionId} already finished (${current?.state}); there is nothing to cancel.`);
+  }
+  return { success: true };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

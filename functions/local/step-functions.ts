@@ -1,0 +1,59 @@
+import { StateMachine } from 'aws-local-stepfunctions';
+import { logger } from '../http/logger';
+import { type Orchestrator, taskStateNames, waitStateNames, type WorkflowStart } from '../core/workflows';
+
+export type LocalTaskHandler = (input: Record<string, unknown>) => Promise<unknown>;
+
+/** The placeholder ARN generated workflows name locally; every Task is bound to a local handler. */
+export const LOCAL_RUNNER_ARN = 'arn:aws:lambda:us-east-1:000000000000:function:local-node-runner';
+
+/**
+ * Runs the generated ASL on aws-local-stepfunctions, in process. Every Task state is bound by name
+ * to the node runner (the same code the runner Lambda calls in AWS); Wait states can be shortened
+ * so local queues poll quickly.
+ */
+export class LocalStepFunctions implements Orchestrator {
+  private readonly running = new Map<string, { abort: () => void; done: Promise<unknown> }>();
+
+  constructor(
+    private readonly runner: () => LocalTaskHandler,
+    private readonly options: { waitMillis?: number } = {},
+  ) {}
+
+  async start(run: WorkflowStart): Promise<void> {
+    const machine = new StateMachine(run.definition as never, {
+      validationOptions: { checkArn: true, checkPaths: true },
+    });
+    const handler = this.runner();
+    const overrides = {
+      taskResourceLocalHandlers: Object.fromEntries(
+        taskStateNames(run.definition).map((name) => [name, (input: unknown) => handler(input as Record<string, unknown>)]),
+      ),
+      ...(this.options.waitMillis !== undefined
+        ? { waitTimeOverrides: Object.fromEntries(waitStateNames(run.definition).map((name) => [name, this.options.waitMillis!])) }
+        : {}),
+    };
+    const execution = machine.run(run.input as never, {
+      overrides: overrides as never,
+      noThrowOnAbort: true,
+      context: { Execution: { Id: run.name, Name: run.name } } as never,
+    });
+    const done = execution.result
+      .catch((error: unknown) => {
+        logger.error('local workflow failed', { workflow: run.name, error: error as Error });
+      })
+      .finally(() => this.running.delete(run.name));
+    this.running.set(run.name, { abort: execution.abort, done });
+  }
+
+  /** Number of workflows still running (for tests and shutdown). */
+  get activeCount(): number {
+    return this.running.size;
+  }
+
+  async close(): Promise<void> {
+    const runs = [...this.running.values()];
+    for (const run of runs) run.abort();
+    await Promise.allSettled(runs.map((run) => run.done));
+  }
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
+import { RUNAWAY_SQL, submitSql, waitForStatus, waitUntilFinished } from '../support/executions';
+import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
+
+describe('executions: asynchronous runs on the local workflow engine and sandboxed DuckDB', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost(undefined, { execution: { queryTimeoutMs: { medium: 3000, large: 3000 }, cancelPollMs: 50 } });
+  });
+  afterAll(() => host?.stop());
+
+  it('runs a saved query with defaults and overrides, from PENDING to COMPLETED, with results', async () => {
+    const created = await bodyOf(
+      await host.call('/v1/query', {
+        json: {
+          name: 'trades by chain',
+          query_sql: "select blockchain, count(*) as trades from dex.trades where blockchain = {{chain}} and block_time >= {{since}} group by 1",
+          parameters: [
+            { key: 'chain', type: 'enum', value: 'ethereum', enumOptions: ['ethereum', 'base', 'arbitrum'] },
+            { key: 'since', type: 'datetime', value: '2020-01-01 00:00:00' },
+          ],
+        },
+      }),
+    );
+    const submitted = await bodyOf(
+      await host.call(`/v1/query/${created.query_id}/execute`, { json: { query_parameters: { chain: 'base' } } }),
+    );
+    expect(submitted).toEqual({ execution_id: expect.stringMatching(/^01[0-9A-Z]{24}$/), state: 'QUERY_STATE_PENDING' });
+    const status = await waitUntilFinished(host, submitted.execution_id);
+    expect(status).toMatchObject({
+      state: 'QUERY_STATE_COMPLETED',
+      query_id: created.query_id,
+      is_execution_finished: true,
+      result_metadata: { column_names: ['blockchain', 'trades'], row_count: 1 },
+    });
+    expect(status.execution_cost_credits).toBeGreaterThan(0);
+    for (const field of ['submitted_at', 'execution_started_at', 'execution_ended_at', 'expires_at']) {
+      expect(Date.parse(status[field])).not.toBeNaN();
+    }
+    expect(status.cancelled_at).toBeUndefined();
+    const results = await bodyOf(await host.call(`/v1/execution/${submitted.execution_id}/results`));
+    expect(results.result.rows).toEqual([{ blockchain: 'base', trades: expect.any(Number) }]);
+    const latest = await bodyOf(await host.call(`/v1/query/${created.query_id}/results`));
+    expect(latest.execution_id).toBe(submitted.execution_id);
+
+    const bad = await host.call(`/v1/query/${created.query_id}/execute`, { json: { query_parameters: { chain: 'solana' } } });
+    expect(bad.status).toBe(400);
+    expect((await bodyOf(bad)).error).toMatch(/Parameter "chain" must be one of/);
+  });
+
+  it('reports SQL errors as a FAILED execution with type and position, not an HTTP error', async () => {
+    const id = await submitSql(host, 'select 1,\n  from_nowhere(');
+    const status = await waitUntilFinished(host, id);
+    expect(status.state).toBe('QUERY_STATE_FAILED');
+    expect(status.error.type).toBe('syntax_error');
+    expect(status.error.message).toContain(id);
+    const missing = await waitUntilFinished(host, await submitSql(host, 'select * from dex.no_such_table'));
+    expect(missing.error).toMatchObject({ type: 'execution_error', message: expect.stringMatching(/no_such_table/) });
+  });
+
+  it('ends a runaway query FAILED with a timeout error', async () => {
+    const status = await waitUntilFinished(host, await submitSql(host, RUNAWAY_SQL));
+    expect(status.state).toBe('QUERY_STATE_FAILED');
+    expect(status.error.type).toBe('timeout');
+  });
+
+  it('cancels a running query; a second cancel is a conflict', async () => {
+    const id = await submitSql(host, RUNAWAY_SQL);
+    await waitForStatus(host, id, (s) => s.state === 'QUERY_STATE_EXECUTING');
+    const cancel = await host.call(`/v1/execution/${id}/cancel`, { method: 'POST' });
+    expect(await bodyOf(cancel)).toEqual({ success: true });
+    const status = await waitUntilFinished(host, id);
+    expect(status.state).toBe('QUERY_STATE_CANCELLED');
+    expect(Date.parse(status.cancelled_at)).not.toBeNaN();
+    expect((await host.call(`/v1/execution/${id}/cancel`, { method: 'POST' })).status).toBe(409);
+    // The state stays cancelled (a terminal state is never overwritten).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await waitUntilFinished(host, id)).state).toBe('QUERY_STATE_CANCELLED');
+  });
+
+  it('refuses sandbox escapes as failed executions', async () => {
+    for (const sql of ["select * from read_csv('/etc/passwd')", "copy (select 1) to '/tmp/x.csv'", "attach '/tmp/x.db'", 'set threads = 64']) {
+      const status = await waitUntilFinished(host, await submitSql(host, sql));
+      expect(status.state, sql).toBe('QUERY_STATE_FAILED');
+      expect(['permission_denied', 'syntax_error', 'execution_error'], sql).toContain(status.error.type);
+    }
+  });
+
+  it("never shows one account's executions or results to another", async () => {
+    const id = await submitSql(host, 'select 42 as answer');
+    await waitUntilFinished(host, id);
+    const other = await createAccount(host.services.accounts, { handle: 'peeker' });
+    const otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    for (const path of [`/v1/execution/${id}/status`, `/v1/execution/${id}/results`, `/v1/execution/${id}/results/csv`]) {
+      expect((await host.call(path, { apiKey: otherKey })).status, path).toBe(404);
+    }
+    expect((await host.call(`/v1/execution/${id}/cancel`, { method: 'POST', apiKey: otherKey })).status).toBe(404);
+    const snoop = await waitUntilFinished(host, await submitSql(host, `select * from read_parquet('${host.dataDir}/results/${id}.parquet')`, {}, otherKey));
+    expect(snoop.state).toBe('QUERY_STATE_FAILED');
+  });
+
+  it('validates execution ids and bodies', async () => {
+    expect((await host.call('/v1/execution/not-an-id/status')).status).toBe(400);
+    expect((await host.call('/v1/execution/01HKZJ2683PHF9Q9PHHQ8FW4Q1/status')).status).toBe(404);
+    const empty = await host.call('/v1/sql/execute', { json: { sql: '   ' } });
+    expect(empty.status).toBe(400);
+    expect((await bodyOf(empty)).error).toMatch(/sql must not be empty/);
+    const tier = await host.call('/v1/sql/execute', { json: { sql: 'select 1', performance: 'huge' } });
+    expect(tier.status).toBe(400);
+  });
+});

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { submitSql, waitUntilFinished } from '../support/executions';
+import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
+
+const ROWS = 120_000;
+/** 120k rows with a numeric, text, uint256, binary and timestamp column. */
+const BIG_SQL = `
+  select range as n,
+         case when range % 3 = 0 then 'fizz' else 'plain' end as kind,
+         (range::uhugeint * 1000000000000000000::uhugeint) as amount_raw,
+         ('\\xAB'::blob) as tag,
+         timestamp '2026-10-01 00:00:00' + (range * interval 1 second) as block_time
+  from range(${ROWS})`;
+
+describe('results: paging, projection, filters, sorting, sampling and CSV on a 120k-row result', () => {
+  let host: TestHost;
+  let id: string;
+  beforeAll(async () => {
+    host = await startTestHost();
+    id = await submitSql(host, BIG_SQL);
+    const status = await waitUntilFinished(host, id, 60_000);
+    expect(status.state).toBe('QUERY_STATE_COMPLETED');
+  });
+  afterAll(() => host?.stop());
+
+  const results = async (query: string) => {
+    const response = await host.call(`/v1/execution/${id}/results${query}`);
+    expect(response.status, await response.clone().text()).toBe(200);
+    return bodyOf(response);
+  };
+
+  it('pages with limit/offset and links to the next page', async () => {
+    const page = await results('?limit=5&offset=10');
+    expect(page.result.rows.map((r: { n: number }) => r.n)).toEqual([10, 11, 12, 13, 14]);
+    expect(page.result.metadata).toMatchObject({ row_count: 5, total_row_count: ROWS, column_names: ['n', 'kind', 'amount_raw', 'tag', 'block_time'] });
+    expect(page.next_offset).toBe(15);
+    expect(page.next_uri).toMatch(new RegExp(`/v1/execution/${id}/results\\?limit=5&offset=15$`));
+    const next = await bodyOf(await fetch(page.next_uri, { headers: { 'x-service-api-key': host.apiKey } }));
+    expect(next.result.rows[0].n).toBe(15);
+  });
+
+  it('encodes values as analysts expect: exact uint256 strings, 0x binary, UTC timestamps', async () => {
+    const [row] = (await results('?limit=1&offset=7')).result.rows;
+    expect(row).toEqual({ n: 7, kind: 'plain', amount_raw: '7000000000000000000', tag: '0xab', block_time: '2026-10-01 00:00:07.000 UTC' });
+  });
+
+  it('lowers an oversized limit and says where to continue', async () => {
+    const page = await results('?limit=100000');
+    expect(page.result.rows.length).toBeLessThan(100_000);
+    expect(page.next_offset).toBe(page.result.rows.length);
+  });
+
+  it('returns empty rows past the end, with the true total', async () => {
+    const page = await results(`?offset=${ROWS + 10}&limit=10`);
+    expect(page.result.rows).toEqual([]);
+    expect(page.result.metadata.total_row_count).toBe(ROWS);
+    expect(page.next_offset).toBeUndefined();
+  });
+
+  it('projects columns, filters with parameters, and sorts', async () => {
+    const page = await results(
+      `?columns=n,kind&filters=${encodeURIComponent("kind = 'fizz' AND (n < 30 OR n >= 119990)")}&sort_by=${encodeURIComponent('n desc')}&limit=3`,
+    );
+    expect(page.result.metadata.column_names).toEqual(['n', 'kind']);
+    expect(page.result.metadata.total_row_count).toBe(14);
+    expect(page.result.rows).toEqual([
+      { n: 119997, kind: 'fizz' },
+      { n: 119994, kind: 'fizz' },
+      { n: 119991, kind: 'fizz' },
+    ]);
+    const injected = await results(`?filters=${encodeURIComponent("kind = 'x'' OR ''1''=''1'")}&limit=1`);
+    expect(injected.result.metadata.total_row_count).toBe(0);
+  });
+
+  it('samples about N rows', async () => {
+    const page = await results('?sample_count=100');
+    expect(page.result.rows.length).toBeGreaterThan(50);
+    expect(page.result.rows.length).toBeLessThanOrEqual(150);
+  });
+
+  it.each([
+    ['?filters=' + encodeURIComponent('n NOT IN (1)'), /NOT/],
+    ['?filters=' + encodeURIComponent('lower(kind) = 1'), /function|not allowed/i],
+    ['?columns=nope', /nope/],
+    ['?sort_by=' + encodeURIComponent('nope desc'), /nope/],
+    ['?sample_count=10&limit=5', /sample_count cannot be combined/],
+    ['?limit=0', /query\.limit/],
+  ])('explains a bad results request %s', async (query, message) => {
+    const response = await host.call(`/v1/execution/${id}/results${query}`);
+    expect(response.status).toBe(400);
+    expect((await bodyOf(response)).error).toMatch(message);
+  });
+
+  it('serves CSV with paging headers', async () => {
+    const response = await host.call(`/v1/execution/${id}/results/csv?limit=3&offset=3&columns=n,kind`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(response.headers.get('x-service-next-offset')).toBe('6');
+    expect(response.headers.get('x-service-next-uri')).toMatch(/offset=6/);
+    expect((await response.text()).trim().split(/\r?\n/)).toEqual(['n,kind', '3,fizz', '4,plain', '5,plain']);
+  });
+});
