@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoAccountCounters } from '../../functions/aws/dynamo/account-limits-store';
+import { localDynamoClient } from '../../functions/aws/dynamo/client';
+import { DynamoExecutionStore } from '../../functions/aws/dynamo/execution-store';
+import { DynamoQueryStore } from '../../functions/aws/dynamo/query-store';
+import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
+import type { Execution } from '../../functions/core/executions';
+import { newId } from '../../functions/core/ids';
+import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/local/dynalite';
+
+describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
+  let dynamo: LocalDynamo;
+  let executions: DynamoExecutionStore;
+  let counters: DynamoAccountCounters;
+  let queries: DynamoQueryStore;
+  beforeAll(async () => {
+    dynamo = await startDynalite();
+    const { client, doc } = localDynamoClient(dynamo.endpoint);
+    await ensureTables(client);
+    executions = new DynamoExecutionStore(doc, SERVICE_TABLE.localName);
+    counters = new DynamoAccountCounters(doc, SERVICE_TABLE.localName);
+    queries = new DynamoQueryStore(doc, SERVICE_TABLE.localName);
+  });
+  afterAll(() => dynamo?.close());
+
+  const pending = (accountId = 'acct'): Execution => ({
+    executionId: newId(),
+    accountId,
+    queryId: 0,
+    sql: 'select 1',
+    tier: 'medium',
+    timeoutMs: 1000,
+    state: 'QUERY_STATE_PENDING',
+    submittedAt: new Date().toISOString(),
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+
+  it('never overwrites a terminal state', async () => {
+    const execution = pending();
+    await executions.create(execution);
+    expect(await executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], { state: 'QUERY_STATE_CANCELLED' })).toMatchObject({
+      state: 'QUERY_STATE_CANCELLED',
+    });
+    for (const state of ['QUERY_STATE_EXECUTING', 'QUERY_STATE_COMPLETED', 'QUERY_STATE_FAILED'] as const) {
+      expect(await executions.transition(execution.executionId, ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'], { state })).toBeUndefined();
+    }
+    expect((await executions.get(execution.executionId))?.state).toBe('QUERY_STATE_CANCELLED');
+  });
+
+  it('lets exactly one of many racing transitions win', async () => {
+    const execution = pending();
+    await executions.create(execution);
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+          state: i % 2 ? 'QUERY_STATE_EXECUTING' : 'QUERY_STATE_CANCELLED',
+          executionStartedAt: `winner-${i}`,
+        }),
+      ),
+    );
+    const winners = outcomes.filter(Boolean);
+    expect(winners).toHaveLength(1);
+    expect((await executions.get(execution.executionId))?.executionStartedAt).toBe(winners[0]?.executionStartedAt);
+  });
+
+  it('keeps only live executions in the active index', async () => {
+    const live = pending('indexed');
+    const done = pending('indexed');
+    await executions.create(live);
+    await executions.create(done);
+    await executions.transition(done.executionId, ['QUERY_STATE_PENDING'], { state: 'QUERY_STATE_FAILED' });
+    expect((await executions.listActive('indexed')).map((e) => e.executionId)).toEqual([live.executionId]);
+  });
+
+  it('caps running executions per account with an atomic counter', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, () => counters.tryAcquire('busy', 3)));
+    expect(results.filter(Boolean)).toHaveLength(3);
+    await counters.release('busy');
+    expect(await counters.tryAcquire('busy', 3)).toBe(true);
+    expect(await counters.tryAcquire('busy', 3)).toBe(false);
+    await counters.reset('busy');
+    for (let i = 0; i < 5; i++) await counters.release('busy');
+    expect(await counters.tryAcquire('busy', 1)).toBe(true);
+  });
+
+  it('hands out unique query ids under concurrency and guards versions', async () => {
+    const ids = await Promise.all(Array.from({ length: 25 }, () => queries.nextQueryId()));
+    expect(new Set(ids).size).toBe(25);
+    const now = new Date().toISOString();
+    await queries.create({
+      queryId: ids[0]!,
+      accountId: 'a',
+      ownerHandle: 'a',
+      name: 'q',
+      description: '',
+      querySql: 'select 1',
+      parameters: [],
+      tags: [],
+      isPrivate: false,
+      isArchived: false,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const [first, second] = await Promise.allSettled([
+      queries.update(ids[0]!, 1, { name: 'one' }, now),
+      queries.update(ids[0]!, 1, { name: 'two' }, now),
+    ]);
+    expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
+    expect((await queries.get(ids[0]!))?.version).toBe(2);
+  });
+});
