@@ -1,4 +1,6 @@
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { SERVICE_TABLE } from './dynamo/table-definitions';
+import { StepFunctionsOrchestrator } from './step-functions-orchestrator';
 import { createDocumentClient } from './dynamo/client';
 import { createServices, type Services } from '../services';
 import { executionConfigFromEnv } from '../executions/config';
@@ -20,10 +22,16 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
   const tableName = env[SERVICE_TABLE.envVar];
   if (!tableName) throw new Error(`Missing environment variable ${SERVICE_TABLE.envVar}.`);
   return createServices(createDocumentClient(), tableName, {
-    // The Athena engine, S3 result store and Step Functions orchestrator are the next AWS adapters.
+    // The Athena engine and the S3 result store are the next AWS adapters to build.
     engine: notYetInAws<QueryEngine>('The Athena query engine'),
     results: notYetInAws<ResultStore>('The S3 result store'),
-    orchestrator: notYetInAws<Orchestrator>('The Step Functions orchestrator'),
+    orchestrator:
+      env.STATE_MACHINE_ROLE_ARN && env.STATE_MACHINE_PREFIX
+        ? new StepFunctionsOrchestrator(new SFNClient({}), {
+            roleArn: env.STATE_MACHINE_ROLE_ARN,
+            namePrefix: env.STATE_MACHINE_PREFIX,
+          })
+        : notYetInAws<Orchestrator>('The Step Functions orchestrator (STATE_MACHINE_ROLE_ARN is not set)'),
     config: executionConfigFromEnv(env, env.NODE_RUNNER_ARN ?? 'arn:aws:lambda:us-east-1:000000000000:function:node-runner'),
   });
 }

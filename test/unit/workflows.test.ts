@@ -35,7 +35,7 @@ describe('the single-query workflow (generated ASL)', () => {
     const machine = new StateMachine(workflow as never);
     const execution = machine.run(singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q1') as never, {
       overrides: {
-        taskResourceLocalHandlers: Object.fromEntries(taskStateNames(workflow).map((name) => [name, handler])),
+        taskResourceLocalHandlers: Object.fromEntries(taskStateNames(workflow).map((name) => [name, handler])) as never,
         waitTimeOverrides: { WaitForSlot: 1 },
         retryIntervalOverrides: { AcquireSlot: 1, RunQuery: 1, RecordFailure: 1 },
       },

@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import {
+  CreateStateMachineCommand,
+  ExecutionAlreadyExists,
+  type SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
+import type { Orchestrator, WorkflowStart } from '../core/workflows';
+
+export interface StepFunctionsOptions {
+  /** Role the state machines run as (may invoke the node runner). */
+  roleArn: string;
+  /** Prefix of generated machine names; IAM policies are scoped to it. */
+  namePrefix: string;
+}
+
+/**
+ * Runs generated workflows on AWS Step Functions. A machine is named by a hash of its definition:
+ * CreateStateMachine is idempotent for an identical name and definition, so the same graph reuses
+ * one machine across runs, and the slow, throttled create call happens once per graph per
+ * process (the ARN is cached).
+ */
+export class StepFunctionsOrchestrator implements Orchestrator {
+  private readonly machines = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly sfn: SFNClient,
+    private readonly options: StepFunctionsOptions,
+  ) {}
+
+  async start(run: WorkflowStart): Promise<void> {
+    const definition = JSON.stringify(run.definition);
+    const stateMachineArn = await this.machineFor(definition);
+    try {
+      await this.sfn.send(
+        new StartExecutionCommand({ stateMachineArn, name: run.name, input: JSON.stringify(run.input) }),
+      );
+    } catch (error) {
+      // Same name and input: a retried start of a run that already started.
+      if (!(error instanceof ExecutionAlreadyExists)) throw error;
+    }
+  }
+
+  async close(): Promise<void> {}
+
+  /** `<prefix>-<sha256 of the definition, 40 hex>`: at most 80 characters, as Step Functions requires. */
+  machineName(definition: string): string {
+    const hash = createHash('sha256').update(definition).digest('hex').slice(0, 40);
+    return `${this.options.namePrefix}-${hash}`.slice(0, 80);
+  }
+
+  private machineFor(definition: string): Promise<string> {
+    const name = this.machineName(definition);
+    let arn = this.machines.get(name);
+    if (!arn) {
+      arn = (async () => {
+        const created = await this.sfn.send(
+          new CreateStateMachineCommand({ name, definition, roleArn: this.options.roleArn, type: 'STANDARD' }),
+        );
+        return created.stateMachineArn!;
+      })();
+      arn.catch(() => this.machines.delete(name));
+      this.machines.set(name, arn);
+    }
+    return arn;
+  }
+}
