@@ -1,0 +1,103 @@
+import { QueryFailure, type QueryFailureType } from '../../core/engine';
+
+/** A DuckDB error as reported with `errors_as_json=true`. */
+export interface DuckDbErrorInfo {
+  /** e.g. `Parser`, `Binder`, `Catalog`, `Conversion`, `Permission`, `Out of Memory`, `INTERRUPT`. */
+  type: string;
+  message: string;
+  /** Byte offset into the statement's SQL text, when DuckDB knows it. */
+  position?: number;
+}
+
+/**
+ * Reads DuckDB's JSON error (`{"exception_type": ..., "exception_message": ..., "position": ...}`),
+ * which may be prefixed (`Failed to extract statements: Parser Error: {...}`). Falls back to the
+ * `Type Error: message` display form.
+ */
+export function parseDuckDbError(error: unknown): DuckDbErrorInfo {
+  const text = error instanceof Error ? error.message : String(error);
+  const start = text.indexOf('{');
+  if (start >= 0) {
+    try {
+      const json = JSON.parse(text.slice(start)) as Record<string, unknown>;
+      if (typeof json.exception_type === 'string' && typeof json.exception_message === 'string') {
+        const position = Number(json.position);
+        return {
+          type: json.exception_type,
+          message: json.exception_message,
+          position: json.position !== undefined && Number.isInteger(position) ? position : undefined,
+        };
+      }
+    } catch {
+      // not JSON: fall through to the display form
+    }
+  }
+  const display = /^(?:[\w ]+: )?([A-Za-z ]+) Error: ([\s\S]*)$/.exec(text);
+  if (display) {
+    const message = display[2]!.replace(/\n\nLINE \d+:[\s\S]*$/, '');
+    return { type: display[1]!, message };
+  }
+  return { type: 'Unknown', message: text };
+}
+
+/** 1-based line and column of a byte offset into `sql` (DuckDB positions count UTF-8 bytes). */
+export function positionToLineColumn(sql: string, byteOffset: number): { line: number; column: number } {
+  const prefix = Buffer.from(sql, 'utf8').subarray(0, Math.max(0, byteOffset)).toString('utf8');
+  const lines = prefix.split(/\r\n|\r|\n/);
+  const last = lines[lines.length - 1] ?? '';
+  return { line: lines.length, column: [...last].length + 1 };
+}
+
+function failureType(info: DuckDbErrorInfo): QueryFailureType {
+  switch (info.type) {
+    case 'Parser':
+    case 'Syntax':
+      return 'syntax_error';
+    case 'Permission':
+      return 'permission_denied';
+    case 'Out of Memory':
+      return 'resource_exhausted';
+    case 'INTERRUPT':
+      return 'cancelled';
+    case 'Invalid Input':
+      // The read-only database and the locked configuration report themselves as invalid input.
+      if (
+        /read-only mode|configuration has been locked|disabled (through|by) configuration/i.test(info.message)
+      ) {
+        return 'permission_denied';
+      }
+      return 'execution_error';
+    case 'IO':
+      if (/no space left|temp(orary)? (file|directory)/i.test(info.message)) return 'resource_exhausted';
+      return 'execution_error';
+    default:
+      return 'execution_error';
+  }
+}
+
+/**
+ * Maps a DuckDB error on the user's statement to a QueryFailure: the failure type, DuckDB's own
+ * message (`Catalog Error: Table with name foo does not exist! Did you mean "..."?`) and, when
+ * DuckDB gives one, the line/column of the error in the user's SQL.
+ */
+export function toQueryFailure(
+  error: unknown,
+  sql: string,
+  engineMillis: number,
+  context: { tier: string; memoryLimit: string },
+): QueryFailure {
+  const info = parseDuckDbError(error);
+  const type = failureType(info);
+  let message = `${info.type} Error: ${info.message}`;
+  if (type === 'resource_exhausted' && info.type === 'Out of Memory') {
+    // DuckDB's advice (SET memory_limit, SET threads) cannot be followed from a query; say what can.
+    const firstLine = info.message.split('\n')[0];
+    message =
+      `Out of Memory Error: ${firstLine}. The query needs more than the ${context.memoryLimit} memory of the ` +
+      `${context.tier} tier; filter or aggregate earlier, select fewer columns` +
+      (context.tier === 'large' ? '.' : ', or run it on the large tier.');
+  }
+  const position = info.position !== undefined ? positionToLineColumn(sql, info.position) : undefined;
+  if (position) message += ` (line ${position.line}, column ${position.column})`;
+  return new QueryFailure(type, message, position, engineMillis);
+}

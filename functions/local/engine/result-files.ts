@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { NotFoundError } from '../../core/errors';
+
+/** Parquet key-value metadata entry holding the result's columns with their engine types. */
+export const COLUMNS_METADATA_KEY = 'onchain_sql_columns';
+
+/**
+ * Execution ids become file names, so only a safe alphabet is accepted (ULIDs and test ids);
+ * anything else cannot name a stored result.
+ */
+const EXECUTION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function isValidExecutionId(executionId: string): boolean {
+  return EXECUTION_ID.test(executionId);
+}
+
+/** Where an execution's result lives: `<resultsDir>/<executionId>.parquet`. */
+export function resultFilePath(resultsDir: string, executionId: string): string {
+  if (!isValidExecutionId(executionId))
+    throw new NotFoundError(`No result for execution ${JSON.stringify(executionId)}`);
+  return join(resultsDir, `${executionId}.parquet`);
+}
+
+/** The engine writes here and renames into place on success, so readers never see half a file. */
+export function partialResultFilePath(resultsDir: string, executionId: string): string {
+  return `${resultFilePath(resultsDir, executionId)}.partial`;
+}
+
+/** A SQL string literal; only for values the service itself controls (paths, metadata). */
+export function sqlString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** A double-quoted SQL identifier. */
+export function sqlIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

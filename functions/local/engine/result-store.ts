@@ -1,0 +1,394 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  BIGINT,
+  BLOB,
+  blobValue,
+  DOUBLE,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
+  VARCHAR,
+} from '@duckdb/node-api';
+import type {
+  FilterExpression,
+  FilterValue,
+  ResultColumn,
+  ResultPage,
+  ResultPageRequest,
+  ResultStore,
+  ResultValue,
+  SortKey,
+} from '../../core/engine';
+import { BadRequestError, NotFoundError } from '../../core/errors';
+import { parseDuckDbError } from './duckdb-errors';
+import { COLUMNS_METADATA_KEY, isValidExecutionId, resultFilePath, sqlIdentifier } from './result-files';
+import { CSV_LINE_BREAK, csvField, encodeValue, storedBytes } from './result-values';
+import { openSandbox, type Sandbox } from './sandbox';
+import { isBigIntegerType } from './storage-types';
+
+export interface DuckDbResultStoreOptions {
+  resultsDir: string;
+  /** Threads of the reader instance (default 1: pages are small and order must be stable). */
+  threads?: number;
+  /** Memory of the reader instance (default 256MB); big sorts spill to a private temp directory. */
+  memoryLimit?: string;
+  /** Seed of `sample_count` sampling, so the same request returns the same sample. */
+  sampleSeed?: number;
+}
+
+interface StoredColumn extends ResultColumn {
+  /** Type in the Parquet file (differs for HUGEINT/UHUGEINT, stored as exact text). */
+  storedType: string;
+}
+
+interface ResultInfo {
+  columns: StoredColumn[];
+  rowCount: number;
+}
+
+interface CompiledQuery {
+  sql: string;
+  values: DuckDBValue[];
+  types: (DuckDBType | undefined)[];
+}
+
+const MAX_CACHED_RESULTS = 256;
+/** Added to sorted reads as the final tiebreaker, so pages of a sorted result never overlap. */
+const ROW_NUMBER = 'file_row_number';
+
+/**
+ * Reads stored results (Parquet files written by DuckDbQueryEngine) page by page with one shared
+ * in-memory DuckDB instance that can only see `resultsDir`. Only the requested page is
+ * materialised in JavaScript; filters and sorting run inside DuckDB over the file. User input
+ * reaches SQL only as bound parameters or as identifiers checked against the file's real columns.
+ */
+export class DuckDbResultStore implements ResultStore {
+  private sandbox?: Promise<{ sandbox: Sandbox; spillDirectory: string }>;
+  private readonly info = new Map<string, ResultInfo>();
+
+  constructor(private readonly options: DuckDbResultStoreOptions) {}
+
+  async readPage(request: ResultPageRequest): Promise<ResultPage> {
+    const { columns, rows, totalRowCount } = await this.read(request);
+    let pageBytes = 0;
+    const encoded = rows.map((row) => {
+      const record: Record<string, ResultValue> = {};
+      columns.forEach((column, i) => {
+        const value = row[i] ?? null;
+        pageBytes += storedBytes(value);
+        record[column.name] = encodeValue(value, isBigIntegerType(column.type));
+      });
+      return record;
+    });
+    return { columns: publicColumns(columns), rows: encoded, totalRowCount, pageBytes };
+  }
+
+  async readCsv(
+    request: ResultPageRequest,
+  ): Promise<{ csv: string; rowCount: number; totalRowCount: number }> {
+    const { columns, rows, totalRowCount } = await this.read(request);
+    const lines = [columns.map((column) => csvField(column.name)).join(',')];
+    for (const row of rows) {
+      lines.push(
+        columns
+          .map((column, i) => csvField(encodeValue(row[i] ?? null, isBigIntegerType(column.type))))
+          .join(','),
+      );
+    }
+    return { csv: lines.join(CSV_LINE_BREAK) + CSV_LINE_BREAK, rowCount: rows.length, totalRowCount };
+  }
+
+  async delete(executionId: string): Promise<void> {
+    this.info.delete(executionId);
+    if (!isValidExecutionId(executionId)) return;
+    await rm(resultFilePath(this.options.resultsDir, executionId), { force: true });
+  }
+
+  async close(): Promise<void> {
+    const opened = this.sandbox;
+    this.sandbox = undefined;
+    this.info.clear();
+    if (!opened) return;
+    const { sandbox, spillDirectory } = await opened;
+    sandbox.close();
+    await rm(spillDirectory, { recursive: true, force: true });
+  }
+
+  private async read(
+    request: ResultPageRequest,
+  ): Promise<{ columns: StoredColumn[]; rows: DuckDBValue[][]; totalRowCount: number }> {
+    validatePaging(request);
+    const path = await this.existingFile(request.executionId);
+    const connection = await this.connect();
+    try {
+      const info = await this.describe(connection, request.executionId, path);
+      const columns = request.columns
+        ? request.columns.map((name) => resolve(info.columns, name, 'columns'))
+        : info.columns;
+      const compiled = compilePageQuery(path, info.columns, columns, request, this.options.sampleSeed ?? 42);
+      const rows = (await runQuery(connection, compiled)).getRows();
+      const totalRowCount =
+        request.filters === undefined || request.sampleCount !== undefined
+          ? info.rowCount
+          : await countMatching(connection, path, info.columns, request.filters);
+      return { columns, rows, totalRowCount };
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  private async existingFile(executionId: string): Promise<string> {
+    const path = resultFilePath(this.options.resultsDir, executionId);
+    try {
+      await stat(path);
+    } catch {
+      this.info.delete(executionId);
+      throw new NotFoundError(`No stored result for execution ${executionId}`);
+    }
+    return path;
+  }
+
+  /** A connection per read: DuckDB connections run one statement at a time; the instance is shared. */
+  private async connect(): Promise<DuckDBConnection> {
+    if (!this.sandbox) {
+      const opening = (async () => {
+        const spillDirectory = await mkdtemp(join(tmpdir(), 'result-store-spill-'));
+        const sandbox = await openSandbox({
+          limits: { threads: this.options.threads ?? 1, memoryLimit: this.options.memoryLimit ?? '256MB' },
+          allowedDirectories: [`${this.options.resultsDir.replace(/\/+$/, '')}/`],
+          spillDirectory,
+        });
+        return { sandbox, spillDirectory };
+      })();
+      this.sandbox = opening;
+      opening.catch(() => {
+        if (this.sandbox === opening) this.sandbox = undefined;
+      });
+    }
+    const { sandbox } = await this.sandbox;
+    return sandbox.connect();
+  }
+
+  /** Columns (engine names and types from the file's metadata) and row count; cached, files never change. */
+  private async describe(
+    connection: DuckDBConnection,
+    executionId: string,
+    path: string,
+  ): Promise<ResultInfo> {
+    const cached = this.info.get(executionId);
+    if (cached) return cached;
+    const schema = await connection.runAndReadAll('DESCRIBE SELECT * FROM read_parquet($path)', { path });
+    const stored = schema
+      .getRowObjects()
+      .map((row) => ({ name: String(row.column_name), type: String(row.column_type) }));
+    const metadata = await connection.runAndReadAll(
+      'SELECT value FROM parquet_kv_metadata($path) WHERE decode(key) = $key',
+      { path, key: COLUMNS_METADATA_KEY },
+      { path: VARCHAR, key: VARCHAR },
+    );
+    const original = parseColumnsMetadata(metadata.getRows()[0]?.[0]);
+    const columns = stored.map(
+      (column, i): StoredColumn => ({
+        name: column.name,
+        type: original?.[i]?.name === column.name ? original[i]!.type : column.type,
+        storedType: column.type,
+      }),
+    );
+    const count = await connection.runAndReadAll('SELECT count(*) FROM read_parquet($path)', { path });
+    const info = { columns, rowCount: Number(count.getRows()[0]![0]) };
+    if (this.info.size >= MAX_CACHED_RESULTS) this.info.delete(this.info.keys().next().value!);
+    this.info.set(executionId, info);
+    return info;
+  }
+}
+
+function publicColumns(columns: StoredColumn[]): ResultColumn[] {
+  return columns.map(({ name, type }) => ({ name, type }));
+}
+
+function parseColumnsMetadata(value: DuckDBValue | undefined): ResultColumn[] | undefined {
+  if (!value || typeof value !== 'object' || !('bytes' in value)) return undefined;
+  try {
+    return JSON.parse(Buffer.from(value.bytes as Uint8Array).toString('utf8')) as ResultColumn[];
+  } catch {
+    return undefined;
+  }
+}
+
+function validatePaging(request: ResultPageRequest): void {
+  if (!Number.isSafeInteger(request.limit) || request.limit < 0) {
+    throw new BadRequestError('limit must be a non-negative integer');
+  }
+  if (!Number.isSafeInteger(request.offset) || request.offset < 0) {
+    throw new BadRequestError('offset must be a non-negative integer');
+  }
+  if (request.sampleCount !== undefined) {
+    if (!Number.isSafeInteger(request.sampleCount) || request.sampleCount < 0) {
+      throw new BadRequestError('sample_count must be a non-negative integer');
+    }
+    if (request.filters !== undefined)
+      throw new BadRequestError('sample_count cannot be combined with filters');
+  }
+}
+
+/** Exact name first, then a unique case-insensitive match (SQL identifiers are case-insensitive). */
+function resolve(columns: StoredColumn[], name: string, parameter: string): StoredColumn {
+  const exact = columns.find((column) => column.name === name);
+  if (exact) return exact;
+  const folded = columns.filter((column) => column.name.toLowerCase() === name.toLowerCase());
+  if (folded.length === 1) return folded[0]!;
+  const available = columns.map((column) => column.name).join(', ');
+  throw new BadRequestError(
+    `${parameter}: unknown column ${JSON.stringify(name)}; available columns: ${available}`,
+  );
+}
+
+class Parameters {
+  readonly values: DuckDBValue[] = [];
+  readonly types: (DuckDBType | undefined)[] = [];
+
+  add(value: DuckDBValue, type?: DuckDBType): string {
+    this.values.push(value);
+    this.types.push(type);
+    return `$${this.values.length}`;
+  }
+}
+
+function compilePageQuery(
+  path: string,
+  all: StoredColumn[],
+  projected: StoredColumn[],
+  request: ResultPageRequest,
+  seed: number,
+): CompiledQuery {
+  const parameters = new Parameters();
+  const sampling = request.sampleCount !== undefined;
+  const source = `read_parquet(${parameters.add(path, VARCHAR)}${request.sortBy || sampling ? `, ${ROW_NUMBER} = true` : ''})`;
+  const projection = projected.map((column) => sqlIdentifier(column.name)).join(', ');
+  const order = request.sortBy ? orderBy(all, request.sortBy) : '';
+  let sql: string;
+  if (sampling) {
+    // A uniform sample of exactly min(n, rows) rows: the n rows with the smallest seeded hash of
+    // their row number (a top-n, so memory stays at n rows), shown in stored order unless sorted.
+    // DuckDB's reservoir sampling was measured to favour the first row groups for small n.
+    const seedParameter = parameters.add(BigInt(Math.trunc(seed)), BIGINT);
+    const sample =
+      `SELECT * FROM ${source} ORDER BY hash(${ROW_NUMBER}, ${seedParameter}) ` +
+      `LIMIT ${parameters.add(request.sampleCount ?? 0)}`;
+    sql = `SELECT ${projection} FROM (${sample})${order || ` ORDER BY ${ROW_NUMBER}`}`;
+  } else {
+    const where = request.filters ? ` WHERE ${compileFilter(request.filters, all, parameters)}` : '';
+    const limit = parameters.add(request.limit);
+    const offset = parameters.add(request.offset);
+    sql = `SELECT ${projection} FROM ${source}${where}${order} LIMIT ${limit} OFFSET ${offset}`;
+  }
+  return { sql, values: parameters.values, types: parameters.types };
+}
+
+function orderBy(columns: StoredColumn[], keys: SortKey[]): string {
+  const terms = keys.map((key) => {
+    const column = resolve(columns, key.column, 'sort_by');
+    return `${columnExpression(column)} ${key.direction === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
+  });
+  return ` ORDER BY ${[...terms, ROW_NUMBER].join(', ')}`;
+}
+
+/** HUGEINT/UHUGEINT columns are stored as text; compare and sort them as numbers. */
+function columnExpression(column: StoredColumn): string {
+  const identifier = sqlIdentifier(column.name);
+  return isBigIntegerType(column.type) && column.storedType === 'VARCHAR'
+    ? `CAST(${identifier} AS ${column.type})`
+    : identifier;
+}
+
+const OPERATORS = { '=': '=', '!=': '<>', '<>': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' } as const;
+
+function compileFilter(
+  expression: FilterExpression,
+  columns: StoredColumn[],
+  parameters: Parameters,
+): string {
+  switch (expression.kind) {
+    case 'and':
+    case 'or':
+      return `(${compileFilter(expression.left, columns, parameters)} ${expression.kind.toUpperCase()} ${compileFilter(expression.right, columns, parameters)})`;
+    case 'compare': {
+      const column = resolve(columns, expression.column, 'filters');
+      return `${columnExpression(column)} ${OPERATORS[expression.operator]} ${bindLiteral(column, expression.value, parameters)}`;
+    }
+    case 'in': {
+      const column = resolve(columns, expression.column, 'filters');
+      const list = expression.values.map((value) => bindLiteral(column, value, parameters)).join(', ');
+      return `${columnExpression(column)} IN (${list})`;
+    }
+    case 'like': {
+      const column = resolve(columns, expression.column, 'filters');
+      return `${textExpression(column)} LIKE ${parameters.add(expression.pattern, VARCHAR)}`;
+    }
+    case 'null': {
+      const column = resolve(columns, expression.column, 'filters');
+      return `${sqlIdentifier(column.name)} IS ${expression.negated ? 'NOT ' : ''}NULL`;
+    }
+  }
+}
+
+/** What LIKE matches against: the column as displayed (0x hex for binary). */
+function textExpression(column: StoredColumn): string {
+  const identifier = sqlIdentifier(column.name);
+  if (column.storedType === 'BLOB') return `('0x' || lower(hex(${identifier})))`;
+  if (column.storedType === 'VARCHAR') return identifier;
+  return `CAST(${identifier} AS VARCHAR)`;
+}
+
+/**
+ * Binds a literal so DuckDB treats it like a literal of the same kind: a string is cast to the
+ * column's type (dates and timestamps compare as such), a `0x…` string compared with a binary
+ * column is the bytes it spells, and a number compared with a text column is its text.
+ */
+function bindLiteral(column: StoredColumn, value: FilterValue, parameters: Parameters): string {
+  if (typeof value === 'string') {
+    if (column.storedType === 'BLOB' && /^0x([0-9a-f]{2})*$/i.test(value)) {
+      return parameters.add(blobValue(Buffer.from(value.slice(2), 'hex')), BLOB);
+    }
+    return parameters.add(value);
+  }
+  if (column.storedType === 'VARCHAR' && !isBigIntegerType(column.type))
+    return parameters.add(String(value), VARCHAR);
+  return Number.isSafeInteger(value) ? parameters.add(value) : parameters.add(value, DOUBLE);
+}
+
+async function countMatching(
+  connection: DuckDBConnection,
+  path: string,
+  columns: StoredColumn[],
+  filters: FilterExpression,
+): Promise<number> {
+  const parameters = new Parameters();
+  const source = parameters.add(path, VARCHAR);
+  const where = compileFilter(filters, columns, parameters);
+  const result = await runQuery(connection, {
+    sql: `SELECT count(*) FROM read_parquet(${source}) WHERE ${where}`,
+    values: parameters.values,
+    types: parameters.types,
+  });
+  return Number(result.getRows()[0]![0]);
+}
+
+/** Runs a compiled read; errors caused by the request (a literal of the wrong type) become 400s. */
+async function runQuery(connection: DuckDBConnection, query: CompiledQuery) {
+  try {
+    return await connection.runAndReadAll(query.sql, query.values, query.types as DuckDBType[]);
+  } catch (error) {
+    const info = parseDuckDbError(error);
+    // Deleted between the existence check and the read.
+    if (info.type === 'IO' && /No files found/.test(info.message)) {
+      throw new NotFoundError('No stored result for this execution', { cause: error });
+    }
+    if (['Conversion', 'Binder', 'Out of Range', 'Invalid Input'].includes(info.type)) {
+      throw new BadRequestError(`filters: ${info.type} Error: ${info.message}`, { cause: error });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,178 @@
+import {
+  DuckDBArrayValue,
+  DuckDBBitValue,
+  DuckDBBlobValue,
+  DuckDBDateValue,
+  DuckDBDecimalValue,
+  DuckDBGeometryValue,
+  DuckDBIntervalValue,
+  DuckDBListValue,
+  DuckDBMapValue,
+  DuckDBStructValue,
+  DuckDBTimestampMillisecondsValue,
+  DuckDBTimestampNanosecondsValue,
+  DuckDBTimestampSecondsValue,
+  DuckDBTimestampTZValue,
+  DuckDBTimestampValue,
+  DuckDBTimeTZValue,
+  DuckDBTimeValue,
+  DuckDBUnionValue,
+  DuckDBUUIDValue,
+  type DuckDBValue,
+  DuckDBVariantValue,
+} from '@duckdb/node-api';
+import type { ResultValue } from '../../core/engine';
+
+/**
+ * Turns DuckDB values into the JSON values analysts expect from the results API:
+ * - BLOB → lowercase `0x…` hex;
+ * - integers → numbers while exact (|n| ≤ 2^53 − 1), exact decimal strings beyond (BIGINT, UBIGINT,
+ *   HUGEINT, UHUGEINT, never through a float);
+ * - DECIMAL → a number when the number prints back as the same decimal, else the exact string;
+ * - DOUBLE/FLOAT → numbers (NaN and ±Infinity, which JSON lacks, as strings);
+ * - TIMESTAMP (any precision, with or without time zone) → `2024-01-01 00:00:00.000 UTC`;
+ *   DATE → `2024-01-01`;
+ * - LIST/ARRAY → arrays, STRUCT → objects, MAP → an object (or [{key, value}] when keys are not
+ *   scalars), recursively; BOOLEAN → boolean; everything else → DuckDB's text form.
+ *
+ * `exactText` marks a column stored as the decimal text of a HUGEINT/UHUGEINT, converted like an
+ * integer.
+ */
+export function encodeValue(value: DuckDBValue, exactText = false): ResultValue {
+  if (value === null) return null;
+  switch (typeof value) {
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : String(value);
+    case 'bigint':
+      return integer(value);
+    case 'string':
+      return exactText && /^-?\d+$/.test(value) ? integer(BigInt(value)) : value;
+  }
+  if (value instanceof DuckDBBlobValue || value instanceof DuckDBGeometryValue) return hex(value.bytes);
+  if (value instanceof DuckDBDecimalValue) return decimal(value.toString());
+  if (value instanceof DuckDBTimestampValue || value instanceof DuckDBTimestampTZValue) {
+    return value.isFinite ? timestamp(value.micros / 1000n) : value.toString();
+  }
+  if (value instanceof DuckDBTimestampMillisecondsValue) {
+    return value.isFinite ? timestamp(value.millis) : value.toString();
+  }
+  if (value instanceof DuckDBTimestampSecondsValue) {
+    return value.isFinite ? timestamp(value.seconds * 1000n) : value.toString();
+  }
+  if (value instanceof DuckDBTimestampNanosecondsValue) {
+    return value.isFinite ? timestamp(floorDiv(value.nanos, 1_000_000n)) : value.toString();
+  }
+  if (value instanceof DuckDBListValue || value instanceof DuckDBArrayValue) {
+    return value.items.map((item) => encodeValue(item));
+  }
+  if (value instanceof DuckDBStructValue) {
+    const object: Record<string, ResultValue> = {};
+    for (const [key, item] of Object.entries(value.entries)) object[key] = encodeValue(item);
+    return object;
+  }
+  if (value instanceof DuckDBMapValue) {
+    const scalarKeys = value.entries.every(({ key }) => typeof key === 'string' || typeof key === 'number');
+    if (scalarKeys) {
+      const object: Record<string, ResultValue> = {};
+      for (const { key, value: item } of value.entries) object[String(key)] = encodeValue(item);
+      return object;
+    }
+    return value.entries.map(({ key, value: item }) => ({ key: encodeValue(key), value: encodeValue(item) }));
+  }
+  if (value instanceof DuckDBUnionValue || value instanceof DuckDBVariantValue)
+    return encodeValue(value.value);
+  if (
+    value instanceof DuckDBDateValue ||
+    value instanceof DuckDBTimeValue ||
+    value instanceof DuckDBTimeTZValue ||
+    value instanceof DuckDBIntervalValue ||
+    value instanceof DuckDBUUIDValue ||
+    value instanceof DuckDBBitValue
+  ) {
+    return value.toString();
+  }
+  return String(value);
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function integer(value: bigint): number | string {
+  return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : value.toString();
+}
+
+function decimal(text: string): number | string {
+  const number = Number(text);
+  // Normalise DuckDB's fixed-scale text (1.5000) to JS's shortest form (1.5) and compare.
+  let normal = text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+  if (normal === '-0') normal = '0';
+  return Number.isFinite(number) && String(number) === normal ? number : text;
+}
+
+function hex(bytes: Uint8Array): string {
+  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const quotient = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? quotient - 1n : quotient;
+}
+
+/** `2024-01-01 00:00:00.000 UTC` from epoch milliseconds. */
+function timestamp(millis: bigint): string {
+  const date = new Date(Number(millis));
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(year) || year < 0 || year > 9999) return `${date.toISOString()}`;
+  return `${date.toISOString().replace('T', ' ').replace('Z', '')} UTC`;
+}
+
+/** Bytes a value occupies as stored (no JSON overhead); an estimate for page accounting. */
+export function storedBytes(value: DuckDBValue): number {
+  if (value === null) return 0;
+  switch (typeof value) {
+    case 'boolean':
+      return 1;
+    case 'number':
+      return 8;
+    case 'bigint':
+      return value > 0xffff_ffff_ffff_ffffn || value < -0x8000_0000_0000_0000n ? 16 : 8;
+    case 'string':
+      return Buffer.byteLength(value, 'utf8');
+  }
+  if (value instanceof DuckDBBlobValue || value instanceof DuckDBGeometryValue) return value.bytes.byteLength;
+  if (value instanceof DuckDBListValue || value instanceof DuckDBArrayValue) {
+    return value.items.reduce<number>((sum, item) => sum + storedBytes(item), 0);
+  }
+  if (value instanceof DuckDBStructValue) {
+    return Object.values(value.entries).reduce<number>((sum, item) => sum + storedBytes(item), 0);
+  }
+  if (value instanceof DuckDBMapValue) {
+    return value.entries.reduce<number>(
+      (sum, entry) => sum + storedBytes(entry.key) + storedBytes(entry.value),
+      0,
+    );
+  }
+  if (value instanceof DuckDBUnionValue || value instanceof DuckDBVariantValue)
+    return storedBytes(value.value);
+  if (value instanceof DuckDBDateValue) return 4;
+  if (
+    value instanceof DuckDBDecimalValue ||
+    value instanceof DuckDBIntervalValue ||
+    value instanceof DuckDBUUIDValue
+  ) {
+    return 16;
+  }
+  if (value instanceof DuckDBBitValue) return value.data.byteLength;
+  return 8;
+}
+
+/** One RFC 4180 field: quoted when it holds a comma, quote or line break; NULL empty, '' as "". */
+export function csvField(value: ResultValue): string {
+  if (value === null) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (text === '' || /[",\r\n]/.test(text)) return `"${text.replaceAll('"', '""')}"`;
+  return text;
+}
+
+export const CSV_LINE_BREAK = '\r\n';

@@ -1,0 +1,91 @@
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { sqlString } from './result-files';
+
+export interface SandboxLimits {
+  threads: number;
+  /** DuckDB size string, e.g. `1GB`. */
+  memoryLimit: string;
+}
+
+export interface SandboxOptions {
+  /** The database file the user's SQL reads; opened read-only. Omit for an in-memory database. */
+  databasePath?: string;
+  limits: SandboxLimits;
+  /** Files the sandbox may read and write in spite of external access being off (a run's result file). */
+  allowedPaths?: string[];
+  /** Directories the sandbox may use in the same way (the result store's results directory). */
+  allowedDirectories?: string[];
+  /** Where DuckDB may spill when a query outgrows memory; empty disables spilling. */
+  spillDirectory?: string;
+  /** Upper bound on spilled bytes, e.g. `4GB`. */
+  maxSpillSize?: string;
+  /** Errors as JSON objects (type, message, position) instead of display text. */
+  errorsAsJson?: boolean;
+}
+
+export interface Sandbox {
+  /** The connection the sandbox was set up on. */
+  connection: DuckDBConnection;
+  /** Another connection to the same locked-down instance (configuration is instance-wide). */
+  connect(): Promise<DuckDBConnection>;
+  /** Closes the setup connection and the instance. */
+  close(): void;
+}
+
+/**
+ * Opens a DuckDB instance that user SQL cannot escape. Every restriction is engine configuration,
+ * not SQL inspection:
+ * - the database is opened `READ_ONLY`, so no DDL/DML reaches the base data;
+ * - `enable_external_access=false`: no file or network access from SQL (read_csv, read_parquet,
+ *   glob, COPY, ATTACH, INSTALL all fail), except the exact `allowed_paths`/`allowed_directories`
+ *   set here, before the switch is thrown (DuckDB refuses to change them afterwards);
+ * - extensions are never installed or auto-loaded (`autoinstall_known_extensions=false`,
+ *   `autoload_known_extensions=false`, `allow_community_extensions=false`);
+ * - `threads`, `memory_limit` and the spill directory bound resources;
+ * - `lock_configuration=true` last, so no `SET`/`RESET`/`PRAGMA` can loosen any of the above.
+ */
+export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const config: Record<string, string> = {
+    threads: String(options.limits.threads),
+    memory_limit: options.limits.memoryLimit,
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    allow_community_extensions: 'false',
+    allow_unsigned_extensions: 'false',
+    temp_directory: options.spillDirectory ?? '',
+  };
+  if (options.databasePath) config.access_mode = 'READ_ONLY';
+  if (options.maxSpillSize) config.max_temp_directory_size = options.maxSpillSize;
+  if (options.errorsAsJson) config.errors_as_json = 'true';
+
+  const instance = await DuckDBInstance.create(options.databasePath ?? ':memory:', config);
+  let connection: DuckDBConnection | undefined;
+  try {
+    connection = await instance.connect();
+    const setup: string[] = [];
+    if (options.allowedPaths?.length) {
+      setup.push(`SET allowed_paths = [${options.allowedPaths.map(sqlString).join(', ')}]`);
+    }
+    if (options.allowedDirectories?.length) {
+      setup.push(`SET allowed_directories = [${options.allowedDirectories.map(sqlString).join(', ')}]`);
+    }
+    setup.push('SET enable_external_access = false', 'SET lock_configuration = true');
+    for (const statement of setup) await connection.run(statement);
+  } catch (error) {
+    connection?.closeSync();
+    instance.closeSync();
+    throw error;
+  }
+  const open = connection;
+  let closed = false;
+  return {
+    connection: open,
+    connect: () => instance.connect(),
+    close() {
+      if (closed) return;
+      closed = true;
+      open.closeSync();
+      instance.closeSync();
+    },
+  };
+}

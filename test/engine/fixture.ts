@@ -1,0 +1,78 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { expect } from 'vitest';
+import { type EngineRunRequest, QueryFailure } from '../../functions/core/engine';
+import { generateSampleData } from '../../functions/local/sample-data/generate';
+
+export interface EngineFixture {
+  dir: string;
+  warehousePath: string;
+  resultsDir: string;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A temporary warehouse and results directory. `sampleData` fills the warehouse with the generated
+ * onchain sample (small scale); otherwise it holds one small `dex.trades` table, enough for tests
+ * that only need something to read.
+ */
+export async function createEngineFixture(options: { sampleData: boolean }): Promise<EngineFixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'engine-test-'));
+  const warehousePath = join(dir, 'warehouse.duckdb');
+  const instance = await DuckDBInstance.create(warehousePath);
+  try {
+    const connection = await instance.connect();
+    if (options.sampleData) {
+      await generateSampleData(connection, { scale: 0.01, seed: 7 });
+    } else {
+      await connection.run(`
+        CREATE SCHEMA dex;
+        CREATE TABLE dex.trades AS
+          SELECT TIMESTAMP '2024-01-01' + INTERVAL (range) MINUTE AS block_time,
+                 ['uniswap', 'curve', 'balancer'][range % 3 + 1] AS project,
+                 range * 1.5 AS amount_usd
+          FROM range(1000)`);
+    }
+    await connection.run('CHECKPOINT');
+    connection.closeSync();
+  } finally {
+    instance.closeSync();
+  }
+  return {
+    dir,
+    warehousePath,
+    resultsDir: join(dir, 'results'),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+let counter = 0;
+/** A unique execution id per call (ULID-like alphabet). */
+export function nextExecutionId(prefix = 'exec'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}`;
+}
+
+export function runRequest(sql: string, overrides: Partial<EngineRunRequest> = {}): EngineRunRequest {
+  return {
+    executionId: nextExecutionId(),
+    accountId: 'account-1',
+    sql,
+    tier: 'medium',
+    timeoutMs: 20_000,
+    ...overrides,
+  };
+}
+
+/** The QueryFailure a run rejected with (fails the test if it resolved or threw something else). */
+export async function failureOf(promise: Promise<unknown>): Promise<QueryFailure> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(QueryFailure);
+    return error as QueryFailure;
+  }
+  throw new Error('expected the run to fail with a QueryFailure');
+}

@@ -1,0 +1,276 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QueryFailure } from '../../functions/core/engine';
+import { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
+import { DuckDbResultStore } from '../../functions/local/engine/result-store';
+import { createEngineFixture, type EngineFixture, failureOf, runRequest } from './fixture';
+
+let fixture: EngineFixture;
+let engine: DuckDbQueryEngine;
+let store: DuckDbResultStore;
+
+/** A query that runs for minutes unless interrupted. */
+const RUNAWAY = 'SELECT sum(a.range * b.range) AS s FROM range(100000000) a, range(100000000) b';
+
+beforeAll(async () => {
+  fixture = await createEngineFixture({ sampleData: true });
+  engine = new DuckDbQueryEngine({ warehousePath: fixture.warehousePath, resultsDir: fixture.resultsDir });
+  store = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await store?.close();
+  await fixture?.cleanup();
+});
+
+async function filesFor(executionId: string): Promise<string[]> {
+  const names = await readdir(fixture.resultsDir).catch(() => []);
+  return names.filter((name) => name.startsWith(executionId));
+}
+
+describe('running a query over the sample data', () => {
+  it('stores the result as Parquet and reads it back page by page', async () => {
+    const sql = `
+      SELECT block_time, project, token_pair, amount_usd, token_bought_amount_raw, tx_hash
+      FROM dex.trades
+      ORDER BY block_time, tx_hash, evt_index`;
+    const request = runRequest(sql);
+    const result = await engine.run(request);
+
+    expect(result.columns).toEqual([
+      { name: 'block_time', type: 'TIMESTAMP' },
+      { name: 'project', type: 'VARCHAR' },
+      { name: 'token_pair', type: 'VARCHAR' },
+      { name: 'amount_usd', type: 'DOUBLE' },
+      { name: 'token_bought_amount_raw', type: 'UHUGEINT' },
+      { name: 'tx_hash', type: 'VARCHAR' },
+    ]);
+    expect(result.rowCount).toBeGreaterThan(100);
+    expect(result.resultBytes).toBeGreaterThan(0);
+    expect(result.engineMillis).toBeGreaterThanOrEqual(0);
+    expect(await filesFor(request.executionId)).toEqual([`${request.executionId}.parquet`]);
+
+    const pageSize = 40;
+    const rows: Record<string, unknown>[] = [];
+    for (let offset = 0; offset < result.rowCount; offset += pageSize) {
+      const page = await store.readPage({ executionId: request.executionId, limit: pageSize, offset });
+      expect(page.totalRowCount).toBe(result.rowCount);
+      expect(page.columns).toEqual(result.columns);
+      rows.push(...page.rows);
+    }
+    expect(rows).toHaveLength(result.rowCount);
+    const times = rows.map((row) => row.block_time as string);
+    expect(times[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} UTC$/);
+    expect([...times].sort()).toEqual(times);
+    for (const row of rows) {
+      expect(
+        typeof row.token_bought_amount_raw === 'string' || Number.isSafeInteger(row.token_bought_amount_raw),
+      ).toBe(true);
+    }
+  });
+
+  it.each([
+    ['WITH t AS (SELECT 1 AS x) SELECT * FROM t', 1],
+    ['VALUES (1), (2), (3)', 3],
+    ['FROM dex.trades LIMIT 5', 5],
+    ['SELECT 1 AS x;', 1],
+    ['(SELECT 1) UNION ALL (SELECT 2)', 2],
+    ['DESCRIBE dex.trades', 24],
+    ['SUMMARIZE SELECT 1 AS x', 1],
+    ['SHOW ALL TABLES', undefined],
+  ])('accepts query forms: %s', async (sql, rows) => {
+    const result = await engine.run(runRequest(sql));
+    if (rows !== undefined) expect(result.rowCount).toBe(rows);
+    else expect(result.rowCount).toBeGreaterThan(0);
+  });
+
+  it('makes duplicate column names unique, as stored', async () => {
+    const request = runRequest('SELECT 1 AS a, 2 AS a, 3 AS A');
+    const result = await engine.run(request);
+    expect(result.columns.map((column) => column.name)).toEqual(['a', 'a_1', 'A_2']);
+    const page = await store.readPage({ executionId: request.executionId, limit: 10, offset: 0 });
+    expect(page.rows).toEqual([{ a: 1, a_1: 2, A_2: 3 }]);
+  });
+});
+
+describe('concurrent runs', () => {
+  it('run side by side, each in its own instance over the same read-only warehouse', async () => {
+    const requests = Array.from({ length: 6 }, (_, k) =>
+      runRequest(`SELECT ${k} AS k, count(*) AS trades FROM dex.trades`, {
+        tier: k % 2 ? 'large' : 'medium',
+      }),
+    );
+    const results = await Promise.all(requests.map((request) => engine.run(request)));
+    expect(results.map((result) => result.rowCount)).toEqual([1, 1, 1, 1, 1, 1]);
+    for (const [k, request] of requests.entries()) {
+      const { rows } = await store.readPage({ executionId: request.executionId, limit: 1, offset: 0 });
+      expect(rows[0]?.k).toBe(k);
+    }
+  });
+});
+
+describe('performance tiers', () => {
+  it('gives a large run more threads and memory than a medium one', async () => {
+    const sql = "SELECT current_setting('threads') AS threads, current_setting('memory_limit') AS memory";
+    const medium = runRequest(sql, { tier: 'medium' });
+    const large = runRequest(sql, { tier: 'large' });
+    await engine.run(medium);
+    await engine.run(large);
+    const [mediumRow] = (await store.readPage({ executionId: medium.executionId, limit: 1, offset: 0 })).rows;
+    const [largeRow] = (await store.readPage({ executionId: large.executionId, limit: 1, offset: 0 })).rows;
+    expect(mediumRow?.threads).toBe(1);
+    expect(largeRow?.threads).toBe(2);
+    expect(mediumRow?.memory).toMatch(/^(9\d\d\.\d MiB|1\.\d GiB)$/);
+    expect(largeRow?.memory).toMatch(/^1\.\d GiB$/);
+  });
+
+  it('takes tier limits from the options', async () => {
+    const custom = new DuckDbQueryEngine({
+      warehousePath: fixture.warehousePath,
+      resultsDir: fixture.resultsDir,
+      tiers: { large: { threads: 3, memoryLimit: '300MB' } },
+    });
+    const request = runRequest("SELECT current_setting('threads') AS threads", { tier: 'large' });
+    await custom.run(request);
+    await custom.close();
+    const [row] = (await store.readPage({ executionId: request.executionId, limit: 1, offset: 0 })).rows;
+    expect(row?.threads).toBe(3);
+  });
+});
+
+describe('timeouts and cancellation', () => {
+  it('interrupts a run past its time limit and fails it as timeout', async () => {
+    const request = runRequest(RUNAWAY, { timeoutMs: 300 });
+    const started = Date.now();
+    const failure = await failureOf(engine.run(request));
+    expect(failure.type).toBe('timeout');
+    expect(failure.message).toMatch(/^Query exceeded the 300 ms limit of the medium tier and was stopped/);
+    expect(failure.retryable).toBe(false);
+    expect(failure.engineMillis).toBeGreaterThanOrEqual(300);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await filesFor(request.executionId)).toEqual([]);
+    expect(await readdir(join(fixture.resultsDir, '.spill')).catch(() => [])).not.toContain(
+      request.executionId,
+    );
+  });
+
+  it('names the limit in seconds or minutes', async () => {
+    const failure = await failureOf(engine.run(runRequest(RUNAWAY, { timeoutMs: 1500, tier: 'large' })));
+    expect(failure.message).toMatch(
+      /^Query exceeded the 1\.5 s limit of the large tier and was stopped; .*\.$/,
+    );
+    expect(failure.message).not.toMatch(/large tier\.$/);
+  });
+
+  it('interrupts a run when its signal aborts and fails it as cancelled', async () => {
+    const controller = new AbortController();
+    const request = runRequest(RUNAWAY, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    const failure = await failureOf(engine.run(request));
+    expect(failure.type).toBe('cancelled');
+    expect(failure.message).toBe('The query was cancelled.');
+    expect(await filesFor(request.executionId)).toEqual([]);
+  });
+
+  it('does not start a run whose signal already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const failure = await failureOf(engine.run(runRequest('SELECT 1', { signal: controller.signal })));
+    expect(failure.type).toBe('cancelled');
+  });
+
+  it('stops runs in flight when the engine closes, and refuses new ones', async () => {
+    const closing = new DuckDbQueryEngine({
+      warehousePath: fixture.warehousePath,
+      resultsDir: fixture.resultsDir,
+    });
+    const running = failureOf(closing.run(runRequest(RUNAWAY)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await closing.close();
+    expect((await running).type).toBe('engine_unavailable');
+    expect((await failureOf(closing.run(runRequest('SELECT 1')))).type).toBe('engine_unavailable');
+  });
+});
+
+describe('errors', () => {
+  it.each([
+    ['SELEC 1', 'syntax_error', /^Parser Error: syntax error at or near "SELEC"/, { line: 1, column: 1 }],
+    [
+      'SELECT 1\nFROM dex.trade',
+      'execution_error',
+      /^Catalog Error: Table with name trade does not exist!\nDid you mean "(dex\.)?trades"\?/,
+      { line: 2, column: 6 },
+    ],
+    [
+      'SELECT project,\n       amount_us\nFROM dex.trades',
+      'execution_error',
+      /^Binder Error: Referenced column "amount_us" not found/,
+      { line: 2, column: 8 },
+    ],
+    [
+      "SELECT 'x' AS a,\n  'abc'::INTEGER AS b",
+      'execution_error',
+      /^Conversion Error: Could not convert string 'abc' to INT32/,
+      { line: 2, column: 8 },
+    ],
+    // DuckDB counts UTF-8 bytes; positions are reported in characters.
+    [
+      "SELECT 'é日本' AS a, nope",
+      'execution_error',
+      /^Binder Error: Referenced column "nope"/,
+      { line: 1, column: 20 },
+    ],
+    ['SELECT 1 /* open', 'syntax_error', /^Parser Error: unterminated \/\* comment/, { line: 1, column: 10 }],
+    ["SELECT 'open", 'syntax_error', /^Parser Error: unterminated quoted string/, { line: 1, column: 8 }],
+  ] as const)('maps %j with its position', async (sql, type, message, position) => {
+    const failure = await failureOf(engine.run(runRequest(sql)));
+    expect(failure.type).toBe(type);
+    expect(failure.message).toMatch(message);
+    expect(failure.message).toContain(`(line ${position.line}, column ${position.column})`);
+    expect(failure.position).toEqual(position);
+  });
+
+  it('fails a run that outgrows the tier memory as resource_exhausted', async () => {
+    const small = new DuckDbQueryEngine({
+      warehousePath: fixture.warehousePath,
+      resultsDir: fixture.resultsDir,
+      tiers: { medium: { threads: 1, memoryLimit: '64MB' } },
+      maxSpillSize: '0MB',
+    });
+    try {
+      const failure = await failureOf(
+        small.run(runRequest('SELECT list(range)::VARCHAR AS big FROM range(30000000)')),
+      );
+      expect(failure.type).toBe('resource_exhausted');
+      expect(failure.retryable).toBe(true);
+      expect(failure.message).toMatch(/^Out of Memory Error: .*64MB memory of the medium tier/);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it.each([
+    ['', 'The query is empty.'],
+    ['   \n ', 'The query is empty.'],
+    ['-- nothing here', 'The query contains no SQL statement.'],
+    [';', 'The query contains no SQL statement.'],
+  ])('rejects SQL without a statement: %j', async (sql, message) => {
+    const failure = await failureOf(engine.run(runRequest(sql)));
+    expect(failure.type).toBe('syntax_error');
+    expect(failure.message).toBe(message);
+  });
+
+  it('rejects query parameters', async () => {
+    const failure = await failureOf(engine.run(runRequest('SELECT ? AS x')));
+    expect(failure.type).toBe('syntax_error');
+    expect(failure.message).toMatch(/parameters .* are not supported/);
+  });
+
+  it('refuses EXPLAIN (not a result-producing query here)', async () => {
+    const failure = await failureOf(engine.run(runRequest('EXPLAIN SELECT 1')));
+    expect(failure).toBeInstanceOf(QueryFailure);
+    expect(failure.type).toBe('permission_denied');
+  });
+});

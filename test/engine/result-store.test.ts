@@ -1,0 +1,390 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResultPageRequest } from '../../functions/core/engine';
+import { BadRequestError, NotFoundError } from '../../functions/core/errors';
+import { parseResultFilter, parseSortBy } from '../../functions/core/result-filter';
+import { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
+import { DuckDbResultStore } from '../../functions/local/engine/result-store';
+import { createEngineFixture, type EngineFixture, runRequest } from './fixture';
+
+let fixture: EngineFixture;
+let engine: DuckDbQueryEngine;
+let store: DuckDbResultStore;
+
+const ROWS = 150_000;
+/** 150k rows: i, bucket (i % 10), project, a uint256-sized amount, a timestamp a second apart, a nullable. */
+const BIG_SQL = `
+  SELECT range AS i,
+         range % 10 AS bucket,
+         'p' || (range % 3) AS project,
+         (range::UHUGEINT * 100000000000000000000::UHUGEINT) AS amount_raw,
+         TIMESTAMP '2024-01-01' + INTERVAL (range) SECOND AS block_time,
+         CASE WHEN range % 5 = 0 THEN NULL ELSE range END AS maybe
+  FROM range(${ROWS})`;
+let big: string;
+
+beforeAll(async () => {
+  fixture = await createEngineFixture({ sampleData: false });
+  engine = new DuckDbQueryEngine({ warehousePath: fixture.warehousePath, resultsDir: fixture.resultsDir });
+  store = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+  const request = runRequest(BIG_SQL);
+  await engine.run(request);
+  big = request.executionId;
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await store?.close();
+  await fixture?.cleanup();
+});
+
+function page(request: Partial<ResultPageRequest> = {}) {
+  return store.readPage({ executionId: big, limit: 100, offset: 0, ...request });
+}
+
+async function badRequest(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(BadRequestError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a BadRequestError');
+}
+
+describe('paging a 150k-row result', () => {
+  it('returns consecutive pages in stored order with the total row count', async () => {
+    const first = await page({ limit: 1000, offset: 0 });
+    const second = await page({ limit: 1000, offset: 1000 });
+    expect(first.totalRowCount).toBe(ROWS);
+    expect(first.rows).toHaveLength(1000);
+    expect(first.rows[0]).toEqual({
+      i: 0,
+      bucket: 0,
+      project: 'p0',
+      amount_raw: 0,
+      block_time: '2024-01-01 00:00:00.000 UTC',
+      maybe: null,
+    });
+    expect(second.rows[0]?.i).toBe(1000);
+    expect(second.rows[999]?.i).toBe(1999);
+    expect(first.pageBytes).toBeGreaterThan(1000 * 8 * 4);
+    expect(first.columns.map((column) => `${column.name} ${column.type}`)).toEqual([
+      'i BIGINT',
+      'bucket BIGINT',
+      'project VARCHAR',
+      'amount_raw UHUGEINT',
+      'block_time TIMESTAMP',
+      'maybe BIGINT',
+    ]);
+  });
+
+  it('returns the last partial page, and empty rows with the true total past the end', async () => {
+    const last = await page({ limit: 1000, offset: ROWS - 10 });
+    expect(last.rows.map((row) => row.i)).toEqual(Array.from({ length: 10 }, (_, k) => ROWS - 10 + k));
+    const past = await page({ limit: 1000, offset: ROWS + 5 });
+    expect(past.rows).toEqual([]);
+    expect(past.totalRowCount).toBe(ROWS);
+    expect(past.pageBytes).toBe(0);
+  });
+
+  it('projects the requested columns in the requested order', async () => {
+    const projected = await page({ columns: ['project', 'i'], limit: 2 });
+    expect(projected.columns).toEqual([
+      { name: 'project', type: 'VARCHAR' },
+      { name: 'i', type: 'BIGINT' },
+    ]);
+    expect(projected.rows).toEqual([
+      { project: 'p0', i: 0 },
+      { project: 'p1', i: 1 },
+    ]);
+    expect(await badRequest(page({ columns: ['i', 'nope'] }))).toBe(
+      'columns: unknown column "nope"; available columns: i, bucket, project, amount_raw, block_time, maybe',
+    );
+  });
+
+  it('filters with AND/OR/IN and counts the matching rows', async () => {
+    const filters = parseResultFilter("bucket = 3 AND project IN ('p1', 'p2') OR i < 5");
+    const filtered = await page({ filters, limit: 10_000 });
+    const expected = Array.from({ length: ROWS }, (_, i) => i).filter(
+      (i) => (i % 10 === 3 && i % 3 !== 0) || i < 5,
+    );
+    expect(filtered.totalRowCount).toBe(expected.length);
+    expect(filtered.rows.map((row) => row.i)).toEqual(expected.slice(0, 10_000));
+  });
+
+  it('compares timestamps with date strings', async () => {
+    const filtered = await page({ filters: parseResultFilter("block_time >= '2024-01-02'"), limit: 1 });
+    expect(filtered.totalRowCount).toBe(ROWS - 86_400);
+    expect(filtered.rows[0]?.block_time).toBe('2024-01-02 00:00:00.000 UTC');
+  });
+
+  it('compares uint256 amounts exactly, as strings or numbers', async () => {
+    const exact = await page({ filters: parseResultFilter("amount_raw = '12345600000000000000000000'") });
+    expect(exact.rows.map((row) => row.i)).toEqual([123456]);
+    expect(exact.rows[0]?.amount_raw).toBe('12345600000000000000000000');
+    const above = await page({ filters: parseResultFilter('amount_raw > 1.49998e25'), limit: 10 });
+    expect(above.rows.map((row) => row.i)).toEqual([149999]);
+  });
+
+  it('supports LIKE, IS NULL and IS NOT NULL', async () => {
+    expect((await page({ filters: parseResultFilter("project LIKE '%2'") })).totalRowCount).toBe(ROWS / 3);
+    expect((await page({ filters: parseResultFilter('maybe IS NULL') })).totalRowCount).toBe(ROWS / 5);
+    expect((await page({ filters: parseResultFilter('maybe IS NOT NULL') })).totalRowCount).toBe(
+      (ROWS * 4) / 5,
+    );
+    const numericText = await page({ filters: parseResultFilter("i LIKE '12345_'"), limit: 20 });
+    expect(numericText.totalRowCount).toBe(10);
+  });
+
+  it('treats quotes in literals as data, never as SQL', async () => {
+    const hostile = await page({ filters: parseResultFilter("project = 'p1'' OR ''1''=''1'") });
+    expect(hostile.totalRowCount).toBe(0);
+    const dropped = await page({ filters: parseResultFilter("project = '''; DROP TABLE x; --'") });
+    expect(dropped.totalRowCount).toBe(0);
+  });
+
+  it('sorts by several keys with stable, non-overlapping pages', async () => {
+    const sortBy = parseSortBy('bucket desc, project');
+    const first = await page({ sortBy, limit: 500, offset: 0 });
+    const second = await page({ sortBy, limit: 500, offset: 500 });
+    expect(first.rows[0]).toMatchObject({ bucket: 9, project: 'p0' });
+    const ids = [...first.rows, ...second.rows].map((row) => row.i);
+    expect(new Set(ids).size).toBe(1000);
+    const byAmount = await page({ sortBy: parseSortBy('amount_raw desc'), limit: 2, columns: ['i'] });
+    expect(byAmount.rows).toEqual([{ i: 149999 }, { i: 149998 }]);
+    const nullsLast = await page({ sortBy: parseSortBy('maybe asc'), offset: ROWS - 1, limit: 1 });
+    expect(nullsLast.rows[0]?.maybe).toBeNull();
+  });
+
+  it('combines filters, sort and projection', async () => {
+    const combined = await page({
+      filters: parseResultFilter('bucket = 7'),
+      sortBy: parseSortBy('i desc'),
+      columns: ['i'],
+      limit: 3,
+      offset: 1,
+    });
+    expect(combined.totalRowCount).toBe(ROWS / 10);
+    expect(combined.rows).toEqual([{ i: 149987 }, { i: 149977 }, { i: 149967 }]);
+  });
+
+  it('draws a uniform, repeatable sample of the requested size', async () => {
+    const sample = await page({ sampleCount: 200, columns: ['i'] });
+    expect(sample.totalRowCount).toBe(ROWS);
+    const ids = sample.rows.map((row) => row.i as number);
+    expect(ids).toHaveLength(200);
+    expect(new Set(ids).size).toBe(200);
+    // Spread over the whole result: each third holds a fair share.
+    for (let third = 0; third < 3; third++) {
+      const inThird = ids.filter((i) => Math.floor(i / (ROWS / 3)) === third).length;
+      expect(inThird).toBeGreaterThan(35);
+    }
+    expect((await page({ sampleCount: 200, columns: ['i'] })).rows).toEqual(sample.rows);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('rejects unknown columns and badly typed literals in filters and sort_by', async () => {
+    expect(await badRequest(page({ filters: parseResultFilter('nope = 1') }))).toMatch(
+      /^filters: unknown column "nope"; available columns: i, bucket/,
+    );
+    expect(await badRequest(page({ sortBy: parseSortBy('nope') }))).toMatch(
+      /^sort_by: unknown column "nope"/,
+    );
+    expect(await badRequest(page({ filters: parseResultFilter("block_time > 'yesterday'") }))).toMatch(
+      /^filters: Conversion Error: .*yesterday/,
+    );
+    expect(await badRequest(page({ sampleCount: 5, filters: parseResultFilter('i = 1') }))).toMatch(
+      /sample_count cannot be combined with filters/,
+    );
+    expect(await badRequest(page({ limit: -1 }))).toMatch(/limit/);
+  });
+
+  it('matches column names case-insensitively when unambiguous', async () => {
+    const upper = await page({ columns: ['I'], filters: parseResultFilter('BUCKET = 1'), limit: 1 });
+    expect(upper.rows).toEqual([{ i: 1 }]);
+  });
+});
+
+describe('value encoding', () => {
+  let executionId: string;
+
+  beforeAll(async () => {
+    const request = runRequest(`
+      SELECT 340282366920938463463374607431768211455::UHUGEINT AS uint256_max,
+             (-170141183460469231731687303715884105728)::HUGEINT AS int128_min,
+             sum(x) AS small_sum,
+             12345678901234567890::UBIGINT AS big_ubigint,
+             9007199254740993::BIGINT AS unsafe_bigint,
+             -42::BIGINT AS small_bigint,
+             '\\x00\\xAB\\xCD\\xEF'::BLOB AS data,
+             ''::BLOB AS empty_blob,
+             TIMESTAMP '2024-03-05 13:21:10.123456' AS ts,
+             TIMESTAMPTZ '2024-03-05 13:21:10+02' AS ts_tz,
+             TIMESTAMP_NS '2024-03-05 13:21:10.987654321' AS ts_ns,
+             DATE '2024-03-05' AS day,
+             1.50::DECIMAL(10, 2) AS price,
+             123456789012345678.123456789::DECIMAL(38, 9) AS precise,
+             0.1::DOUBLE AS ratio,
+             'NaN'::DOUBLE AS not_a_number,
+             true AS flag,
+             NULL::VARCHAR AS nothing,
+             [1, 2, NULL] AS list,
+             [340282366920938463463374607431768211455::UHUGEINT, 7::UHUGEINT] AS amounts,
+             {'addr': '\\x01\\x02'::BLOB, 'at': TIMESTAMP '2024-01-01', 'n': [1::HUGEINT]} AS nested,
+             MAP {'a': 1, 'b': 2} AS map
+      FROM (VALUES (1), (2)) t(x)`);
+    await engine.run(request);
+    executionId = request.executionId;
+  });
+
+  it('encodes every type as analysts expect', async () => {
+    const { rows, columns } = await store.readPage({ executionId, limit: 10, offset: 0 });
+    expect(rows).toEqual([
+      {
+        uint256_max: '340282366920938463463374607431768211455',
+        int128_min: '-170141183460469231731687303715884105728',
+        small_sum: 3,
+        big_ubigint: '12345678901234567890',
+        unsafe_bigint: '9007199254740993',
+        small_bigint: -42,
+        data: '0x00abcdef',
+        empty_blob: '0x',
+        ts: '2024-03-05 13:21:10.123 UTC',
+        ts_tz: '2024-03-05 11:21:10.000 UTC',
+        ts_ns: '2024-03-05 13:21:10.987 UTC',
+        day: '2024-03-05',
+        price: 1.5,
+        precise: '123456789012345678.123456789',
+        ratio: 0.1,
+        not_a_number: 'NaN',
+        flag: true,
+        nothing: null,
+        list: [1, 2, null],
+        amounts: ['340282366920938463463374607431768211455', '7'],
+        nested: { addr: '0x0102', at: '2024-01-01 00:00:00.000 UTC', n: ['1'] },
+        map: { a: 1, b: 2 },
+      },
+    ]);
+    expect(columns.find((column) => column.name === 'uint256_max')?.type).toBe('UHUGEINT');
+    expect(columns.find((column) => column.name === 'small_sum')?.type).toBe('HUGEINT');
+  });
+
+  it('filters binary columns by their 0x hex text', async () => {
+    const hit = await store.readPage({
+      executionId,
+      limit: 1,
+      offset: 0,
+      columns: ['data'],
+      filters: parseResultFilter("data = '0x00ABCDEF'"),
+    });
+    expect(hit.rows).toEqual([{ data: '0x00abcdef' }]);
+    const prefix = await store.readPage({
+      executionId,
+      limit: 1,
+      offset: 0,
+      filters: parseResultFilter("data LIKE '0x00ab%'"),
+    });
+    expect(prefix.totalRowCount).toBe(1);
+  });
+
+  it('stores uint256 values of all magnitudes exactly', async () => {
+    const request = runRequest(`
+      SELECT v::UHUGEINT AS v FROM (VALUES ('0'), ('9007199254740991'), ('9007199254740992'),
+        ('170141183460469231731687303715884105727'), ('170141183460469231731687303715884105728'),
+        ('340282366920938463463374607431768211455')) t(v)`);
+    await engine.run(request);
+    const { rows } = await store.readPage({ executionId: request.executionId, limit: 10, offset: 0 });
+    expect(rows.map((row) => row.v)).toEqual([
+      0,
+      9007199254740991,
+      '9007199254740992',
+      '170141183460469231731687303715884105727',
+      '170141183460469231731687303715884105728',
+      '340282366920938463463374607431768211455',
+    ]);
+  });
+});
+
+describe('CSV', () => {
+  it('writes RFC 4180 text with a header, honouring columns and filters', async () => {
+    const request = runRequest(`
+      SELECT * FROM (VALUES (1, 'plain', '\\xAB'::BLOB, [1, 2]), (2, 'a,b "q"', NULL, NULL),
+                            (3, 'line\nbreak', '\\x01'::BLOB, []), (4, '', NULL, NULL))
+        t(id, label, data, list)`);
+    await engine.run(request);
+    const all = await store.readCsv({ executionId: request.executionId, limit: 10, offset: 0 });
+    expect(all.csv).toBe(
+      [
+        'id,label,data,list',
+        '1,plain,0xab,"[1,2]"',
+        '2,"a,b ""q""",,',
+        '3,"line\nbreak",0x01,[]',
+        '4,"",,',
+        '',
+      ].join('\r\n'),
+    );
+    expect(all.rowCount).toBe(4);
+    expect(all.totalRowCount).toBe(4);
+
+    const some = await store.readCsv({
+      executionId: request.executionId,
+      limit: 1,
+      offset: 0,
+      columns: ['label'],
+      filters: parseResultFilter('id >= 2'),
+    });
+    expect(some).toEqual({ csv: 'label\r\n"a,b ""q"""\r\n', rowCount: 1, totalRowCount: 3 });
+  });
+});
+
+describe('stored files', () => {
+  it('reports a missing or malformed execution as not found', async () => {
+    await expect(
+      store.readPage({ executionId: 'no-such-execution', limit: 1, offset: 0 }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      store.readCsv({ executionId: '../../etc/passwd', limit: 1, offset: 0 }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('deletes a result file; later reads are not found; deleting again is fine', async () => {
+    const request = runRequest('SELECT 1 AS x');
+    await engine.run(request);
+    await store.readPage({ executionId: request.executionId, limit: 1, offset: 0 });
+    await store.delete(request.executionId);
+    expect(existsSync(join(fixture.resultsDir, `${request.executionId}.parquet`))).toBe(false);
+    await expect(
+      store.readPage({ executionId: request.executionId, limit: 1, offset: 0 }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await store.delete(request.executionId);
+  });
+});
+
+describe('a 5M-row result', () => {
+  it('is stored and paged without materialising it', async () => {
+    const request = runRequest('SELECT range AS i FROM range(5000000)');
+    const result = await engine.run(request);
+    expect(result.rowCount).toBe(5_000_000);
+    const executionId = request.executionId;
+
+    const tail = await store.readPage({ executionId, limit: 1000, offset: 4_999_990 });
+    expect(tail.totalRowCount).toBe(5_000_000);
+    expect(tail.rows.map((row) => row.i)).toEqual(Array.from({ length: 10 }, (_, k) => 4_999_990 + k));
+
+    const filtered = await store.readPage({
+      executionId,
+      limit: 10,
+      offset: 0,
+      filters: parseResultFilter('i >= 4999995'),
+    });
+    expect(filtered.totalRowCount).toBe(5);
+
+    const sorted = await store.readPage({ executionId, limit: 2, offset: 10, sortBy: parseSortBy('i desc') });
+    expect(sorted.rows).toEqual([{ i: 4_999_989 }, { i: 4_999_988 }]);
+
+    const sample = await store.readPage({ executionId, limit: 0, offset: 0, sampleCount: 10 });
+    expect(sample.rows).toHaveLength(10);
+  });
+});
