@@ -4,6 +4,7 @@ import type { TableDefinitionSpec } from '../functions/aws/dynamo/table-definiti
 import type { RouteDefinition } from '../functions/routes';
 import { Api } from './constructs/api';
 import { Data } from './constructs/data';
+import { Executions } from './constructs/executions';
 
 export interface ServiceStackProps extends StackProps {
   /** Defaults to `functions/routes.ts`; tests pass synthetic tables. */
@@ -12,10 +13,14 @@ export interface ServiceStackProps extends StackProps {
   readonly tables?: readonly TableDefinitionSpec[];
 }
 
-/** The whole service in one stack: data (DynamoDB) and the REST API. */
+/**
+ * The whole service in one stack: data (DynamoDB), the REST API and what the query-execution
+ * workflows need (the node runner and the role of the state machines the API generates).
+ */
 export class ServiceStack extends Stack {
   readonly data: Data;
   readonly api: Api;
+  readonly executions: Executions;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
@@ -23,9 +28,23 @@ export class ServiceStack extends Stack {
     this.api = new Api(this, 'Api', { environment: this.data.environment, routes: props.routes });
     this.data.grantReadWriteData(this.api.role);
 
+    // The runner runs under the API's role (see ExecutionsProps.role), so it shares its grants.
+    this.executions = new Executions(this, 'Executions', {
+      role: this.api.role,
+      environment: this.data.environment,
+    });
+    this.executions.grantStartExecutions(this.api.role);
+    this.api.addEnvironment(this.executions.environment);
+
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the REST API (route paths start with /v1)',
       value: this.api.restApi.url,
     });
+    for (const [logicalId, table] of this.data.tables) {
+      new CfnOutput(this, `${logicalId}Name`, {
+        description: `DynamoDB table ${logicalId} (npm run admin -- --aws --table-name <this value> ...)`,
+        value: table.tableName,
+      });
+    }
   }
 }

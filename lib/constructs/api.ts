@@ -9,8 +9,8 @@ import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { routes as ROUTES, type RouteDefinition } from '../../functions/routes';
-import { createApiFunction } from './api-function';
 import { assertRoutesDeployable } from './route-checks';
+import { createApiFunction } from './service-function';
 
 export const STAGE_NAME = 'prod';
 export const THROTTLING = { rateLimit: 50, burstLimit: 100 } as const;
@@ -29,7 +29,7 @@ export interface ApiProps {
  */
 export class Api extends Construct {
   readonly restApi: RestApi;
-  /** Execution role shared by every API function. */
+  /** Execution role shared by every API function (and the workflow node runner). */
   readonly role: Role;
   /** Functions keyed by `route.functionName`. */
   readonly functions: ReadonlyMap<string, NodejsFunction>;
@@ -43,7 +43,7 @@ export class Api extends Construct {
     // against CloudFormation's 500-resource limit.
     this.role = new Role(this, 'FunctionRole', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Shared execution role of the API Lambda functions',
+      description: 'Shared execution role of the API Lambda functions and the workflow node runner',
       managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
     });
 
@@ -76,6 +76,16 @@ export class Api extends Construct {
       functions.set(route.functionName, fn);
     }
     this.functions = functions;
+  }
+
+  /**
+   * Adds variables to every API function: for values that exist only after the functions do (the
+   * node runner, which runs under this API's role).
+   */
+  addEnvironment(environment: Readonly<Record<string, string>>): void {
+    for (const fn of this.functions.values()) {
+      for (const [key, value] of Object.entries(environment)) fn.addEnvironment(key, value);
+    }
   }
 
   /** API Gateway's own errors (throttling, timeouts, unknown paths) use the REST error body too. */

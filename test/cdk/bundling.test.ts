@@ -7,6 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RouteDefinition, routes } from '../../functions/routes';
+import { RUNNER_ENTRY, RUNNER_HANDLER } from '../../lib/constructs/executions';
 import { REPO_ROOT } from '../../lib/paths';
 import { ServiceStack } from '../../lib/service-stack';
 import { cdkJsonContext, FIXTURE_ENTRY } from './helpers';
@@ -30,7 +31,13 @@ afterAll(() => {
   for (const dir of outdirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Synthesizes the service with bundling on and returns each function's bundle directory. */
+/** Key of the node runner's bundle in `synthWithBundling` (route bundles use the function name). */
+const RUNNER = 'NodeRunner';
+
+/**
+ * Synthesizes the service with bundling on and returns each function's bundle directory, by route
+ * function name, and the node runner's (present in every stack) as `RUNNER`.
+ */
 function synthWithBundling(table: readonly RouteDefinition[]): {
   outdir: string;
   bundles: Map<string, string>;
@@ -42,11 +49,11 @@ function synthWithBundling(table: readonly RouteDefinition[]): {
   const template = Template.fromStack(stack);
   app.synth();
   const bundles = new Map<string, string>();
-  for (const route of table) {
-    const fn = stack.api.functions.get(route.functionName)!;
+  const functions = [...stack.api.functions, [RUNNER, stack.executions.runner] as const];
+  for (const [name, fn] of functions) {
     const logicalId = stack.getLogicalId(fn.node.defaultChild as Parameters<typeof stack.getLogicalId>[0]);
     const code = template.toJSON().Resources[logicalId].Properties.Code as { S3Key: string };
-    bundles.set(route.functionName, join(outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`));
+    bundles.set(name, join(outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`));
   }
   return { outdir, bundles };
 }
@@ -58,6 +65,30 @@ function staticImportsOf(source: string): string[] {
 }
 
 const LOCAL_ONLY = /^(dynalite|@duckdb\/)/;
+
+/** Names a minified ESM bundle exports (`export { a as handler, ... }`). */
+function exportsOf(code: string): Set<string> {
+  return new Set(
+    [...code.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
+      m[1]!.split(',').map(
+        (spec) =>
+          spec
+            .trim()
+            .split(/\s+as\s+/)
+            .at(-1)!,
+      ),
+    ),
+  );
+}
+
+/** Imports a bundle in a plain Node ESM process, as Lambda does, and returns its export names. */
+function loadInNode(bundleDir: string): string[] {
+  const script = `const m = await import(${JSON.stringify(pathToFileURL(join(bundleDir, 'index.mjs')).href)});
+    process.stdout.write(JSON.stringify(Object.keys(m)));`;
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+  );
+}
 
 describe('function bundling (local esbuild, no Docker)', () => {
   it(
@@ -95,32 +126,33 @@ describe('function bundling (local esbuild, no Docker)', () => {
   );
 
   it(
-    'bundles every route entry, exporting each route handler, without static imports of local-only modules',
+    'bundles every route entry and the node runner, exporting their handlers, without static imports of local-only modules',
     () => {
       // Routes sharing an entry file get identical bundles: bundle one route per entry.
       const onePerEntry = routes.filter((r, i) => routes.findIndex((o) => o.entry === r.entry) === i);
-      const { bundles } = synthWithBundling(onePerEntry);
+      const { outdir, bundles } = synthWithBundling(onePerEntry);
       for (const first of onePerEntry) {
         const code = readFileSync(join(bundles.get(first.functionName)!, 'index.mjs'), 'utf8');
         expect(
           staticImportsOf(code).filter((m) => LOCAL_ONLY.test(m)),
           first.entry,
         ).toEqual([]);
-        const exported = new Set(
-          [...code.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
-            m[1]!.split(',').map(
-              (spec) =>
-                spec
-                  .trim()
-                  .split(/\s+as\s+/)
-                  .at(-1)!,
-            ),
-          ),
-        );
+        const exported = exportsOf(code);
         for (const route of routes.filter((r) => r.entry === first.entry)) {
           expect(exported, `${route.entry} exports ${route.handler}`).toContain(route.handler);
         }
       }
+
+      const runnerDir = bundles.get(RUNNER)!;
+      const runnerCode = readFileSync(join(runnerDir, 'index.mjs'), 'utf8');
+      expect(
+        staticImportsOf(runnerCode).filter((m) => LOCAL_ONLY.test(m)),
+        RUNNER_ENTRY,
+      ).toEqual([]);
+      expect(exportsOf(runnerCode)).toContain(RUNNER_HANDLER);
+      // A cold start: the runner's static imports all load in plain Node (SDK outside the bundle).
+      symlinkSync(join(REPO_ROOT, 'node_modules'), join(outdir, 'node_modules'), 'dir');
+      expect(loadInNode(runnerDir)).toContain(RUNNER_HANDLER);
     },
     BUNDLING_TIMEOUT_MS,
   );

@@ -1,19 +1,31 @@
-import { Match } from 'aws-cdk-lib/assertions';
+import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { TABLE_DEFINITIONS } from '../../functions/aws/dynamo/table-definitions';
 import { routes } from '../../functions/routes';
 import { STAGE_NAME, THROTTLING } from '../../lib/constructs/api';
 import {
+  QUERY_TIMEOUT_SECONDS,
+  RUNNER_ENTRY,
+  RUNNER_HANDLER,
+  STATE_MACHINE_PREFIX_MAX_LENGTH,
+  stateMachinePrefix,
+} from '../../lib/constructs/executions';
+import {
   BASE_FUNCTION_ENVIRONMENT,
   DEFAULT_MEMORY_MB,
   DEFAULT_TIMEOUT_SECONDS,
-} from '../../lib/constructs/api-function';
+} from '../../lib/constructs/service-function';
 import { logicalIdOf, synthServiceStack } from './helpers';
 
 type CfnResource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 
 const { stack, template } = synthServiceStack();
 const resources = template.toJSON().Resources as Record<string, CfnResource>;
+const apiRoleId = logicalIdOf(stack, stack.api.role);
+const workflowRoleId = logicalIdOf(stack, stack.executions.workflowRole);
+const runnerId = logicalIdOf(stack, stack.executions.runner);
+/** API functions and the node runner. */
+const FUNCTION_COUNT = routes.length + 1;
 
 function ofType(type: string): [string, CfnResource][] {
   return Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -35,7 +47,8 @@ function integrationTarget(integration: unknown): string {
 
 describe('the route table drives the API', () => {
   it('creates one Lambda function per route, running the route handler on Node 22 arm64', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length);
+    // Plus the node runner (below).
+    template.resourceCountIs('AWS::Lambda::Function', FUNCTION_COUNT);
     for (const route of routes) {
       const fn = stack.api.functions.get(route.functionName);
       expect(fn, route.functionName).toBeDefined();
@@ -100,9 +113,15 @@ describe('the route table drives the API', () => {
 });
 
 describe('functions', () => {
-  it('all share exactly one IAM execution role', () => {
-    template.resourceCountIs('AWS::IAM::Role', 1);
-    const [roleId] = ofType('AWS::IAM::Role')[0]!;
+  it('all share exactly one IAM execution role (the other role runs the workflows)', () => {
+    template.resourceCountIs('AWS::IAM::Role', 2);
+    const roleId = apiRoleId;
+    expect(
+      ofType('AWS::IAM::Role')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual([roleId, workflowRoleId].sort());
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(FUNCTION_COUNT);
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       expect(fn.Properties.Role).toEqual({ 'Fn::GetAtt': [roleId, 'Arn'] });
     }
@@ -119,7 +138,7 @@ describe('functions', () => {
 
   it('the shared role reads and writes every table and its indexes', () => {
     const tableIds = ofType('AWS::DynamoDB::GlobalTable').map(([id]) => id);
-    const [roleId] = ofType('AWS::IAM::Role')[0]!;
+    const roleId = apiRoleId;
     template.hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: roleId }],
       PolicyDocument: {
@@ -156,12 +175,165 @@ describe('functions', () => {
     }
   });
 
+  it('get the workflow settings through the environment; API functions also get the runner ARN', () => {
+    const functions = ofType('AWS::Lambda::Function');
+    expect(functions).toHaveLength(FUNCTION_COUNT);
+    for (const [id, fn] of functions) {
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables, id).toMatchObject({
+        STATE_MACHINE_ROLE_ARN: { 'Fn::GetAtt': [workflowRoleId, 'Arn'] },
+        STATE_MACHINE_PREFIX: stack.executions.stateMachinePrefix,
+        QUERY_TIMEOUT_SECONDS: String(QUERY_TIMEOUT_SECONDS),
+      });
+      // The runner cannot reference its own ARN (a dependency cycle) and does not need it.
+      if (id === runnerId) expect(variables).not.toHaveProperty('NODE_RUNNER_ARN');
+      else expect(variables.NODE_RUNNER_ARN, id).toEqual({ 'Fn::GetAtt': [runnerId, 'Arn'] });
+    }
+  });
+
   it('log to their own log group kept for one month', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', routes.length);
+    template.resourceCountIs('AWS::Logs::LogGroup', FUNCTION_COUNT);
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       const logGroupId = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
       expect(resources[logGroupId]?.Properties).toMatchObject({ RetentionInDays: 30 });
     }
+  });
+});
+
+/** `arn:<partition>:states:<region>:<account>:<resource>` as CloudFormation gets it. */
+const statesArn = (resource: string) => ({
+  'Fn::Join': [
+    '',
+    [
+      'arn:',
+      { Ref: 'AWS::Partition' },
+      ':states:',
+      { Ref: 'AWS::Region' },
+      ':',
+      { Ref: 'AWS::AccountId' },
+      `:${resource}`,
+    ],
+  ],
+});
+
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown };
+
+/** Every statement of every identity policy, with the roles it is attached to. */
+function policyStatements(): { roles: unknown; statement: Statement }[] {
+  return ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
+    (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement.map((statement) => ({
+      roles: policy.Properties.Roles,
+      statement,
+    })),
+  );
+}
+
+const actionsOf = (statement: Statement) => [statement.Action].flat();
+
+describe('query executions (Step Functions workflows)', () => {
+  const prefix = stack.executions.stateMachinePrefix;
+
+  it('has a node-runner function: Node 22 arm64, 15 minutes, 1 GB, its own log group', () => {
+    expect(resources[runnerId]?.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Handler: `index.${RUNNER_HANDLER}`,
+      Architectures: ['arm64'],
+      Timeout: 900,
+      MemorySize: 1024,
+    });
+    expect(RUNNER_ENTRY).toBe('functions/executions/runner-handler.ts');
+    // The workflow's RunQuery Task times out at the query limit + 60 s: no later than the runner.
+    expect(QUERY_TIMEOUT_SECONDS + 60).toBeLessThanOrEqual(900);
+    const runner = resources[runnerId]!;
+    const logGroupId = (runner.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+    expect(resources[logGroupId]?.Properties).toMatchObject({ RetentionInDays: 30 });
+    // Not an API route: no method and no resource-based invoke permission.
+    expect(JSON.stringify(ofType('AWS::ApiGateway::Method'))).not.toContain(runnerId);
+    expect(JSON.stringify(ofType('AWS::Lambda::Permission'))).not.toContain(runnerId);
+  });
+
+  it('runs generated state machines under a role only Step Functions assumes', () => {
+    expect(resources[workflowRoleId]?.Properties.AssumeRolePolicyDocument).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'states.amazonaws.com' } },
+      ],
+    });
+    expect(resources[workflowRoleId]?.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('lets the workflow role invoke the runner (and its versions) and nothing else', () => {
+    const statements = new Capture();
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: workflowRoleId }],
+      PolicyDocument: { Statement: statements },
+    });
+    expect(statements.asArray()).toEqual([
+      {
+        Action: 'lambda:InvokeFunction',
+        Effect: 'Allow',
+        Resource: [
+          { 'Fn::GetAtt': [runnerId, 'Arn'] },
+          { 'Fn::Join': ['', [{ 'Fn::GetAtt': [runnerId, 'Arn'] }, ':*']] },
+        ],
+      },
+    ]);
+    // No one else may invoke the runner.
+    const invokers = policyStatements().filter(({ statement }) =>
+      actionsOf(statement).some((a) => a.startsWith('lambda:')),
+    );
+    expect(invokers.map(({ roles }) => roles)).toEqual([[{ Ref: workflowRoleId }]]);
+  });
+
+  it("lets the API role manage this stack's workflows only, and pass only the workflow role", () => {
+    const statements = new Capture();
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: apiRoleId }],
+      PolicyDocument: { Statement: statements },
+    });
+    const workflowStatements = (statements.asArray() as Statement[]).filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('states:') || a.startsWith('iam:')),
+    );
+    expect(workflowStatements).toEqual(
+      expect.arrayContaining([
+        {
+          Effect: 'Allow',
+          Action: [
+            'states:CreateStateMachine',
+            'states:DescribeStateMachine',
+            'states:StartExecution',
+            'states:TagResource',
+          ],
+          Resource: statesArn(`stateMachine:${prefix}-*`),
+        },
+        {
+          Effect: 'Allow',
+          Action: ['states:DescribeExecution', 'states:StopExecution'],
+          Resource: statesArn(`execution:${prefix}-*:*`),
+        },
+        { Effect: 'Allow', Action: 'iam:PassRole', Resource: { 'Fn::GetAtt': [workflowRoleId, 'Arn'] } },
+      ]),
+    );
+    expect(workflowStatements).toHaveLength(3);
+    // Exactly these: no other statement anywhere grants states:* or iam:*.
+    const elsewhere = policyStatements().filter(
+      ({ roles, statement }) =>
+        JSON.stringify(roles) !== JSON.stringify([{ Ref: apiRoleId }]) &&
+        actionsOf(statement).some((a) => a.startsWith('states:') || a.startsWith('iam:')),
+    );
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('names state machines with a stack-unique prefix that leaves room for the 40-hex hash', () => {
+    expect(prefix).toBe('TestService_wf');
+    const long = 'A'.repeat(40);
+    for (const name of ['S', 'OnchainSqlService', `${long}-one`, `${long}-two`, 'x'.repeat(128)]) {
+      const generated = stateMachinePrefix(name);
+      expect(generated.length, name).toBeLessThanOrEqual(STATE_MACHINE_PREFIX_MAX_LENGTH);
+      expect(`${generated}-${'f'.repeat(40)}`.length).toBeLessThanOrEqual(80);
+      expect(generated).toMatch(/^[A-Za-z0-9-]+_wf$/);
+    }
+    expect(stateMachinePrefix(`${long}-one`)).not.toBe(stateMachinePrefix(`${long}-two`));
   });
 });
 
@@ -238,6 +410,11 @@ describe('API Gateway', () => {
       ],
     });
     template.hasOutput('ApiUrl', { Value: Match.anyValue() });
+  });
+
+  it('outputs the service table name for the admin CLI (--table-name)', () => {
+    const tableId = logicalIdOf(stack, stack.data.tables.get('ServiceTable')!);
+    template.hasOutput('ServiceTableName', { Value: { Ref: tableId } });
   });
 
   it('is regional and needs no account-wide CloudWatch role', () => {

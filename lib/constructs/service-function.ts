@@ -11,7 +11,7 @@ import { LOCK_FILE, REPO_ROOT } from '../paths';
 export const DEFAULT_TIMEOUT_SECONDS = 29;
 export const DEFAULT_MEMORY_MB = 512;
 
-/** Environment every API function gets, on top of the table names. */
+/** Environment every function gets, on top of the table names and the workflow settings. */
 export const BASE_FUNCTION_ENVIRONMENT: Readonly<Record<string, string>> = {
   SERVICE_RUNTIME: 'aws',
   POWERTOOLS_SERVICE_NAME: 'onchain-sql-service',
@@ -39,7 +39,7 @@ export const EXTERNAL_MODULES: readonly string[] = [
  * builtin into a `__require` shim that throws in ESM unless a real `require` exists, hence the
  * banner. Bundling always runs the locally installed esbuild, never Docker.
  */
-export function apiFunctionBundling(): BundlingOptions {
+export function functionBundling(): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     target: 'node22',
@@ -54,37 +54,66 @@ export function apiFunctionBundling(): BundlingOptions {
   };
 }
 
-export interface ApiFunctionProps {
-  readonly route: RouteDefinition;
-  /** The execution role shared by all API functions (one role, not one per function). */
+export interface ServiceFunctionProps {
+  /** Construct id of the function; its log group is `<id>Logs`. */
+  readonly id: string;
+  readonly description: string;
+  /** Handler source file, relative to the repository root. */
+  readonly entry: string;
+  /** Exported handler name. */
+  readonly handler: string;
+  readonly timeoutSeconds?: number;
+  readonly memoryMb?: number;
+  /** A shared execution role (one role for many functions, not one per function). */
   readonly role: IRole;
   readonly environment: Readonly<Record<string, string>>;
 }
 
 /**
- * One Lambda function for one route, plus its log group: 2 resources (the API method and its
- * invoke permission are added by the API). An explicit log group is the leanest way to get a
- * retention period (`logRetention` costs the same per function plus a custom-resource provider).
+ * One Lambda function of the service (an API route or a workflow worker), plus its log group: 2
+ * resources. Every function is built the same way: the same bundle settings, Node 22 on arm64,
+ * logs kept one month. An explicit log group is the leanest way to get a retention period
+ * (`logRetention` costs the same per function plus a custom-resource provider).
  */
-export function createApiFunction(scope: Construct, props: ApiFunctionProps): NodejsFunction {
-  const { route } = props;
-  const logGroup = new LogGroup(scope, `${route.functionName}Logs`, {
+export function createServiceFunction(scope: Construct, props: ServiceFunctionProps): NodejsFunction {
+  const logGroup = new LogGroup(scope, `${props.id}Logs`, {
     retention: RetentionDays.ONE_MONTH,
     removalPolicy: RemovalPolicy.DESTROY,
   });
-  return new NodejsFunction(scope, route.functionName, {
-    description: `${route.method} ${route.path}`,
-    entry: join(REPO_ROOT, route.entry),
-    handler: route.handler,
+  return new NodejsFunction(scope, props.id, {
+    description: props.description,
+    entry: join(REPO_ROOT, props.entry),
+    handler: props.handler,
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.ARM_64,
-    timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
-    memorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
+    timeout: Duration.seconds(props.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
+    memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
     role: props.role,
     logGroup,
     environment: { ...BASE_FUNCTION_ENVIRONMENT, ...props.environment },
     projectRoot: REPO_ROOT,
     depsLockFilePath: LOCK_FILE,
-    bundling: apiFunctionBundling(),
+    bundling: functionBundling(),
+  });
+}
+
+export interface ApiFunctionProps {
+  readonly route: RouteDefinition;
+  readonly role: IRole;
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+/** The function of one route (the API adds its method and invoke permission). */
+export function createApiFunction(scope: Construct, props: ApiFunctionProps): NodejsFunction {
+  const { route } = props;
+  return createServiceFunction(scope, {
+    id: route.functionName,
+    description: `${route.method} ${route.path}`,
+    entry: route.entry,
+    handler: route.handler,
+    timeoutSeconds: route.timeoutSeconds,
+    memoryMb: route.memoryMb,
+    role: props.role,
+    environment: props.environment,
   });
 }
