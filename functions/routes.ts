@@ -25,8 +25,21 @@ const QUERIES = 'functions/queries/handlers.ts';
 const EXECUTIONS = 'functions/executions/handlers.ts';
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
-function route(method: HttpMethod, path: string, entry: string, handler: string, extra: Partial<RouteDefinition> = {}): RouteDefinition {
-  return { method, path, entry, handler, functionName: handler[0]!.toUpperCase() + handler.slice(1), ...extra };
+function route(
+  method: HttpMethod,
+  path: string,
+  entry: string,
+  handler: string,
+  extra: Partial<RouteDefinition> = {},
+): RouteDefinition {
+  return {
+    method,
+    path,
+    entry,
+    handler,
+    functionName: handler[0]!.toUpperCase() + handler.slice(1),
+    ...extra,
+  };
 }
 
 export const routes: readonly RouteDefinition[] = [

@@ -1,18 +1,20 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
+import type { QueryEngine, ResultStore } from '../core/engine';
+import { NotImplementedError } from '../core/errors';
+import type { Orchestrator } from '../core/workflows';
+import { executionConfigFromEnv } from '../executions/config';
+import { createServices, type Services } from '../services';
+import { createDocumentClient } from './dynamo/client';
 import { SERVICE_TABLE } from './dynamo/table-definitions';
 import { StepFunctionsOrchestrator } from './step-functions-orchestrator';
-import { createDocumentClient } from './dynamo/client';
-import { createServices, type Services } from '../services';
-import { executionConfigFromEnv } from '../executions/config';
-import { NotImplementedError } from '../core/errors';
-import type { QueryEngine, ResultStore } from '../core/engine';
-import type { Orchestrator } from '../core/workflows';
 
 /** A port whose AWS adapter is not built yet: every call is a 501 that says so. */
 function notYetInAws<T extends object>(what: string): T {
   return new Proxy({} as T, {
     get: () => () => {
-      throw new NotImplementedError(`${what} is not available in the AWS deployment yet; run the service locally (npm start).`);
+      throw new NotImplementedError(
+        `${what} is not available in the AWS deployment yet; run the service locally (npm start).`,
+      );
     },
   });
 }
@@ -32,6 +34,9 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
             namePrefix: env.STATE_MACHINE_PREFIX,
           })
         : notYetInAws<Orchestrator>('The Step Functions orchestrator (STATE_MACHINE_ROLE_ARN is not set)'),
-    config: executionConfigFromEnv(env, env.NODE_RUNNER_ARN ?? 'arn:aws:lambda:us-east-1:000000000000:function:node-runner'),
+    config: executionConfigFromEnv(
+      env,
+      env.NODE_RUNNER_ARN ?? 'arn:aws:lambda:us-east-1:000000000000:function:node-runner',
+    ),
   });
 }

@@ -55,7 +55,12 @@ export class StepFunctionsOrchestrator implements Orchestrator {
     if (!arn) {
       arn = (async () => {
         const created = await this.sfn.send(
-          new CreateStateMachineCommand({ name, definition, roleArn: this.options.roleArn, type: 'STANDARD' }),
+          new CreateStateMachineCommand({
+            name,
+            definition,
+            roleArn: this.options.roleArn,
+            type: 'STANDARD',
+          }),
         );
         return created.stateMachineArn!;
       })();

@@ -71,7 +71,12 @@ export type FilterValue = string | number;
 /** Parsed `filters` expression of the results endpoint (see functions/core/result-filter.ts). */
 export type FilterExpression =
   | { kind: 'and' | 'or'; left: FilterExpression; right: FilterExpression }
-  | { kind: 'compare'; column: string; operator: '=' | '!=' | '<>' | '<' | '<=' | '>' | '>='; value: FilterValue }
+  | {
+      kind: 'compare';
+      column: string;
+      operator: '=' | '!=' | '<>' | '<' | '<=' | '>' | '>=';
+      value: FilterValue;
+    }
   | { kind: 'like'; column: string; pattern: string }
   | { kind: 'in'; column: string; values: FilterValue[] }
   | { kind: 'null'; column: string; negated: boolean };

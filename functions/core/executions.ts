@@ -24,7 +24,9 @@ export function isTerminal(state: ExecutionState): boolean {
 export function normalizeState(state: string): ExecutionState | undefined {
   const upper = state.toUpperCase();
   const normalized = upper === 'QUERY_STATE_CANCELED' ? 'QUERY_STATE_CANCELLED' : upper;
-  return (EXECUTION_STATES as readonly string[]).includes(normalized) ? (normalized as ExecutionState) : undefined;
+  return (EXECUTION_STATES as readonly string[]).includes(normalized)
+    ? (normalized as ExecutionState)
+    : undefined;
 }
 
 export interface ExecutionError {
@@ -65,7 +67,14 @@ export interface Execution {
 export type ExecutionChanges = Partial<
   Pick<
     Execution,
-    'state' | 'executionStartedAt' | 'executionEndedAt' | 'cancelledAt' | 'error' | 'result' | 'engineMillis' | 'credits'
+    | 'state'
+    | 'executionStartedAt'
+    | 'executionEndedAt'
+    | 'cancelledAt'
+    | 'error'
+    | 'result'
+    | 'engineMillis'
+    | 'credits'
   >
 >;
 
@@ -77,7 +86,11 @@ export interface ExecutionStore {
    * returns the updated execution, or undefined when the state had moved on. A terminal state is
    * therefore never overwritten.
    */
-  transition(executionId: string, from: readonly ExecutionState[], changes: ExecutionChanges): Promise<Execution | undefined>;
+  transition(
+    executionId: string,
+    from: readonly ExecutionState[],
+    changes: ExecutionChanges,
+  ): Promise<Execution | undefined>;
   /** Executions not yet finished (pending or executing), oldest first. */
   listActive(accountId?: string): Promise<Execution[]>;
 }

@@ -37,7 +37,11 @@ export function validateParameterDefinitions(sql: string, parameters: readonly Q
  * options, and text becomes an escaped string literal. A placeholder already inside single quotes
  * (`timestamp '{{start}}'`, as Dune queries write it) receives the escaped value without quotes.
  */
-export function bindParameters(sql: string, parameters: readonly QueryParameter[], overrides: ParameterOverrides = {}): string {
+export function bindParameters(
+  sql: string,
+  parameters: readonly QueryParameter[],
+  overrides: ParameterOverrides = {},
+): string {
   const byKey = new Map(parameters.map((parameter) => [parameter.key, parameter]));
   for (const key of Object.keys(overrides)) {
     if (!byKey.has(key)) {
@@ -55,12 +59,16 @@ export function bindParameters(sql: string, parameters: readonly QueryParameter[
     }
     const context = contexts(offset);
     if (context === 'identifier') {
-      throw new BadRequestError(`{{${name}}} is inside a double-quoted identifier; parameters can only stand for values.`);
+      throw new BadRequestError(
+        `{{${name}}} is inside a double-quoted identifier; parameters can only stand for values.`,
+      );
     }
     const override = overrides[name];
     const raw = override === undefined || override === null ? parameter.value : override;
     if (raw === '' || (Array.isArray(raw) && raw.length === 0)) {
-      throw new BadRequestError(`Parameter "${name}" has no value and no default; pass it in query_parameters.`);
+      throw new BadRequestError(
+        `Parameter "${name}" has no value and no default; pass it in query_parameters.`,
+      );
     }
     return literalFor(parameter, raw, context !== 'code');
   });
@@ -94,7 +102,11 @@ function lexicalContexts(sql: string): (offset: number) => LexicalContext {
   return (offset) => spans.find((span) => offset > span.start && offset < span.end)?.context ?? 'code';
 }
 
-function literalFor(parameter: QueryParameter, raw: string | number | boolean | string[], insideQuotes: boolean): string {
+function literalFor(
+  parameter: QueryParameter,
+  raw: string | number | boolean | string[],
+  insideQuotes: boolean,
+): string {
   const name = parameter.key;
   if (Array.isArray(raw)) {
     if (parameter.type !== 'enum' || !parameter.isMultiselect) {
@@ -139,14 +151,17 @@ function stringLiteral(value: string, insideQuotes: boolean): string {
   return insideQuotes ? escaped : `'${escaped}'`;
 }
 
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]00:?00| UTC)?$/;
+const DATETIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]00:?00| UTC)?$/;
 
 /** `YYYY-MM-DD HH:MM:SS[.fff]` in UTC, or undefined when the text is not a real date/time. */
 function canonicalDatetime(value: string): string | undefined {
   const match = DATETIME.exec(value);
   if (!match) return undefined;
   const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = ''] = match;
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)));
+  const date = new Date(
+    Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)),
+  );
   const valid =
     date.getUTCFullYear() === Number(year) &&
     date.getUTCMonth() === Number(month) - 1 &&

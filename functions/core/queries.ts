@@ -43,8 +43,17 @@ export interface QueryStore {
   create(query: SavedQuery): Promise<void>;
   get(queryId: number): Promise<SavedQuery | undefined>;
   /** Applies changes if the stored version is still `expectedVersion`; ConflictError otherwise. */
-  update(queryId: number, expectedVersion: number, changes: QueryChanges, updatedAt: string): Promise<SavedQuery>;
+  update(
+    queryId: number,
+    expectedVersion: number,
+    changes: QueryChanges,
+    updatedAt: string,
+  ): Promise<SavedQuery>;
   /** Records a completed execution as the latest, unless a newer one is already recorded. */
   setLatestCompletedExecution(queryId: number, executionId: string): Promise<void>;
-  listByAccount(accountId: string, limit: number, offset: number): Promise<{ queries: SavedQuery[]; total: number }>;
+  listByAccount(
+    accountId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ queries: SavedQuery[]; total: number }>;
 }

@@ -35,7 +35,11 @@ export interface SlotResult {
 }
 
 /** Error names the runner throws for failures worth retrying (engine busy or unreachable). */
-export const TRANSIENT_ERRORS = ['Engine.Unavailable', 'Lambda.ServiceException', 'Lambda.TooManyRequestsException'];
+export const TRANSIENT_ERRORS = [
+  'Engine.Unavailable',
+  'Lambda.ServiceException',
+  'Lambda.TooManyRequestsException',
+];
 
 export interface QueryWorkflowOptions {
   /** The node-runner function ARN (a local placeholder ARN in the local host). */
@@ -53,7 +57,13 @@ export interface QueryWorkflowOptions {
  */
 export function singleQueryWorkflow(options: QueryWorkflowOptions): AslStateMachine {
   const retryTransient = [
-    { ErrorEquals: TRANSIENT_ERRORS, IntervalSeconds: 1, MaxAttempts: 3, BackoffRate: 2, JitterStrategy: 'FULL' },
+    {
+      ErrorEquals: TRANSIENT_ERRORS,
+      IntervalSeconds: 1,
+      MaxAttempts: 3,
+      BackoffRate: 2,
+      JitterStrategy: 'FULL',
+    },
   ];
   return {
     Comment: 'Run one query execution',
@@ -62,7 +72,11 @@ export function singleQueryWorkflow(options: QueryWorkflowOptions): AslStateMach
       AcquireSlot: {
         Type: 'Task',
         Resource: options.runnerResource,
-        Parameters: { action: 'acquire_slot', 'execution_id.$': '$.execution_id', 'attempt.$': '$.slot.attempts' },
+        Parameters: {
+          action: 'acquire_slot',
+          'execution_id.$': '$.execution_id',
+          'attempt.$': '$.slot.attempts',
+        },
         ResultPath: '$.slot',
         TimeoutSeconds: 30,
         Retry: retryTransient,
@@ -116,7 +130,8 @@ export function taskStateNames(machine: AslStateMachine): string[] {
   const names: string[] = [];
   for (const [name, state] of Object.entries(machine.States)) {
     if (state.Type === 'Task') names.push(name);
-    for (const branch of (state.Branches as AslStateMachine[] | undefined) ?? []) names.push(...taskStateNames(branch));
+    for (const branch of (state.Branches as AslStateMachine[] | undefined) ?? [])
+      names.push(...taskStateNames(branch));
     const processor = (state.ItemProcessor ?? state.Iterator) as AslStateMachine | undefined;
     if (processor) names.push(...taskStateNames(processor));
   }
@@ -127,7 +142,8 @@ export function waitStateNames(machine: AslStateMachine): string[] {
   const names: string[] = [];
   for (const [name, state] of Object.entries(machine.States)) {
     if (state.Type === 'Wait') names.push(name);
-    for (const branch of (state.Branches as AslStateMachine[] | undefined) ?? []) names.push(...waitStateNames(branch));
+    for (const branch of (state.Branches as AslStateMachine[] | undefined) ?? [])
+      names.push(...waitStateNames(branch));
   }
   return names;
 }

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Account } from '../core/accounts';
 import type { DatasetCategory } from '../core/catalog';
-import type { CatalogService } from './catalog-service';
 import { pagination } from '../http/pagination';
+import type { CatalogService } from './catalog-service';
 import { datasetResponse, searchResult } from './presenter';
 import {
   DATASET_TYPE_BY_CATEGORY,

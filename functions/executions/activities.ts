@@ -20,7 +20,12 @@ export function createNodeRunner(services: Services) {
       case 'run_query':
         return runQuery(services, executionId);
       case 'record_failure':
-        return recordFailure(services, executionId, String(input.error ?? 'Error'), String(input.cause ?? ''));
+        return recordFailure(
+          services,
+          executionId,
+          String(input.error ?? 'Error'),
+          String(input.cause ?? ''),
+        );
       default:
         throw new Error(`Unknown runner action "${String(action)}".`);
     }
@@ -31,7 +36,7 @@ export function createNodeRunner(services: Services) {
 async function acquireSlot(services: Services, executionId: string, attempt: number): Promise<SlotResult> {
   const execution = await services.executions.get(executionId);
   const attempts = attempt + 1;
-  if (!execution || execution.state !== 'QUERY_STATE_PENDING') return { status: 'finished', attempts };
+  if (execution?.state !== 'QUERY_STATE_PENDING') return { status: 'finished', attempts };
   if (attempt >= services.config.maxSlotPolls) {
     await services.executions.transition(executionId, ['QUERY_STATE_PENDING'], {
       state: 'QUERY_STATE_FAILED',
@@ -43,9 +48,14 @@ async function acquireSlot(services: Services, executionId: string, attempt: num
     });
     return { status: 'finished', attempts };
   }
-  const queued = (await services.executions.listActive(execution.accountId)).filter((e) => e.state === 'QUERY_STATE_PENDING');
+  const queued = (await services.executions.listActive(execution.accountId)).filter(
+    (e) => e.state === 'QUERY_STATE_PENDING',
+  );
   if (queued[0] && queued[0].executionId !== executionId) return { status: 'waiting', attempts };
-  const acquired = await services.limiter.tryAcquire(execution.accountId, services.config.maxConcurrentExecutions);
+  const acquired = await services.limiter.tryAcquire(
+    execution.accountId,
+    services.config.maxConcurrentExecutions,
+  );
   return { status: acquired ? 'acquired' : 'waiting', attempts };
 }
 
@@ -91,7 +101,10 @@ async function runQuery(services: Services, executionId: string): Promise<{ stat
     if (!completed) {
       // Cancelled as it finished: the cancel wins and the result is dropped.
       await services.results.delete(executionId);
-      await services.executions.transition(executionId, ['QUERY_STATE_CANCELLED'], { engineMillis: result.engineMillis, credits });
+      await services.executions.transition(executionId, ['QUERY_STATE_CANCELLED'], {
+        engineMillis: result.engineMillis,
+        credits,
+      });
       return { state: 'QUERY_STATE_CANCELLED' };
     }
     await services.usage.addStorageBytes(started.accountId, result.resultBytes);
@@ -105,14 +118,22 @@ async function runQuery(services: Services, executionId: string): Promise<{ stat
   }
 }
 
-async function recordRunFailure(services: Services, execution: Execution, error: unknown): Promise<{ state: string }> {
+async function recordRunFailure(
+  services: Services,
+  execution: Execution,
+  error: unknown,
+): Promise<{ state: string }> {
   const failure = error instanceof QueryFailure ? error : undefined;
-  if (!failure) logger.error('query run crashed', { executionId: execution.executionId, error: error as Error });
+  if (!failure)
+    logger.error('query run crashed', { executionId: execution.executionId, error: error as Error });
   const engineMillis = failure?.engineMillis ?? 0;
   const credits = engineMillis > 0 ? creditsFor(engineMillis, execution.tier) : 0;
   if (credits > 0) await charge(services, execution, credits);
   if (failure?.type === 'cancelled') {
-    await services.executions.transition(execution.executionId, ['QUERY_STATE_CANCELLED'], { engineMillis, credits });
+    await services.executions.transition(execution.executionId, ['QUERY_STATE_CANCELLED'], {
+      engineMillis,
+      credits,
+    });
     return { state: 'QUERY_STATE_CANCELLED' };
   }
   const executionError: ExecutionError = failure
@@ -121,7 +142,10 @@ async function recordRunFailure(services: Services, execution: Execution, error:
         message: `${failure.message} [Execution ID: ${execution.executionId}]`,
         ...(failure.position ? { metadata: failure.position } : {}),
       }
-    : { type: 'internal_error', message: `The engine failed unexpectedly. [Execution ID: ${execution.executionId}]` };
+    : {
+        type: 'internal_error',
+        message: `The engine failed unexpectedly. [Execution ID: ${execution.executionId}]`,
+      };
   const failed = await services.executions.transition(execution.executionId, ['QUERY_STATE_EXECUTING'], {
     state: 'QUERY_STATE_FAILED',
     executionEndedAt: new Date().toISOString(),
@@ -135,14 +159,18 @@ async function recordRunFailure(services: Services, execution: Execution, error:
 /** The workflow's last resort: a Task crashed or timed out at the orchestrator level. */
 async function recordFailure(services: Services, executionId: string, error: string, cause: string) {
   const before = await services.executions.get(executionId);
-  const failed = await services.executions.transition(executionId, ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'], {
-    state: 'QUERY_STATE_FAILED',
-    executionEndedAt: new Date().toISOString(),
-    error: {
-      type: error === 'States.Timeout' ? 'timeout' : 'internal_error',
-      message: `The execution workflow failed (${error}${cause ? `: ${cause.slice(0, 500)}` : ''}). [Execution ID: ${executionId}]`,
+  const failed = await services.executions.transition(
+    executionId,
+    ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
+    {
+      state: 'QUERY_STATE_FAILED',
+      executionEndedAt: new Date().toISOString(),
+      error: {
+        type: error === 'States.Timeout' ? 'timeout' : 'internal_error',
+        message: `The execution workflow failed (${error}${cause ? `: ${cause.slice(0, 500)}` : ''}). [Execution ID: ${executionId}]`,
+      },
     },
-  });
+  );
   if (failed && before?.state === 'QUERY_STATE_EXECUTING') await services.limiter.release(before.accountId);
   return { state: failed?.state ?? before?.state ?? 'missing' };
 }
@@ -156,7 +184,8 @@ async function charge(services: Services, execution: Execution, credits: number)
  * with the reason, queued runs start again, and slot counters restart from zero.
  */
 export async function recoverExecutions(services: Services): Promise<{ failed: number; resumed: number }> {
-  for (const account of await services.accounts.listAccounts()) await services.limiter.reset(account.accountId);
+  for (const account of await services.accounts.listAccounts())
+    await services.limiter.reset(account.accountId);
   let failed = 0;
   let resumed = 0;
   for (const execution of await services.executions.listActive()) {

@@ -26,7 +26,8 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   const value = env[name];
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, got "${value}".`);
+  if (!Number.isFinite(parsed) || parsed <= 0)
+    throw new Error(`${name} must be a positive number, got "${value}".`);
   return parsed;
 }
 

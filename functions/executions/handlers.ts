@@ -1,9 +1,16 @@
-import { routeHandler } from '../http/route-handler';
 import { requestBaseUrl } from '../http/request-url';
 import { HttpResponse } from '../http/responses';
+import { routeHandler } from '../http/route-handler';
 import { queryIdPath } from '../queries/schemas';
 import * as results from './results';
-import { executeQueryBody, executeQueryQuery, executeSqlBody, executionIdPath, resultsQuery, usageBody } from './schemas';
+import {
+  executeQueryBody,
+  executeQueryQuery,
+  executeSqlBody,
+  executionIdPath,
+  resultsQuery,
+  usageBody,
+} from './schemas';
 import { usageOf } from './usage';
 import * as executions from './use-cases';
 
@@ -41,23 +48,40 @@ export const getExecutionResultsCsv = routeHandler(
   { path: executionIdPath, query: resultsQuery },
   async ({ services, account, path, query, event }) => {
     const execution = await executions.ownExecution(services, account, path.execution_id);
-    return csvResponse(await results.executionResultsCsv(services, execution, query, { baseUrl: requestBaseUrl(event), path: event.path }));
+    return csvResponse(
+      await results.executionResultsCsv(services, execution, query, {
+        baseUrl: requestBaseUrl(event),
+        path: event.path,
+      }),
+    );
   },
 );
 
-export const getQueryResults = routeHandler({ path: queryIdPath, query: resultsQuery }, ({ services, account, path, query, event }) =>
-  results.latestQueryResults(services, account, path.query_id, query, { baseUrl: requestBaseUrl(event), path: event.path }),
+export const getQueryResults = routeHandler(
+  { path: queryIdPath, query: resultsQuery },
+  ({ services, account, path, query, event }) =>
+    results.latestQueryResults(services, account, path.query_id, query, {
+      baseUrl: requestBaseUrl(event),
+      path: event.path,
+    }),
 );
 
 export const getQueryResultsCsv = routeHandler(
   { path: queryIdPath, query: resultsQuery },
   async ({ services, account, path, query, event }) => {
     const execution = await results.latestCompletedExecution(services, account, path.query_id);
-    return csvResponse(await results.executionResultsCsv(services, execution, query, { baseUrl: requestBaseUrl(event), path: event.path }));
+    return csvResponse(
+      await results.executionResultsCsv(services, execution, query, {
+        baseUrl: requestBaseUrl(event),
+        path: event.path,
+      }),
+    );
   },
 );
 
-export const getUsage = routeHandler({ body: usageBody }, ({ services, account, body }) => usageOf(services, account, body));
+export const getUsage = routeHandler({ body: usageBody }, ({ services, account, body }) =>
+  usageOf(services, account, body),
+);
 
 function csvResponse(page: { csv: string; nextOffset?: number; nextUri?: string }) {
   return new HttpResponse(200, page.csv, {

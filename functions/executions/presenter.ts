@@ -2,7 +2,10 @@ import type { Execution } from '../core/executions';
 import { isTerminal } from '../core/executions';
 
 /** `GET /v1/execution/{id}/status` (and the status part of results responses). */
-export function executionStatus(execution: Execution, extra: { queuePosition?: number; maxInflight: number }) {
+export function executionStatus(
+  execution: Execution,
+  extra: { queuePosition?: number; maxInflight: number },
+) {
   const completed = execution.state === 'QUERY_STATE_COMPLETED';
   return {
     execution_id: execution.executionId,
@@ -13,7 +16,9 @@ export function executionStatus(execution: Execution, extra: { queuePosition?: n
     expires_at: execution.expiresAt,
     ...(execution.executionStartedAt ? { execution_started_at: execution.executionStartedAt } : {}),
     ...(execution.executionEndedAt ? { execution_ended_at: execution.executionEndedAt } : {}),
-    ...(execution.state === 'QUERY_STATE_CANCELLED' && execution.cancelledAt ? { cancelled_at: execution.cancelledAt } : {}),
+    ...(execution.state === 'QUERY_STATE_CANCELLED' && execution.cancelledAt
+      ? { cancelled_at: execution.cancelledAt }
+      : {}),
     execution_cost_credits: execution.credits ?? 0,
     performance: execution.tier,
     ...(extra.queuePosition !== undefined ? { queue_position: extra.queuePosition } : {}),

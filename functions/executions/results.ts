@@ -52,7 +52,11 @@ export async function latestQueryResults(
   return resultsOf(services, execution, query, location);
 }
 
-export async function latestCompletedExecution(services: Services, account: Account, queryId: number): Promise<Execution> {
+export async function latestCompletedExecution(
+  services: Services,
+  account: Account,
+  queryId: number,
+): Promise<Execution> {
   const saved = await readableQuery(services.queries, account, queryId);
   const execution = saved.latestCompletedExecutionId
     ? await services.executions.get(saved.latestCompletedExecutionId)
@@ -65,7 +69,12 @@ export async function latestCompletedExecution(services: Services, account: Acco
   return execution;
 }
 
-async function resultsOf(services: Services, execution: Execution, query: ResultsQuery, location: ResultsLocation) {
+async function resultsOf(
+  services: Services,
+  execution: Execution,
+  query: ResultsQuery,
+  location: ResultsLocation,
+) {
   const status = executionStatus(execution, { maxInflight: services.config.maxConcurrentExecutions });
   if (execution.state !== 'QUERY_STATE_COMPLETED') {
     const { result_metadata: _none, ...rest } = status;
@@ -108,7 +117,10 @@ export async function executionResultsCsv(
   }
   const { request } = pageRequest(execution.executionId, query);
   const csv = await services.results.readCsv(request);
-  const nextOffset = nextOffsetOf(request, { rows: { length: csv.rowCount }, totalRowCount: csv.totalRowCount });
+  const nextOffset = nextOffsetOf(request, {
+    rows: { length: csv.rowCount },
+    totalRowCount: csv.totalRowCount,
+  });
   return {
     csv: csv.csv,
     nextOffset,
@@ -132,7 +144,10 @@ function pageRequest(executionId: string, query: ResultsQuery): { request: Resul
 }
 
 /** Where the next page starts while rows remain (also after a page cut by the row or byte cap). */
-function nextOffsetOf(request: ResultPageRequest, page: { rows: { length: number }; totalRowCount: number }): number | undefined {
+function nextOffsetOf(
+  request: ResultPageRequest,
+  page: { rows: { length: number }; totalRowCount: number },
+): number | undefined {
   if (request.sampleCount !== undefined) return undefined;
   const next = request.offset + page.rows.length;
   if (next >= page.totalRowCount || page.rows.length === 0) return undefined;

@@ -42,7 +42,10 @@ export const executeSqlBody = z.strictObject({
 export const executionIdPath = z.strictObject({
   execution_id: z
     .string()
-    .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/i, 'execution_id must be a 26-character ULID such as 01HKZJ2683PHF9Q9PHHQ8FW4Q1')
+    .regex(
+      /^[0-9A-HJKMNP-TV-Z]{26}$/i,
+      'execution_id must be a 26-character ULID such as 01HKZJ2683PHF9Q9PHHQ8FW4Q1',
+    )
     .transform((id) => id.toUpperCase()),
 });
 
@@ -60,9 +63,14 @@ export const resultsQuery = z
     ignore_max_datapoints_per_request: flag.optional(),
     ignore_max_credits_per_request: flag.optional(),
   })
-  .refine((q) => q.sample_count === undefined || (q.limit === undefined && q.offset === undefined && q.filters === undefined), {
-    message: 'sample_count cannot be combined with limit, offset or filters',
-  });
+  .refine(
+    (q) =>
+      q.sample_count === undefined ||
+      (q.limit === undefined && q.offset === undefined && q.filters === undefined),
+    {
+      message: 'sample_count cannot be combined with limit, offset or filters',
+    },
+  );
 export type ResultsQuery = z.output<typeof resultsQuery>;
 
 export const usageBody = z

@@ -3,8 +3,16 @@ import { billingPeriodBounds, billingPeriodOf } from '../core/credits';
 import type { Services } from '../services';
 
 /** `POST /v1/usage`: credits per billing period (calendar months, UTC) and storage. */
-export async function usageOf(services: Services, account: Account, range: { start_date?: string; end_date?: string }, now = new Date()) {
-  const periods = periodsBetween(range.start_date ?? now.toISOString().slice(0, 10), range.end_date ?? range.start_date ?? now.toISOString().slice(0, 10));
+export async function usageOf(
+  services: Services,
+  account: Account,
+  range: { start_date?: string; end_date?: string },
+  now = new Date(),
+) {
+  const periods = periodsBetween(
+    range.start_date ?? now.toISOString().slice(0, 10),
+    range.end_date ?? range.start_date ?? now.toISOString().slice(0, 10),
+  );
   const [usage, limit, bytesUsed, privateQueries] = await Promise.all([
     services.usage.getCredits(account.accountId, periods),
     services.usage.getCreditLimit(account.accountId),

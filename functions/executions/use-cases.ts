@@ -75,7 +75,8 @@ export async function startExecutionWorkflow(services: Services, execution: Exec
 }
 
 export async function assertWithinCreditLimit(services: Services, account: Account, now = new Date()) {
-  const limit = (await services.usage.getCreditLimit(account.accountId)) ?? services.config.defaultCreditLimit;
+  const limit =
+    (await services.usage.getCreditLimit(account.accountId)) ?? services.config.defaultCreditLimit;
   const [usage] = await services.usage.getCredits(account.accountId, [billingPeriodOf(now)]);
   const used = usage?.creditsUsed ?? 0;
   if (used >= limit) {
@@ -86,7 +87,11 @@ export async function assertWithinCreditLimit(services: Services, account: Accou
 }
 
 /** The caller's own execution; anyone else's is 404, as if it did not exist. */
-export async function ownExecution(services: Services, account: Account, executionId: string): Promise<Execution> {
+export async function ownExecution(
+  services: Services,
+  account: Account,
+  executionId: string,
+): Promise<Execution> {
   const execution = await services.executions.get(executionId);
   if (!execution || execution.accountId !== account.accountId) {
     throw new NotFoundError(`Execution ${executionId} not found.`);
@@ -98,25 +103,40 @@ export async function ownExecution(services: Services, account: Account, executi
 export async function queuePosition(services: Services, execution: Execution): Promise<number | undefined> {
   if (execution.state !== 'QUERY_STATE_PENDING') return undefined;
   const active = await services.executions.listActive(execution.accountId);
-  const ahead = active.filter((e) => e.state === 'QUERY_STATE_PENDING' && e.executionId < execution.executionId);
+  const ahead = active.filter(
+    (e) => e.state === 'QUERY_STATE_PENDING' && e.executionId < execution.executionId,
+  );
   return ahead.length + 1;
 }
 
 /** Stops a pending or running execution; the runner sees the new state and interrupts the engine. */
-export async function cancelExecution(services: Services, account: Account, executionId: string, now = new Date()) {
+export async function cancelExecution(
+  services: Services,
+  account: Account,
+  executionId: string,
+  now = new Date(),
+) {
   const execution = await ownExecution(services, account, executionId);
   if (isTerminal(execution.state)) {
-    throw new ConflictError(`Execution ${executionId} already finished (${execution.state}); there is nothing to cancel.`);
+    throw new ConflictError(
+      `Execution ${executionId} already finished (${execution.state}); there is nothing to cancel.`,
+    );
   }
   const at = now.toISOString();
-  const cancelled = await services.executions.transition(executionId, ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'], {
-    state: 'QUERY_STATE_CANCELLED',
-    cancelledAt: at,
-    executionEndedAt: at,
-  });
+  const cancelled = await services.executions.transition(
+    executionId,
+    ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
+    {
+      state: 'QUERY_STATE_CANCELLED',
+      cancelledAt: at,
+      executionEndedAt: at,
+    },
+  );
   if (!cancelled) {
     const current = await services.executions.get(executionId);
-    throw new ConflictError(`Execution ${executionId} already finished (${current?.state}); there is nothing to cancel.`);
+    throw new ConflictError(
+      `Execution ${executionId} already finished (${current?.state}); there is nothing to cancel.`,
+    );
   }
   return { success: true };
 }

@@ -7,8 +7,13 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 export function requestBaseUrl(event: APIGatewayProxyEvent): string {
   const headers = event.headers ?? {};
   const host = headers.host ?? headers.Host ?? 'localhost';
-  const proto = headers['x-forwarded-proto'] ?? headers['X-Forwarded-Proto'] ?? (host.startsWith('127.0.0.1') || host.startsWith('localhost') ? 'http' : 'https');
+  const proto =
+    headers['x-forwarded-proto'] ??
+    headers['X-Forwarded-Proto'] ??
+    (host.startsWith('127.0.0.1') || host.startsWith('localhost') ? 'http' : 'https');
   const contextPath = event.requestContext?.path ?? event.path;
-  const prefix = contextPath.endsWith(event.path) ? contextPath.slice(0, contextPath.length - event.path.length) : '';
+  const prefix = contextPath.endsWith(event.path)
+    ? contextPath.slice(0, contextPath.length - event.path.length)
+    : '';
   return `${proto}://${host}${prefix}`;
 }

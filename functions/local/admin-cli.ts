@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createAccount, createApiKey, revokeApiKey } from '../accounts/use-cases';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createAccount, createApiKey, revokeApiKey } from '../accounts/use-cases';
 import { DynamoAccountCounters } from '../aws/dynamo/account-limits-store';
 import { DynamoAccountStore } from '../aws/dynamo/account-store';
-import type { UsageStore } from '../core/credits';
 import { createDocumentClient, localDynamoClient } from '../aws/dynamo/client';
 import { SERVICE_TABLE } from '../aws/dynamo/table-definitions';
 import type { Account, AccountStore } from '../core/accounts';
+import type { UsageStore } from '../core/credits';
 import { ServiceError } from '../core/errors';
 import { ensureTables, startDynalite } from './dynalite';
 
@@ -96,7 +96,8 @@ async function run(accounts: AccountStore, counters: UsageStore): Promise<void> 
     case 'set-credit-limit': {
       const account = await findAccount(accounts, required('account'));
       const credits = Number(values.credits);
-      if (!values.credits || !Number.isFinite(credits) || credits < 0) fail('--credits must be a number >= 0');
+      if (!values.credits || !Number.isFinite(credits) || credits < 0)
+        fail('--credits must be a number >= 0');
       await counters.setCreditLimit(account.accountId, credits);
       console.log(`Credit limit of ${account.handle}: ${credits} credits per billing period.`);
       return;
@@ -127,7 +128,11 @@ function fail(message: string): never {
  * dynalite's on-disk store can be open in one process only, so when the local host runs, the
  * CLI talks to that host's dynalite endpoint instead of opening the files itself.
  */
-async function openStore(): Promise<{ store: AccountStore; counters: UsageStore; close: () => Promise<void> }> {
+async function openStore(): Promise<{
+  store: AccountStore;
+  counters: UsageStore;
+  close: () => Promise<void>;
+}> {
   const stores = (doc: DynamoDBDocumentClient, table: string) => ({
     store: new DynamoAccountStore(doc, table),
     counters: new DynamoAccountCounters(doc, table),

@@ -5,10 +5,10 @@ import { authenticateApiKey, createAccount, createApiKey } from '../accounts/use
 import { localDynamoClient } from '../aws/dynamo/client';
 import { SERVICE_TABLE } from '../aws/dynamo/table-definitions';
 import type { AccountStore } from '../core/accounts';
-import { routes } from '../routes';
-import { createServices, configureServices, type Services } from '../services';
-import { recoverExecutions, createNodeRunner } from '../executions/activities';
+import { createNodeRunner, recoverExecutions } from '../executions/activities';
 import { type ExecutionConfig, executionConfigFromEnv } from '../executions/config';
+import { routes } from '../routes';
+import { configureServices, createServices, type Services } from '../services';
 import { ensureTables, startDynalite } from './dynalite';
 import { DuckDbQueryEngine } from './engine/query-engine';
 import { DuckDbResultStore } from './engine/result-store';
@@ -54,6 +54,13 @@ interface DevKeyFile {
 export async function startLocalHost(options: LocalHostOptions): Promise<LocalHost> {
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
+  const hostFile = join(dataDir, 'local-host.json');
+  const other = await readJson<{ pid: number }>(hostFile);
+  if (other && other.pid !== process.pid && isAlive(other.pid)) {
+    throw new Error(
+      `Another local host (pid ${other.pid}) is using ${dataDir}; stop it first or use --data-dir.`,
+    );
+  }
   const warehouse = await ensureWarehouse({
     dataDir,
     scale: options.scale,
@@ -74,12 +81,19 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   // The orchestrator needs the runner and the runner needs the services: bind lazily.
   let runner: ReturnType<typeof createNodeRunner> | undefined;
   const orchestrator = new LocalStepFunctions(() => runner!, { waitMillis: options.waitMillis ?? 100 });
-  const services = createServices(client.doc, SERVICE_TABLE.localName, { engine, results, orchestrator, config });
+  const services = createServices(client.doc, SERVICE_TABLE.localName, {
+    engine,
+    results,
+    orchestrator,
+    config,
+  });
   runner = createNodeRunner(services);
   configureServices(services);
   const recovered = await recoverExecutions(services);
   if (recovered.failed || recovered.resumed) {
-    options.log?.(`Recovered executions: ${recovered.failed} marked failed (interrupted), ${recovered.resumed} resumed.`);
+    options.log?.(
+      `Recovered executions: ${recovered.failed} marked failed (interrupted), ${recovered.resumed} resumed.`,
+    );
   }
 
   // The manifest holds the statistics measured when the data was built; writing them on every
@@ -89,7 +103,6 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
 
   const devKey = await ensureDevApiKey(services.accounts, join(dataDir, 'dev-api-key.json'));
   const http = await startHttpServer({ routes, repoRoot: REPO_ROOT, port: options.port });
-  const hostFile = join(dataDir, 'local-host.json');
   await writeFile(
     hostFile,
     JSON.stringify({ pid: process.pid, baseUrl: http.baseUrl, dynamoEndpoint: dynamo.endpoint }),
@@ -156,6 +169,15 @@ async function ensureDevApiKey(accounts: AccountStore, path: string): Promise<De
   const devKey = { accountId: account.accountId, apiKey: created.apiKey };
   await writeFile(path, `${JSON.stringify(devKey, null, 2)}\n`, { mode: 0o600 });
   return devKey;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function readJson<T>(path: string): Promise<T | undefined> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logger } from '../http/logger';
@@ -108,6 +109,11 @@ function sendJson(
   payload: unknown,
   headers: Record<string, string> = {},
 ) {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  // API Gateway answers unmatched routes itself, with its own request id.
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': randomUUID(),
+    ...headers,
+  });
   response.end(JSON.stringify(payload));
 }

@@ -1,6 +1,6 @@
 import { StateMachine } from 'aws-local-stepfunctions';
+import { type Orchestrator, taskStateNames, type WorkflowStart, waitStateNames } from '../core/workflows';
 import { logger } from '../http/logger';
-import { type Orchestrator, taskStateNames, waitStateNames, type WorkflowStart } from '../core/workflows';
 
 export type LocalTaskHandler = (input: Record<string, unknown>) => Promise<unknown>;
 
@@ -27,10 +27,17 @@ export class LocalStepFunctions implements Orchestrator {
     const handler = this.runner();
     const overrides = {
       taskResourceLocalHandlers: Object.fromEntries(
-        taskStateNames(run.definition).map((name) => [name, (input: unknown) => handler(input as Record<string, unknown>)]),
+        taskStateNames(run.definition).map((name) => [
+          name,
+          (input: unknown) => handler(input as Record<string, unknown>),
+        ]),
       ),
       ...(this.options.waitMillis !== undefined
-        ? { waitTimeOverrides: Object.fromEntries(waitStateNames(run.definition).map((name) => [name, this.options.waitMillis!])) }
+        ? {
+            waitTimeOverrides: Object.fromEntries(
+              waitStateNames(run.definition).map((name) => [name, this.options.waitMillis!]),
+            ),
+          }
         : {}),
     };
     const execution = machine.run(run.input as never, {

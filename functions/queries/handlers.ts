@@ -1,5 +1,5 @@
-import { routeHandler } from '../http/route-handler';
 import { pagination } from '../http/pagination';
+import { routeHandler } from '../http/route-handler';
 import { queryListItem, queryResponse } from './presenter';
 import { createQueryBody, listQueriesQuery, queryIdPath, updateQueryBody } from './schemas';
 import * as queries from './use-cases';
@@ -13,10 +13,13 @@ export const getQuery = routeHandler({ path: queryIdPath }, async ({ services, a
   queryResponse(await queries.readableQuery(services.queries, account, path.query_id)),
 );
 
-export const updateQuery = routeHandler({ path: queryIdPath, body: updateQueryBody }, async ({ services, account, path, body }) => {
-  const query = await queries.updateQuery(services.queries, account, path.query_id, body);
-  return { query_id: query.queryId, version: query.version };
-});
+export const updateQuery = routeHandler(
+  { path: queryIdPath, body: updateQueryBody },
+  async ({ services, account, path, body }) => {
+    const query = await queries.updateQuery(services.queries, account, path.query_id, body);
+    return { query_id: query.queryId, version: query.version };
+  },
+);
 
 const flagRoute = (change: { isArchived?: boolean; isPrivate?: boolean }) =>
   routeHandler({ path: queryIdPath }, async ({ services, account, path }) => {
@@ -30,6 +33,11 @@ export const makeQueryPrivate = flagRoute({ isPrivate: true });
 export const makeQueryPublic = flagRoute({ isPrivate: false });
 
 export const listQueries = routeHandler({ query: listQueriesQuery }, async ({ services, account, query }) => {
-  const { queries: page, total } = await queries.listQueries(services.queries, account, query.limit, query.offset);
+  const { queries: page, total } = await queries.listQueries(
+    services.queries,
+    account,
+    query.limit,
+    query.offset,
+  );
   return { queries: page.map(queryListItem), total, ...pagination(total, query.limit, query.offset) };
 });

@@ -46,7 +46,8 @@ export const updateQueryBody = z
     is_archived: z.boolean().optional(),
   })
   .refine((body) => Object.keys(body).some((key) => key !== 'query_id'), {
-    message: 'nothing to change: send at least one of name, description, query_sql, parameters, tags, is_private, is_archived',
+    message:
+      'nothing to change: send at least one of name, description, query_sql, parameters, tags, is_private, is_archived',
   });
 
 export const queryIdPath = z.strictObject({

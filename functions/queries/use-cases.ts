@@ -6,7 +6,11 @@ import type { QueryChanges, QueryParameter, QueryStore, SavedQuery } from '../co
 import type { createQueryBody, parameterSchema, updateQueryBody } from './schemas';
 
 /** A query the caller may read: their own, or another account's public one. Private ones are 404. */
-export async function readableQuery(store: QueryStore, account: Account, queryId: number): Promise<SavedQuery> {
+export async function readableQuery(
+  store: QueryStore,
+  account: Account,
+  queryId: number,
+): Promise<SavedQuery> {
   const query = await store.get(queryId);
   if (!query || (query.isPrivate && query.accountId !== account.accountId)) {
     throw new NotFoundError(`Query ${queryId} not found or private.`);
@@ -82,7 +86,10 @@ export async function updateQuery(
     isArchived: body.is_archived,
   };
   if (changes.querySql !== undefined || changes.parameters !== undefined) {
-    validateParameterDefinitions(changes.querySql ?? current.querySql, changes.parameters ?? current.parameters);
+    validateParameterDefinitions(
+      changes.querySql ?? current.querySql,
+      changes.parameters ?? current.parameters,
+    );
   }
   return store.update(queryId, current.version, changes, now.toISOString());
 }

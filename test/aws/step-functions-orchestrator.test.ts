@@ -1,4 +1,9 @@
-import { CreateStateMachineCommand, ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  CreateStateMachineCommand,
+  ExecutionAlreadyExists,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { StepFunctionsOrchestrator } from '../../functions/aws/step-functions-orchestrator';
@@ -21,10 +26,25 @@ describe('the Step Functions orchestrator adapter', () => {
     singleQueryWorkflow({ runnerResource: RUNNER, queryTimeoutSeconds: timeout, slotPollSeconds: 2 });
 
   it('creates one machine per distinct definition, named by its hash, and reuses it', async () => {
-    const orchestrator = new StepFunctionsOrchestrator(new SFNClient({ region: 'us-east-1' }), { roleArn: ROLE, namePrefix: 'svc-wf' });
-    await orchestrator.start({ name: '01HKZJ2683PHF9Q9PHHQ8FW4Q1', definition: workflow(30), input: singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q1') });
-    await orchestrator.start({ name: '01HKZJ2683PHF9Q9PHHQ8FW4Q2', definition: workflow(30), input: singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q2') });
-    await orchestrator.start({ name: '01HKZJ2683PHF9Q9PHHQ8FW4Q3', definition: workflow(60), input: singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q3') });
+    const orchestrator = new StepFunctionsOrchestrator(new SFNClient({ region: 'us-east-1' }), {
+      roleArn: ROLE,
+      namePrefix: 'svc-wf',
+    });
+    await orchestrator.start({
+      name: '01HKZJ2683PHF9Q9PHHQ8FW4Q1',
+      definition: workflow(30),
+      input: singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q1'),
+    });
+    await orchestrator.start({
+      name: '01HKZJ2683PHF9Q9PHHQ8FW4Q2',
+      definition: workflow(30),
+      input: singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q2'),
+    });
+    await orchestrator.start({
+      name: '01HKZJ2683PHF9Q9PHHQ8FW4Q3',
+      definition: workflow(60),
+      input: singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q3'),
+    });
     const creates = sfnMock.commandCalls(CreateStateMachineCommand).map((call) => call.args[0].input);
     expect(creates).toHaveLength(2);
     for (const create of creates) {
@@ -34,15 +54,24 @@ describe('the Step Functions orchestrator adapter', () => {
       expect(JSON.parse(create.definition!)).toHaveProperty('StartAt', 'AcquireSlot');
     }
     const starts = sfnMock.commandCalls(StartExecutionCommand).map((call) => call.args[0].input);
-    expect(starts.map((s) => s.name)).toEqual(['01HKZJ2683PHF9Q9PHHQ8FW4Q1', '01HKZJ2683PHF9Q9PHHQ8FW4Q2', '01HKZJ2683PHF9Q9PHHQ8FW4Q3']);
+    expect(starts.map((s) => s.name)).toEqual([
+      '01HKZJ2683PHF9Q9PHHQ8FW4Q1',
+      '01HKZJ2683PHF9Q9PHHQ8FW4Q2',
+      '01HKZJ2683PHF9Q9PHHQ8FW4Q3',
+    ]);
     expect(starts[0]?.stateMachineArn).toBe(starts[1]?.stateMachineArn);
     expect(JSON.parse(starts[0]!.input!)).toEqual(singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q1'));
   });
 
   it('treats a repeated start of the same run as done, and retries machine creation after a failure', async () => {
-    sfnMock.on(StartExecutionCommand).rejectsOnce(new ExecutionAlreadyExists({ message: 'exists', $metadata: {} }));
+    sfnMock
+      .on(StartExecutionCommand)
+      .rejectsOnce(new ExecutionAlreadyExists({ message: 'exists', $metadata: {} }));
     sfnMock.on(CreateStateMachineCommand).rejectsOnce(new Error('throttled'));
-    const orchestrator = new StepFunctionsOrchestrator(new SFNClient({ region: 'us-east-1' }), { roleArn: ROLE, namePrefix: 'svc-wf' });
+    const orchestrator = new StepFunctionsOrchestrator(new SFNClient({ region: 'us-east-1' }), {
+      roleArn: ROLE,
+      namePrefix: 'svc-wf',
+    });
     const run = { name: 'run-1', definition: workflow(30), input: {} };
     await expect(orchestrator.start(run)).rejects.toThrow('throttled');
     sfnMock.on(CreateStateMachineCommand).resolves({ stateMachineArn: 'arn:machine' });

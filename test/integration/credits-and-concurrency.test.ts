@@ -7,15 +7,25 @@ describe('credits, usage, the credit limit and the concurrency queue', () => {
   let host: TestHost;
   beforeAll(async () => {
     host = await startTestHost(undefined, {
-      execution: { maxConcurrentExecutions: 1, queryTimeoutMs: { medium: 1500, large: 1500 }, cancelPollMs: 50 },
+      execution: {
+        maxConcurrentExecutions: 1,
+        queryTimeoutMs: { medium: 1500, large: 1500 },
+        cancelPollMs: 50,
+      },
     });
   });
   afterAll(() => host?.stop());
 
   it('charges engine time × tier factor and reports it in usage', async () => {
     const before = await bodyOf(await host.call('/v1/usage', { method: 'POST' }));
-    const medium = await waitUntilFinished(host, await submitSql(host, 'select count(*) from ethereum.transactions'));
-    const large = await waitUntilFinished(host, await submitSql(host, 'select count(*) from ethereum.transactions', { performance: 'large' }));
+    const medium = await waitUntilFinished(
+      host,
+      await submitSql(host, 'select count(*) from ethereum.transactions'),
+    );
+    const large = await waitUntilFinished(
+      host,
+      await submitSql(host, 'select count(*) from ethereum.transactions', { performance: 'large' }),
+    );
     expect(medium.execution_cost_credits).toBeGreaterThan(0);
     expect(large.execution_cost_credits).toBeGreaterThan(0);
     const failed = await waitUntilFinished(host, await submitSql(host, RUNAWAY_SQL));
@@ -24,7 +34,8 @@ describe('credits, usage, the credit limit and the concurrency queue', () => {
     const after = await bodyOf(await host.call('/v1/usage', { method: 'POST', json: {} }));
     const period = after.billing_periods[0];
     expect(period.start_date).toBe(`${billingPeriodOf(new Date())}-01`);
-    const charged = medium.execution_cost_credits + large.execution_cost_credits + failed.execution_cost_credits;
+    const charged =
+      medium.execution_cost_credits + large.execution_cost_credits + failed.execution_cost_credits;
     expect(period.credits_used - before.billing_periods[0].credits_used).toBeCloseTo(charged, 2);
     expect(after.bytes_used).toBeGreaterThan(0);
   });
@@ -34,7 +45,11 @@ describe('credits, usage, the credit limit and the concurrency queue', () => {
     await waitForStatus(host, first, (s) => s.state === 'QUERY_STATE_EXECUTING');
     const second = await submitSql(host, 'select 1 as x');
     const queued = await bodyOf(await host.call(`/v1/execution/${second}/status`));
-    expect(queued).toMatchObject({ state: 'QUERY_STATE_PENDING', queue_position: 1, max_inflight_interactive_executions: 1 });
+    expect(queued).toMatchObject({
+      state: 'QUERY_STATE_PENDING',
+      queue_position: 1,
+      max_inflight_interactive_executions: 1,
+    });
     await host.call(`/v1/execution/${first}/cancel`, { method: 'POST' });
     expect((await waitUntilFinished(host, second)).state).toBe('QUERY_STATE_COMPLETED');
   });
@@ -52,7 +67,13 @@ describe('credits, usage, the credit limit and the concurrency queue', () => {
   it('validates usage dates', async () => {
     const response = await host.call('/v1/usage', { json: { start_date: '2026-13-01' } });
     expect(response.status).toBe(400);
-    const range = await bodyOf(await host.call('/v1/usage', { json: { start_date: '2026-09-15', end_date: '2026-11-02' } }));
-    expect(range.billing_periods.map((p: { start_date: string }) => p.start_date)).toEqual(['2026-09-01', '2026-10-01', '2026-11-01']);
+    const range = await bodyOf(
+      await host.call('/v1/usage', { json: { start_date: '2026-09-15', end_date: '2026-11-02' } }),
+    );
+    expect(range.billing_periods.map((p: { start_date: string }) => p.start_date)).toEqual([
+      '2026-09-01',
+      '2026-10-01',
+      '2026-11-01',
+    ]);
   });
 });

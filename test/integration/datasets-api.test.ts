@@ -48,7 +48,7 @@ describe('dataset catalog over REST (local HTTP server, dynalite, DuckDB data)',
     expect(decodedOnBase.results).toHaveLength(2);
     expect(decodedOnBase.pagination).toEqual({ limit: 2, offset: 0, next_offset: 2, has_more: true });
     expect(
-      decodedOnBase.results.every((r) => r.full_name.endsWith('_base.' + r.full_name.split('.')[1])),
+      decodedOnBase.results.every((r) => r.full_name.endsWith(`_base.${r.full_name.split('.')[1]}`)),
     ).toBe(true);
     const last = await search({
       query: '*',

@@ -6,7 +6,9 @@ import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
 describe('executions: asynchronous runs on the local workflow engine and sandboxed DuckDB', () => {
   let host: TestHost;
   beforeAll(async () => {
-    host = await startTestHost(undefined, { execution: { queryTimeoutMs: { medium: 3000, large: 3000 }, cancelPollMs: 50 } });
+    host = await startTestHost(undefined, {
+      execution: { queryTimeoutMs: { medium: 3000, large: 3000 }, cancelPollMs: 50 },
+    });
   });
   afterAll(() => host?.stop());
 
@@ -15,7 +17,8 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
       await host.call('/v1/query', {
         json: {
           name: 'trades by chain',
-          query_sql: "select blockchain, count(*) as trades from dex.trades where blockchain = {{chain}} and block_time >= {{since}} group by 1",
+          query_sql:
+            'select blockchain, count(*) as trades from dex.trades where blockchain = {{chain}} and block_time >= {{since}} group by 1',
           parameters: [
             { key: 'chain', type: 'enum', value: 'ethereum', enumOptions: ['ethereum', 'base', 'arbitrum'] },
             { key: 'since', type: 'datetime', value: '2020-01-01 00:00:00' },
@@ -24,9 +27,14 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
       }),
     );
     const submitted = await bodyOf(
-      await host.call(`/v1/query/${created.query_id}/execute`, { json: { query_parameters: { chain: 'base' } } }),
+      await host.call(`/v1/query/${created.query_id}/execute`, {
+        json: { query_parameters: { chain: 'base' } },
+      }),
     );
-    expect(submitted).toEqual({ execution_id: expect.stringMatching(/^01[0-9A-Z]{24}$/), state: 'QUERY_STATE_PENDING' });
+    expect(submitted).toEqual({
+      execution_id: expect.stringMatching(/^01[0-9A-Z]{24}$/),
+      state: 'QUERY_STATE_PENDING',
+    });
     const status = await waitUntilFinished(host, submitted.execution_id);
     expect(status).toMatchObject({
       state: 'QUERY_STATE_COMPLETED',
@@ -44,7 +52,9 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
     const latest = await bodyOf(await host.call(`/v1/query/${created.query_id}/results`));
     expect(latest.execution_id).toBe(submitted.execution_id);
 
-    const bad = await host.call(`/v1/query/${created.query_id}/execute`, { json: { query_parameters: { chain: 'solana' } } });
+    const bad = await host.call(`/v1/query/${created.query_id}/execute`, {
+      json: { query_parameters: { chain: 'solana' } },
+    });
     expect(bad.status).toBe(400);
     expect((await bodyOf(bad)).error).toMatch(/Parameter "chain" must be one of/);
   });
@@ -56,7 +66,10 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
     expect(status.error.type).toBe('syntax_error');
     expect(status.error.message).toContain(id);
     const missing = await waitUntilFinished(host, await submitSql(host, 'select * from dex.no_such_table'));
-    expect(missing.error).toMatchObject({ type: 'execution_error', message: expect.stringMatching(/no_such_table/) });
+    expect(missing.error).toMatchObject({
+      type: 'execution_error',
+      message: expect.stringMatching(/no_such_table/),
+    });
   });
 
   it('ends a runaway query FAILED with a timeout error', async () => {
@@ -80,7 +93,12 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
   });
 
   it('refuses sandbox escapes as failed executions', async () => {
-    for (const sql of ["select * from read_csv('/etc/passwd')", "copy (select 1) to '/tmp/x.csv'", "attach '/tmp/x.db'", 'set threads = 64']) {
+    for (const sql of [
+      "select * from read_csv('/etc/passwd')",
+      "copy (select 1) to '/tmp/x.csv'",
+      "attach '/tmp/x.db'",
+      'set threads = 64',
+    ]) {
       const status = await waitUntilFinished(host, await submitSql(host, sql));
       expect(status.state, sql).toBe('QUERY_STATE_FAILED');
       expect(['permission_denied', 'syntax_error', 'execution_error'], sql).toContain(status.error.type);
@@ -92,12 +110,24 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
     await waitUntilFinished(host, id);
     const other = await createAccount(host.services.accounts, { handle: 'peeker' });
     const otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
-    for (const path of [`/v1/execution/${id}/status`, `/v1/execution/${id}/results`, `/v1/execution/${id}/results/csv`]) {
+    for (const path of [
+      `/v1/execution/${id}/status`,
+      `/v1/execution/${id}/results`,
+      `/v1/execution/${id}/results/csv`,
+    ]) {
       expect((await host.call(path, { apiKey: otherKey })).status, path).toBe(404);
     }
-    expect((await host.call(`/v1/execution/${id}/cancel`, { method: 'POST', apiKey: otherKey })).status).toBe(404);
-    const snoop = await waitUntilFinished(host, await submitSql(host, `select * from read_parquet('${host.dataDir}/results/${id}.parquet')`, {}, otherKey));
-    expect(snoop.state).toBe('QUERY_STATE_FAILED');
+    expect((await host.call(`/v1/execution/${id}/cancel`, { method: 'POST', apiKey: otherKey })).status).toBe(
+      404,
+    );
+    const snoopId = await submitSql(
+      host,
+      `select * from read_parquet('${host.dataDir}/results/${id}.parquet')`,
+      {},
+      otherKey,
+    );
+    const snoop = await waitUntilFinished(host, snoopId, undefined, otherKey);
+    expect(snoop).toMatchObject({ state: 'QUERY_STATE_FAILED', error: { type: 'permission_denied' } });
   });
 
   it('validates execution ids and bodies', async () => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +106,43 @@ describe('npm start: the local host as a process', () => {
       },
     );
     expect(accounts.stdout).toContain('analyst_one');
+    expect(await stopWithCtrlC(second)).toBe(0);
+  }, 120_000);
+
+  it('after a crash (SIGKILL mid-query) the next start ends the orphaned execution FAILED with the reason', async () => {
+    const first = await startService(dataDir);
+    const headers = { 'x-service-api-key': first.apiKey };
+    const submitted = await fetch(`${first.baseUrl}/v1/sql/execute`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        sql: 'select sum(hash(a.range * b.range)) from range(100000) a, range(100000) b',
+      }),
+    });
+    const { execution_id: id } = (await submitted.json()) as { execution_id: string };
+    for (let i = 0; i < 200; i++) {
+      const status = (await (
+        await fetch(`${first.baseUrl}/v1/execution/${id}/status`, { headers })
+      ).json()) as { state: string };
+      if (status.state === 'QUERY_STATE_EXECUTING') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // tsx runs the host in a child process: kill that one (its pid is in local-host.json), as a crash would.
+    const { pid } = JSON.parse(await readFile(join(dataDir, 'local-host.json'), 'utf8')) as { pid: number };
+    const exited = new Promise((resolve) => first.child.once('exit', resolve));
+    process.kill(pid, 'SIGKILL');
+    await exited;
+
+    const second = await startService(dataDir);
+    expect(second.output()).toMatch(/Recovered executions: 1 marked failed/);
+    const status = (await (
+      await fetch(`${second.baseUrl}/v1/execution/${id}/status`, { headers })
+    ).json()) as {
+      state: string;
+      error: { message: string };
+    };
+    expect(status.state).toBe('QUERY_STATE_FAILED');
+    expect(status.error.message).toMatch(/restarted while this execution was running/);
     expect(await stopWithCtrlC(second)).toBe(0);
   }, 120_000);
 });

@@ -27,11 +27,25 @@ describe('saved queries over REST', () => {
     });
     expect(Number.isInteger(id)).toBe(true);
     const read = await bodyOf(await host.call(`/v1/query/${id}`));
-    expect(read).toMatchObject({ query_id: id, name: 'Top pairs', owner: 'local', version: 1, tags: ['dex'], is_private: false });
+    expect(read).toMatchObject({
+      query_id: id,
+      name: 'Top pairs',
+      owner: 'local',
+      version: 1,
+      tags: ['dex'],
+      is_private: false,
+    });
 
-    const patched = await host.call(`/v1/query/${id}`, { method: 'PATCH', json: { tags: ['volume'], description: 'by pair' } });
+    const patched = await host.call(`/v1/query/${id}`, {
+      method: 'PATCH',
+      json: { tags: ['volume'], description: 'by pair' },
+    });
     expect(await bodyOf(patched)).toEqual({ query_id: id, version: 2 });
-    expect(await bodyOf(await host.call(`/v1/query/${id}`))).toMatchObject({ tags: ['volume'], description: 'by pair', version: 2 });
+    expect(await bodyOf(await host.call(`/v1/query/${id}`))).toMatchObject({
+      tags: ['volume'],
+      description: 'by pair',
+      version: 2,
+    });
 
     const second = await create({ name: 'Another', query_sql: 'select 1' });
     const list = await bodyOf(await host.call('/v1/queries?limit=1'));
@@ -43,7 +57,9 @@ describe('saved queries over REST', () => {
 
   it('archived queries cannot be run or edited until unarchived', async () => {
     const id = await create({ name: 'To archive', query_sql: 'select 1' });
-    expect(await bodyOf(await host.call(`/v1/query/${id}/archive`, { method: 'POST' }))).toMatchObject({ is_archived: true });
+    expect(await bodyOf(await host.call(`/v1/query/${id}/archive`, { method: 'POST' }))).toMatchObject({
+      is_archived: true,
+    });
     const run = await host.call(`/v1/query/${id}/execute`, { method: 'POST' });
     expect(run.status).toBe(403);
     expect((await bodyOf(run)).error).toMatch(/archived.*unarchive/);
@@ -54,7 +70,8 @@ describe('saved queries over REST', () => {
 
   it("hides another account's private query (404) and protects public ones from edits (403)", async () => {
     const id = await create({ name: 'Mine', query_sql: 'select 1', is_private: true });
-    const asOther = (path: string, init: RequestInit & { json?: unknown } = {}) => host.call(path, { ...init, apiKey: otherKey });
+    const asOther = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+      host.call(path, { ...init, apiKey: otherKey });
     expect((await asOther(`/v1/query/${id}`)).status).toBe(404);
     expect((await asOther(`/v1/query/${id}/execute`, { method: 'POST' })).status).toBe(404);
     await host.call(`/v1/query/${id}/unprivate`, { method: 'POST' });
@@ -67,8 +84,14 @@ describe('saved queries over REST', () => {
   it.each([
     [{ query_sql: 'select 1' }, /body\.name/],
     [{ name: 'x', query_sql: 'select {{a}}' }, /uses \{\{a\}\} but no parameter "a" is declared/],
-    [{ name: 'x', query_sql: 'select {{a}}', parameters: [{ key: 'a', type: 'number', value: 'ten' }] }, /"a" must be a number/],
-    [{ name: 'x', query_sql: 'select 1', parameters: [{ key: 'a', type: 'color', value: '1' }] }, /parameters\.0\.type/],
+    [
+      { name: 'x', query_sql: 'select {{a}}', parameters: [{ key: 'a', type: 'number', value: 'ten' }] },
+      /"a" must be a number/,
+    ],
+    [
+      { name: 'x', query_sql: 'select 1', parameters: [{ key: 'a', type: 'color', value: '1' }] },
+      /parameters\.0\.type/,
+    ],
     [{ name: 'x', query_sql: 'select 1', owner: 'me' }, /Unrecognized key.*owner/],
   ])('rejects bad create bodies: %j', async (body, message) => {
     const response = await host.call('/v1/query', { json: body });
@@ -83,7 +106,10 @@ describe('saved queries over REST', () => {
     const empty = await host.call(`/v1/query/${id}`, { method: 'PATCH', json: {} });
     expect(empty.status).toBe(400);
     expect((await bodyOf(empty)).error).toMatch(/nothing to change/);
-    const mismatch = await host.call(`/v1/query/${id}`, { method: 'PATCH', json: { query_id: id + 1, name: 'y' } });
+    const mismatch = await host.call(`/v1/query/${id}`, {
+      method: 'PATCH',
+      json: { query_id: id + 1, name: 'y' },
+    });
     expect(mismatch.status).toBe(400);
   });
 });

@@ -38,11 +38,19 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
   it('never overwrites a terminal state', async () => {
     const execution = pending();
     await executions.create(execution);
-    expect(await executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], { state: 'QUERY_STATE_CANCELLED' })).toMatchObject({
+    expect(
+      await executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+        state: 'QUERY_STATE_CANCELLED',
+      }),
+    ).toMatchObject({
       state: 'QUERY_STATE_CANCELLED',
     });
     for (const state of ['QUERY_STATE_EXECUTING', 'QUERY_STATE_COMPLETED', 'QUERY_STATE_FAILED'] as const) {
-      expect(await executions.transition(execution.executionId, ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'], { state })).toBeUndefined();
+      expect(
+        await executions.transition(execution.executionId, ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'], {
+          state,
+        }),
+      ).toBeUndefined();
     }
     expect((await executions.get(execution.executionId))?.state).toBe('QUERY_STATE_CANCELLED');
   });
@@ -60,7 +68,9 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
     );
     const winners = outcomes.filter(Boolean);
     expect(winners).toHaveLength(1);
-    expect((await executions.get(execution.executionId))?.executionStartedAt).toBe(winners[0]?.executionStartedAt);
+    expect((await executions.get(execution.executionId))?.executionStartedAt).toBe(
+      winners[0]?.executionStartedAt,
+    );
   });
 
   it('keeps only live executions in the active index', async () => {

@@ -1,11 +1,19 @@
 import { expect } from 'vitest';
-import { bodyOf, type TestHost } from './test-host';
+import { bodyOf, type Json, type TestHost } from './test-host';
 
 /** A query that runs until it is interrupted (10^10 rows to hash). */
 export const RUNAWAY_SQL = 'select sum(hash(a.range * b.range)) from range(100000) a, range(100000) b';
 
-export async function submitSql(host: TestHost, sql: string, extra: Record<string, unknown> = {}, apiKey?: string) {
-  const response = await host.call('/v1/sql/execute', { json: { sql, ...extra }, ...(apiKey ? { apiKey } : {}) });
+export async function submitSql(
+  host: TestHost,
+  sql: string,
+  extra: Record<string, unknown> = {},
+  apiKey?: string,
+) {
+  const response = await host.call('/v1/sql/execute', {
+    json: { sql, ...extra },
+    ...(apiKey ? { apiKey } : {}),
+  });
   expect(response.status).toBe(200);
   const body = await bodyOf(response);
   expect(body.state).toBe('QUERY_STATE_PENDING');
@@ -13,17 +21,30 @@ export async function submitSql(host: TestHost, sql: string, extra: Record<strin
 }
 
 /** Polls the status endpoint until the predicate holds (or fails the test after `timeoutMs`). */
-// biome-ignore lint/suspicious/noExplicitAny: status JSON
-export async function waitForStatus(host: TestHost, executionId: string, until: (status: any) => boolean, timeoutMs = 20_000) {
+export async function waitForStatus(
+  host: TestHost,
+  executionId: string,
+  until: (status: Json) => boolean,
+  timeoutMs = 20_000,
+  apiKey?: string,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = await bodyOf(await host.call(`/v1/execution/${executionId}/status`));
+    const status = await bodyOf(
+      await host.call(`/v1/execution/${executionId}/status`, apiKey ? { apiKey } : {}),
+    );
     if (until(status)) return status;
     if (Date.now() > deadline) throw new Error(`status never matched: ${JSON.stringify(status)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-export function waitUntilFinished(host: TestHost, executionId: string, timeoutMs?: number) {
-  return waitForStatus(host, executionId, (status) => status.is_execution_finished === true, timeoutMs);
+export function waitUntilFinished(host: TestHost, executionId: string, timeoutMs?: number, apiKey?: string) {
+  return waitForStatus(
+    host,
+    executionId,
+    (status) => status.is_execution_finished === true,
+    timeoutMs,
+    apiKey,
+  );
 }

@@ -48,8 +48,10 @@ export async function startTestHost(
   };
 }
 
-/** The parsed JSON body; tests assert on its shape, so it is loosely typed on purpose. */
+/** Parsed JSON bodies: tests assert on their shape, so they are loosely typed on purpose. */
 // biome-ignore lint/suspicious/noExplicitAny: test assertions walk arbitrary JSON
-export async function bodyOf(response: Response): Promise<any> {
+export type Json = any;
+
+export async function bodyOf(response: Response): Promise<Json> {
   return response.json();
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bindParameters, placeholdersIn, validateParameterDefinitions } from '../../functions/core/parameters';
+import {
+  bindParameters,
+  placeholdersIn,
+  validateParameterDefinitions,
+} from '../../functions/core/parameters';
 import type { QueryParameter } from '../../functions/core/queries';
 
 const params: QueryParameter[] = [
@@ -16,7 +20,8 @@ describe('query parameters', () => {
   });
 
   it('binds defaults and partial overrides as typed literals', () => {
-    const sql = 'select * from dex.trades where blockchain = {{chain}} and amount_usd > {{min_usd}} and block_time >= {{start}} and token_bought_symbol = {{symbol}}';
+    const sql =
+      'select * from dex.trades where blockchain = {{chain}} and amount_usd > {{min_usd}} and block_time >= {{start}} and token_bought_symbol = {{symbol}}';
     expect(bindParameters(sql, params, { min_usd: 5e3, symbol: 'USDC' })).toBe(
       "select * from dex.trades where blockchain = 'ethereum' and amount_usd > 5000 and block_time >= TIMESTAMP '2026-10-01 00:00:00' and token_bought_symbol = 'USDC'",
     );
@@ -28,14 +33,20 @@ describe('query parameters', () => {
   });
 
   it('fills placeholders already inside quotes (Dune style) with escaped text', () => {
-    expect(bindParameters("where block_time > timestamp '{{start}}' and s = '{{symbol}}'", params, { symbol: "a'b" })).toBe(
-      "where block_time > timestamp '2026-10-01 00:00:00' and s = 'a''b'",
+    expect(
+      bindParameters("where block_time > timestamp '{{start}}' and s = '{{symbol}}'", params, {
+        symbol: "a'b",
+      }),
+    ).toBe("where block_time > timestamp '2026-10-01 00:00:00' and s = 'a''b'");
+    expect(bindParameters("where s like '%{{symbol}}%'", params, { symbol: "o'clock" })).toBe(
+      "where s like '%o''clock%'",
     );
-    expect(bindParameters("where s like '%{{symbol}}%'", params, { symbol: "o'clock" })).toBe("where s like '%o''clock%'");
   });
 
   it('normalizes datetimes and dates, and accepts ISO forms', () => {
-    expect(bindParameters('{{start}}', params, { start: '2026-10-01T12:30:00Z' })).toBe("TIMESTAMP '2026-10-01 12:30:00'");
+    expect(bindParameters('{{start}}', params, { start: '2026-10-01T12:30:00Z' })).toBe(
+      "TIMESTAMP '2026-10-01 12:30:00'",
+    );
     expect(bindParameters('{{day}}', params)).toBe("TIMESTAMP '2026-10-05 00:00:00'");
   });
 
@@ -52,7 +63,9 @@ describe('query parameters', () => {
     [{ nope: 1 }, /Unknown parameter "nope"; this query has parameters "chain"/],
     [{ chain: ['ethereum', 'base'] }, /"chain" takes one value, not a list/],
   ])('rejects %j naming the parameter', (overrides, message) => {
-    expect(() => bindParameters('select {{chain}}, {{min_usd}}, {{start}}', params, overrides as never)).toThrow(message);
+    expect(() =>
+      bindParameters('select {{chain}}, {{min_usd}}, {{start}}', params, overrides as never),
+    ).toThrow(message);
   });
 
   it('refuses placeholders inside quoted identifiers and undeclared placeholders', () => {
@@ -61,16 +74,24 @@ describe('query parameters', () => {
   });
 
   it('binds multiselect enums as a list of literals', () => {
-    const multi: QueryParameter[] = [{ key: 'chains', type: 'enum', value: 'base', enumOptions: ['ethereum', 'base'], isMultiselect: true }];
+    const multi: QueryParameter[] = [
+      { key: 'chains', type: 'enum', value: 'base', enumOptions: ['ethereum', 'base'], isMultiselect: true },
+    ];
     expect(bindParameters('where blockchain in ({{chains}})', multi, { chains: ['ethereum', 'base'] })).toBe(
       "where blockchain in ('ethereum', 'base')",
     );
   });
 
   it('validates definitions when a query is saved', () => {
-    expect(() => validateParameterDefinitions('select {{a}}', [])).toThrow(/uses \{\{a\}\} but no parameter "a" is declared/);
-    expect(() => validateParameterDefinitions('select {{a}}', [{ key: 'a', type: 'number', value: 'abc' }])).toThrow(/must be a number/);
-    expect(() => validateParameterDefinitions('select {{a}}', [{ key: 'a', type: 'enum', value: 'x' }])).toThrow(/needs enumOptions/);
+    expect(() => validateParameterDefinitions('select {{a}}', [])).toThrow(
+      /uses \{\{a\}\} but no parameter "a" is declared/,
+    );
+    expect(() =>
+      validateParameterDefinitions('select {{a}}', [{ key: 'a', type: 'number', value: 'abc' }]),
+    ).toThrow(/must be a number/);
+    expect(() =>
+      validateParameterDefinitions('select {{a}}', [{ key: 'a', type: 'enum', value: 'x' }]),
+    ).toThrow(/needs enumOptions/);
     expect(() =>
       validateParameterDefinitions('select {{a}}', [
         { key: 'a', type: 'text', value: '' },

@@ -1,10 +1,19 @@
 import aslValidator from 'asl-validator';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
-import { singleQueryInput, singleQueryWorkflow, taskStateNames, waitStateNames } from '../../functions/core/workflows';
+import {
+  singleQueryInput,
+  singleQueryWorkflow,
+  taskStateNames,
+  waitStateNames,
+} from '../../functions/core/workflows';
 import { LOCAL_RUNNER_ARN } from '../../functions/local/step-functions';
 
-const workflow = singleQueryWorkflow({ runnerResource: LOCAL_RUNNER_ARN, queryTimeoutSeconds: 30, slotPollSeconds: 2 });
+const workflow = singleQueryWorkflow({
+  runnerResource: LOCAL_RUNNER_ARN,
+  queryTimeoutSeconds: 30,
+  slotPollSeconds: 2,
+});
 
 describe('the single-query workflow (generated ASL)', () => {
   it('is valid ASL, JSONPath only, with a timeout on every Task and short state names', () => {
@@ -35,7 +44,9 @@ describe('the single-query workflow (generated ASL)', () => {
     const machine = new StateMachine(workflow as never);
     const execution = machine.run(singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q1') as never, {
       overrides: {
-        taskResourceLocalHandlers: Object.fromEntries(taskStateNames(workflow).map((name) => [name, handler])) as never,
+        taskResourceLocalHandlers: Object.fromEntries(
+          taskStateNames(workflow).map((name) => [name, handler]),
+        ) as never,
         waitTimeOverrides: { WaitForSlot: 1 },
         retryIntervalOverrides: { AcquireSlot: 1, RunQuery: 1, RecordFailure: 1 },
       },
@@ -47,7 +58,9 @@ describe('the single-query workflow (generated ASL)', () => {
   it('polls for a slot until one is free, then runs the query once', async () => {
     let polls = 0;
     const calls = await run((input) =>
-      input.action === 'acquire_slot' ? { status: ++polls < 3 ? 'waiting' : 'acquired', attempts: polls } : { state: 'ok' },
+      input.action === 'acquire_slot'
+        ? { status: ++polls < 3 ? 'waiting' : 'acquired', attempts: polls }
+        : { state: 'ok' },
     );
     expect(calls).toEqual(['acquire_slot', 'acquire_slot', 'acquire_slot', 'run_query']);
   });

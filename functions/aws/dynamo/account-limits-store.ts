@@ -1,4 +1,9 @@
-import { BatchGetCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { AccountUsage, UsageStore } from '../../core/credits';
 import type { ConcurrencyLimiter } from '../../core/executions';
 import { isConditionFailure } from './client';
@@ -127,7 +132,11 @@ export class DynamoAccountCounters implements ConcurrencyLimiter, UsageStore {
 
   private async limitsItem(accountId: string) {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: `ACCOUNT#${accountId}`, sk: 'LIMITS' }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { pk: `ACCOUNT#${accountId}`, sk: 'LIMITS' },
+        ConsistentRead: true,
+      }),
     );
     return Item;
   }

@@ -1,4 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import {
   type Execution,
   type ExecutionChanges,
@@ -90,8 +96,12 @@ export class DynamoExecutionStore implements ExecutionStore {
         new QueryCommand({
           TableName: this.tableName,
           IndexName: 'gsi1',
-          KeyConditionExpression: accountId ? 'gsi1pk = :pk AND begins_with(gsi1sk, :account)' : 'gsi1pk = :pk',
-          ExpressionAttributeValues: accountId ? { ':pk': ACTIVE_PARTITION, ':account': `${accountId}#` } : { ':pk': ACTIVE_PARTITION },
+          KeyConditionExpression: accountId
+            ? 'gsi1pk = :pk AND begins_with(gsi1sk, :account)'
+            : 'gsi1pk = :pk',
+          ExpressionAttributeValues: accountId
+            ? { ':pk': ACTIVE_PARTITION, ':account': `${accountId}#` }
+            : { ':pk': ACTIVE_PARTITION },
           ExclusiveStartKey: startKey,
         }),
       );

@@ -1,4 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import type { QueryChanges, QueryStore, SavedQuery } from '../../core/queries';
 import { isConditionFailure } from './client';
@@ -45,9 +51,18 @@ export class DynamoQueryStore implements QueryStore {
     return Item ? toQuery(Item) : undefined;
   }
 
-  async update(queryId: number, expectedVersion: number, changes: QueryChanges, updatedAt: string): Promise<SavedQuery> {
+  async update(
+    queryId: number,
+    expectedVersion: number,
+    changes: QueryChanges,
+    updatedAt: string,
+  ): Promise<SavedQuery> {
     const names: Record<string, string> = { '#version': 'version', '#updatedAt': 'updatedAt' };
-    const values: Record<string, unknown> = { ':expected': expectedVersion, ':one': 1, ':updatedAt': updatedAt };
+    const values: Record<string, unknown> = {
+      ':expected': expectedVersion,
+      ':one': 1,
+      ':updatedAt': updatedAt,
+    };
     const sets = ['#updatedAt = :updatedAt'];
     for (const [field, value] of Object.entries(changes)) {
       if (value === undefined) continue;
@@ -96,7 +111,11 @@ export class DynamoQueryStore implements QueryStore {
     }
   }
 
-  async listByAccount(accountId: string, limit: number, offset: number): Promise<{ queries: SavedQuery[]; total: number }> {
+  async listByAccount(
+    accountId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ queries: SavedQuery[]; total: number }> {
     const all: SavedQuery[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
