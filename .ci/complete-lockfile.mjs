@@ -6,11 +6,12 @@
 // fetching. Run it after any `npm install` that changes the lock: node .ci/complete-lockfile.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const PLATFORM = /(darwin|linux|win32|android|freebsd|openbsd|sunos|aix)-(x64|arm64|arm|ia32|ppc64|s390x|riscv64)(-(musl|gnu|msvc))?$/;
+const PLATFORM =
+  /(darwin|linux|win32|android|freebsd|openbsd|sunos|aix)-(x64|arm64|arm|ia32|ppc64|s390x|riscv64)(-(musl|gnu|msvc))?$/;
 const path = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(path, 'utf8'));
 let added = 0;
-for (const [location, entry] of Object.entries(lock.packages)) {
+for (const entry of Object.values(lock.packages)) {
   for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
     const target = `node_modules/${name}`;
     const match = PLATFORM.exec(name);
@@ -24,9 +25,10 @@ for (const [location, entry] of Object.entries(lock.packages)) {
       ...(match[4] === 'musl' ? { libc: ['musl'] } : match[1] === 'linux' ? { libc: ['glibc'] } : {}),
     };
     added++;
-    void location;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} platform entries`);
