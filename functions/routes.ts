@@ -23,6 +23,7 @@ export interface RouteDefinition {
 const DATASETS = 'functions/datasets/handlers.ts';
 const QUERIES = 'functions/queries/handlers.ts';
 const EXECUTIONS = 'functions/executions/handlers.ts';
+const MATVIEWS = 'functions/matviews/handlers.ts';
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
 function route(
@@ -67,4 +68,10 @@ export const routes: readonly RouteDefinition[] = [
   route('GET', '/v1/query/{query_id}/results', EXECUTIONS, 'getQueryResults'),
   route('GET', '/v1/query/{query_id}/results/csv', EXECUTIONS, 'getQueryResultsCsv'),
   route('POST', '/v1/usage', EXECUTIONS, 'getUsage'),
+  // Materialized views
+  route('POST', '/v1/materialized-views', MATVIEWS, 'upsertMaterializedView'),
+  route('GET', '/v1/materialized-views', MATVIEWS, 'listMaterializedViews'),
+  route('GET', '/v1/materialized-views/{full_name}', MATVIEWS, 'getMaterializedView'),
+  route('POST', '/v1/materialized-views/{full_name}/refresh', MATVIEWS, 'refreshMaterializedView'),
+  route('DELETE', '/v1/materialized-views/{full_name}', MATVIEWS, 'deleteMaterializedView'),
 ];

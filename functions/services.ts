@@ -3,17 +3,20 @@ import { DynamoAccountCounters } from './aws/dynamo/account-limits-store';
 import { DynamoAccountStore } from './aws/dynamo/account-store';
 import { DynamoCatalogStatsStore } from './aws/dynamo/catalog-stats-store';
 import { DynamoExecutionStore } from './aws/dynamo/execution-store';
+import { DynamoMaterializedViewStore } from './aws/dynamo/materialized-view-store';
 import { DynamoQueryStore } from './aws/dynamo/query-store';
 import type { AccountStore } from './core/accounts';
 import type { CatalogStatsStore } from './core/catalog-ports';
 import type { UsageStore } from './core/credits';
 import type { QueryEngine, ResultStore } from './core/engine';
 import type { ConcurrencyLimiter, ExecutionStore } from './core/executions';
+import type { MaterializedViewStore } from './core/materialized-views';
 import type { QueryStore } from './core/queries';
 import type { Orchestrator } from './core/workflows';
 import { BASE_TABLES } from './datasets/base-tables';
 import { CatalogService } from './datasets/catalog-service';
 import type { ExecutionConfig } from './executions/config';
+import { MaterializedViewTables } from './matviews/catalog-entries';
 
 /**
  * The ports and services a handler needs. Each host builds them once: the local host calls
@@ -26,6 +29,7 @@ export interface Services {
   catalog: CatalogService;
   queries: QueryStore;
   executions: ExecutionStore;
+  materializedViews: MaterializedViewStore;
   limiter: ConcurrencyLimiter;
   usage: UsageStore;
   engine: QueryEngine;
@@ -46,10 +50,12 @@ export interface HostAdapters {
 export function createServices(db: DynamoDBDocumentClient, tableName: string, host: HostAdapters): Services {
   const catalogStats = new DynamoCatalogStatsStore(db, tableName);
   const counters = new DynamoAccountCounters(db, tableName);
+  const materializedViews = new DynamoMaterializedViewStore(db, tableName);
   return {
     accounts: new DynamoAccountStore(db, tableName),
     catalogStats,
-    catalog: new CatalogService(catalogStats, BASE_TABLES),
+    catalog: new CatalogService(catalogStats, BASE_TABLES, new MaterializedViewTables(materializedViews)),
+    materializedViews,
     queries: new DynamoQueryStore(db, tableName),
     executions: new DynamoExecutionStore(db, tableName),
     limiter: counters,

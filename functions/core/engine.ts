@@ -15,6 +15,20 @@ export interface EngineRunRequest {
   timeoutMs: number;
   /** Aborting interrupts the running query; the run fails with type `cancelled`. */
   signal?: AbortSignal;
+  /**
+   * Stored results the query may read by name (the account's materialized views and public ones),
+   * resolved when the run starts: a refresh that completes meanwhile is seen by later runs only.
+   */
+  relations?: ReadableRelation[];
+}
+
+/** A stored execution result exposed to SQL as `<catalog>.<schema>.<name>`. */
+export interface ReadableRelation {
+  catalog: string;
+  schema: string;
+  name: string;
+  executionId: string;
+  columns: ResultColumn[];
 }
 
 export interface ResultColumn {

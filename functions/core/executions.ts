@@ -62,6 +62,8 @@ export interface Execution {
   credits?: number;
   /** Set when a pipeline run created this execution. */
   pipelineExecutionId?: string;
+  /** Set when this execution refreshes a materialized view: its result becomes the view's new version. */
+  materializedViewName?: string;
 }
 
 export type ExecutionChanges = Partial<

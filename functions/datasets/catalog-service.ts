@@ -32,6 +32,11 @@ interface SearchDocument {
 
 const STATS_CACHE_MS = 60_000;
 
+/** Tables users create (materialized views): read on every call, never cached. */
+export interface UserTableSource {
+  entriesFor(account: Account | undefined): Promise<CatalogEntry[]>;
+}
+
 /**
  * The table registry: base table definitions joined with measured statistics (and, later, the
  * caller's own materialized views). Statistics are cached per process for a minute; a Lambda
@@ -43,6 +48,7 @@ export class CatalogService {
   constructor(
     private readonly statsStore: CatalogStatsStore,
     private readonly baseTables: readonly TableDefinition[],
+    private readonly userTables?: UserTableSource,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -53,12 +59,12 @@ export class CatalogService {
 
   /** Every entry the account may see, most central first. */
   async list(account: Account | undefined, filter: CatalogFilter = {}): Promise<CatalogEntry[]> {
-    const { entries } = await this.load();
+    const entries = await this.allEntries(account);
     return entries.filter((entry) => isVisible(entry, account) && matchesFilter(entry, filter));
   }
 
   async get(account: Account | undefined, fullName: string): Promise<CatalogEntry> {
-    const { entries } = await this.load();
+    const entries = await this.allEntries(account);
     const wanted = fullName.toLowerCase();
     const entry = entries.find((candidate) => candidate.definition.fullName.toLowerCase() === wanted);
     if (!entry || !isVisible(entry, account)) {
@@ -78,12 +84,14 @@ export class CatalogService {
     text: string,
     filter: CatalogFilter = {},
   ): Promise<RankedEntry[]> {
-    const { entries, index } = await this.load();
+    const { entries: base, index } = await this.load();
+    const user = (await this.userTables?.entriesFor(account)) ?? [];
     const visible = new Map(
-      entries
+      [...base, ...user]
         .filter((entry) => isVisible(entry, account) && matchesFilter(entry, filter))
         .map((e) => [key(e), e]),
     );
+    const indexes = user.length ? [index, buildIndex(user)] : [index];
     const query = text.trim();
     if (query === '' || query === '*') {
       return [...visible.values()].map((entry) => ({ entry, score: entry.definition.popularity ?? 0 }));
@@ -94,9 +102,21 @@ export class CatalogService {
       filter: (result: { id: string }) => visible.has(result.id),
       boostDocument: (id: string) => 1 + (visible.get(id)?.definition.popularity ?? 0),
     };
-    let hits = index.search(query, { ...options, combineWith: 'AND' });
-    if (hits.length === 0) hits = index.search(query, { ...options, combineWith: 'OR' });
-    return hits.map((hit) => ({ entry: visible.get(hit.id)!, score: hit.score }));
+    const searchAll = (combineWith: 'AND' | 'OR') =>
+      indexes
+        .flatMap((idx) => idx.search(query, { ...options, combineWith }))
+        .sort((a, b) => b.score - a.score);
+    let hits = searchAll('AND');
+    if (hits.length === 0) hits = searchAll('OR');
+    // A query that spells (part of) a table's name wins over matches spread across its text.
+    const spelled = `_${query.toLowerCase().replace(/[\s.]+/g, '_')}_`;
+    return hits
+      .map((hit) => {
+        const entry = visible.get(hit.id)!;
+        const named = `_${entry.definition.fullName.toLowerCase().replace(/\./g, '_')}_`.includes(spelled);
+        return { entry, score: named ? hit.score * 2 + 10 : hit.score };
+      })
+      .sort((a, b) => b.score - a.score);
   }
 
   /** Decoded tables whose events were emitted by the contract (from definitions and from the data). */
@@ -108,6 +128,12 @@ export class CatalogService {
     const wanted = address.toLowerCase();
     const entries = await this.list(account, filter);
     return entries.filter((entry) => contractAddressesOf(entry).includes(wanted));
+  }
+
+  private async allEntries(account: Account | undefined): Promise<CatalogEntry[]> {
+    const { entries } = await this.load();
+    const user = (await this.userTables?.entriesFor(account)) ?? [];
+    return [...entries, ...user];
   }
 
   private async load() {

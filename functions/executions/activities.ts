@@ -3,6 +3,7 @@ import { QueryFailure } from '../core/engine';
 import type { Execution, ExecutionError } from '../core/executions';
 import type { RunnerInput, SlotResult } from '../core/workflows';
 import { logger } from '../http/logger';
+import { readableRelations } from '../matviews/relations';
 import type { Services } from '../services';
 import { startExecutionWorkflow } from './use-cases';
 
@@ -88,6 +89,7 @@ async function runQuery(services: Services, executionId: string): Promise<{ stat
       tier: started.tier,
       timeoutMs: started.timeoutMs,
       signal: controller.signal,
+      relations: await readableRelations(services.materializedViews, started.accountId),
     });
     const credits = creditsFor(result.engineMillis, started.tier);
     const completed = await services.executions.transition(executionId, ['QUERY_STATE_EXECUTING'], {
@@ -109,6 +111,15 @@ async function runQuery(services: Services, executionId: string): Promise<{ stat
     }
     await services.usage.addStorageBytes(started.accountId, result.resultBytes);
     if (started.queryId > 0) await services.queries.setLatestCompletedExecution(started.queryId, executionId);
+    if (started.materializedViewName) {
+      await services.materializedViews.publish(started.materializedViewName, {
+        executionId,
+        columns: result.columns,
+        rowCount: result.rowCount,
+        tableSizeBytes: result.resultBytes,
+        refreshedAt: completed.executionEndedAt ?? new Date().toISOString(),
+      });
+    }
     return { state: completed.state };
   } catch (error) {
     return await recordRunFailure(services, started, error);

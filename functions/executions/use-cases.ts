@@ -39,7 +39,13 @@ export function executeSql(services: Services, account: Account, sql: string, ti
 export async function submitExecution(
   services: Services,
   account: Account,
-  request: { queryId: number; sql: string; tier: PerformanceTier; pipelineExecutionId?: string },
+  request: {
+    queryId: number;
+    sql: string;
+    tier: PerformanceTier;
+    pipelineExecutionId?: string;
+    materializedViewName?: string;
+  },
   now = new Date(),
 ): Promise<SubmittedExecution> {
   await assertWithinCreditLimit(services, account, now);
@@ -55,6 +61,7 @@ export async function submitExecution(
     submittedAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + config.resultRetentionDays * 86_400_000).toISOString(),
     ...(request.pipelineExecutionId ? { pipelineExecutionId: request.pipelineExecutionId } : {}),
+    ...(request.materializedViewName ? { materializedViewName: request.materializedViewName } : {}),
   };
   await services.executions.create(execution);
   await startExecutionWorkflow(services, execution);

@@ -11,6 +11,7 @@ import {
   type ResultColumn,
 } from '../../core/engine';
 import { toQueryFailure } from './duckdb-errors';
+import { relationSetup } from './relations';
 import {
   COLUMNS_METADATA_KEY,
   isValidExecutionId,
@@ -88,6 +89,7 @@ export class DuckDbQueryEngine implements QueryEngine {
     }
 
     const resultPath = resultFilePath(this.options.resultsDir, request.executionId);
+    const relations = await relationSetup(this.options.resultsDir, request.relations ?? []);
     const partialPath = partialResultFilePath(this.options.resultsDir, request.executionId);
     const spillDirectory = join(this.spillDir, request.executionId);
     await mkdir(this.options.resultsDir, { recursive: true });
@@ -118,7 +120,8 @@ export class DuckDbQueryEngine implements QueryEngine {
         sandbox = await openSandbox({
           databasePath: this.options.warehousePath,
           limits,
-          allowedPaths: [partialPath],
+          allowedPaths: [partialPath, ...relations.files],
+          prepare: relations.statements,
           spillDirectory,
           maxSpillSize: this.options.maxSpillSize ?? '4GB',
           errorsAsJson: true,

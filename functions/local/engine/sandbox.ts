@@ -21,6 +21,11 @@ export interface SandboxOptions {
   maxSpillSize?: string;
   /** Errors as JSON objects (type, message, position) instead of display text. */
   errorsAsJson?: boolean;
+  /**
+   * Statements the service runs before the sandbox is locked (e.g. views over readable stored
+   * results); they may read only the allowed paths once external access is off.
+   */
+  prepare?: string[];
 }
 
 export interface Sandbox {
@@ -69,7 +74,11 @@ export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (options.allowedDirectories?.length) {
       setup.push(`SET allowed_directories = [${options.allowedDirectories.map(sqlString).join(', ')}]`);
     }
-    setup.push('SET enable_external_access = false', 'SET lock_configuration = true');
+    setup.push(
+      ...(options.prepare ?? []),
+      'SET enable_external_access = false',
+      'SET lock_configuration = true',
+    );
     for (const statement of setup) await connection.run(statement);
   } catch (error) {
     connection?.closeSync();

@@ -140,7 +140,7 @@ export function evmStatements(plan: EvmPlan): string[] {
   );
   const poolPick = weightedPick(
     'u_pool',
-    pools.filter((pool) => pool.createdTx >= 0).map((pool) => [pool.idx, pool.weight] as const),
+    pools.map((pool) => [pool.idx, pool.weight] as const),
   );
   // Popular protocols get most calls (Zipf-like weights 1/rank).
   const dappPick = weightedPick(
@@ -178,7 +178,7 @@ export function evmStatements(plan: EvmPlan): string[] {
      ), cw AS (
        SELECT *, sum(w) OVER (ORDER BY b ROWS UNBOUNDED PRECEDING) AS cum, sum(w) OVER () AS total FROM w
      )
-     SELECT b, number, time,
+     SELECT b, number, time, _sd_hash32(${salt('block')}, number) AS hash,
             ((cum - w)::HUGEINT * ${plan.transactions} // total)::BIGINT AS first_tx,
             (cum::HUGEINT * ${plan.transactions} // total)::BIGINT AS end_tx,
             greatest(1, floor(${num(config.baseFeeGwei)} * 1e9
@@ -189,7 +189,8 @@ export function evmStatements(plan: EvmPlan): string[] {
 
     // ------------------------------------------------------------ transactions: kinds
     `CREATE OR REPLACE TEMP TABLE _sd_tx0 AS
-     SELECT tx_id, number AS block_number, time AS block_time, (tx_id - first_tx)::INTEGER AS tx_index, base_fee,
+     SELECT tx_id, number AS block_number, time AS block_time, hash AS block_hash,
+            (tx_id - first_tx)::INTEGER AS tx_index, base_fee,
             CASE WHEN tx_id IN (${pools.map((pool) => pool.createdTx).join(', ')}) THEN 'pool_create'
                  ELSE ${kindCase(`_sd_u(${salt('kind')}, tx_id)`)} END AS kind0,
             ${poolCreatedCase} AS created_pool
@@ -217,7 +218,7 @@ export function evmStatements(plan: EvmPlan): string[] {
        FROM b LEFT JOIN _sd_pool pk ON pk.idx = b.pick
        CROSS JOIN (SELECT created_block FROM _sd_pool WHERE idx = 0) p0
      )
-     SELECT c.tx_id, c.block_number, c.block_time, c.tx_index, c.base_fee, c.pool_idx, c.dapp_idx,
+     SELECT c.tx_id, c.block_number, c.block_time, c.block_hash, c.tx_index, c.base_fee, c.pool_idx, c.dapp_idx,
             CASE WHEN c.kind0 = 'swap' AND c.pool_idx IS NULL THEN 'native' ELSE c.kind0 END AS kind,
             _sd_u(${salt('zfo')}, c.tx_id) < 0.5 AS zfo,
             CASE WHEN kind IN ('erc20', 'approve') THEN c.transfer_tok
@@ -272,7 +273,7 @@ export function evmStatements(plan: EvmPlan): string[] {
        JOIN _sd_eoa et ON et.idx = r.to_idx
        JOIN _sd_dapp d ON d.idx = r.dapp_idx
      )
-     SELECT v.tx_id, v.block_number, v.block_time, v.tx_index, v.kind, v.success, v.m, v.from_idx,
+     SELECT v.tx_id, v.block_number, v.block_time, v.block_hash, v.tx_index, v.kind, v.success, v.m, v.from_idx,
             v.tok_a, v.tok_b, v.raw_a, v.raw_b, v.price_b, v.pool_idx, v.pool_address, v.dapp_idx,
             _sd_hash32(${salt('tx')}, v.tx_id) AS hash,
             v.from_address,
@@ -311,8 +312,8 @@ export function evmStatements(plan: EvmPlan): string[] {
 
     // ------------------------------------------------------------ final transactions
     `INSERT INTO ${c}.transactions BY NAME
-     SELECT t.block_time, t.block_time::DATE AS block_date, t.block_number,
-            _sd_hash32(${salt('block')}, t.block_number) AS block_hash, t.hash, t.tx_index AS "index",
+     SELECT t.block_time, t.block_time::DATE AS block_date, t.block_number, t.block_hash, t.hash,
+            t.tx_index AS "index",
             t.from_address AS "from", t.to_address AS "to", t.value, t.gas_limit,
             t.base_fee + t.priority_fee AS gas_price, t.gas_used,
             CASE WHEN NOT t.legacy THEN 2 * t.base_fee + t.priority_fee * 2 END AS max_fee_per_gas,
@@ -385,13 +386,12 @@ export function evmStatements(plan: EvmPlan): string[] {
                      - n_logs AS logs_before
        FROM _sd_tx
      )
-     SELECT e.*, t.block_number, t.block_time, t.tx_index, t.hash AS tx_hash, t.from_address AS tx_from,
+     SELECT e.*, t.block_number, t.block_time, t.block_hash, t.tx_index, t.hash AS tx_hash, t.from_address AS tx_from,
             t.to_address AS tx_to, t.m, (b.logs_before + e.pos)::INTEGER AS log_index
      FROM _sd_ev e JOIN _sd_tx t USING (tx_id) JOIN before b USING (tx_id)`,
 
     `INSERT INTO ${c}.logs BY NAME
-     SELECT block_time, block_time::DATE AS block_date, block_number,
-            _sd_hash32(${salt('block')}, block_number) AS block_hash, contract_address,
+     SELECT block_time, block_time::DATE AS block_date, block_number, block_hash, contract_address,
             CASE ev WHEN 'transfer' THEN ${lit(EVENT_TOPICS.erc20Transfer)}
                     WHEN 'approval' THEN ${lit(EVENT_TOPICS.erc20Approval)}
                     WHEN 'swap' THEN ${lit(EVENT_TOPICS.uniswapV3Swap)}
@@ -436,8 +436,7 @@ export function evmStatements(plan: EvmPlan): string[] {
 
     // ------------------------------------------------------------ blocks
     `INSERT INTO ${c}.blocks BY NAME
-     SELECT b.time, b.number, b.time::DATE AS date,
-            _sd_hash32(${salt('block')}, b.number) AS hash, _sd_hash32(${salt('block')}, b.number - 1) AS parent_hash,
+     SELECT b.time, b.number, b.time::DATE AS date, b.hash, _sd_hash32(${salt('block')}, b.number - 1) AS parent_hash,
             mi.address AS miner, ${config.blockGasLimit} AS gas_limit, coalesce(g.gas_used, 0) AS gas_used,
             b.base_fee AS base_fee_per_gas, 620 + coalesce(g.bytes, 0) AS size,
             coalesce(g.n, 0) AS transaction_count

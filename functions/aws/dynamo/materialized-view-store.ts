@@ -1,0 +1,182 @@
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '../../core/errors';
+import type {
+  MaterializedView,
+  MaterializedViewStore,
+  PublishedVersion,
+} from '../../core/materialized-views';
+import { isConditionFailure } from './client';
+
+const INDEX_PARTITION = 'MATERIALIZED_VIEWS';
+
+/** Item layout: pk MV#<full name>, sk MV; all views in the GSI partition MATERIALIZED_VIEWS. */
+export class DynamoMaterializedViewStore implements MaterializedViewStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(fullName: string): Promise<MaterializedView | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys(fullName), ConsistentRead: true }),
+    );
+    return Item ? toView(Item) : undefined;
+  }
+
+  async create(view: MaterializedView): Promise<void> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...keys(view.fullName),
+            gsi1pk: INDEX_PARTITION,
+            gsi1sk: `${view.accountId}#${view.fullName}`,
+            ...view,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error))
+        throw new ConflictError(`Materialized view ${view.fullName} already exists.`);
+      throw error;
+    }
+  }
+
+  async update(
+    fullName: string,
+    changes: Partial<Pick<MaterializedView, 'isPrivate' | 'performance' | 'schedule'>>,
+    updatedAt: string,
+  ): Promise<MaterializedView> {
+    const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
+    const values: Record<string, unknown> = { ':updatedAt': updatedAt };
+    const sets = ['#updatedAt = :updatedAt'];
+    const removes: string[] = [];
+    for (const [field, value] of Object.entries(changes)) {
+      names[`#${field}`] = field;
+      if (value === undefined) removes.push(`#${field}`);
+      else {
+        values[`:${field}`] = value;
+        sets.push(`#${field} = :${field}`);
+      }
+    }
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys(fullName),
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toView(Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) throw new NotFoundError(`Materialized view ${fullName} not found.`);
+      throw error;
+    }
+  }
+
+  async recordRefresh(fullName: string, executionId: string): Promise<void> {
+    const current = await this.get(fullName);
+    if (!current) return;
+    const lastExecutionIds = [
+      executionId,
+      ...current.lastExecutionIds.filter((id) => id !== executionId),
+    ].slice(0, 10);
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys(fullName),
+          UpdateExpression: 'SET lastExecutionIds = :ids',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':ids': lastExecutionIds },
+        }),
+      )
+      .catch((error) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+  }
+
+  async publish(fullName: string, version: PublishedVersion): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys(fullName),
+          UpdateExpression:
+            'SET currentExecutionId = :id, #columns = :columns, rowCount = :rows, tableSizeBytes = :bytes, lastRefreshedAt = :at',
+          // ULIDs sort by time: an older refresh finishing late never replaces a newer version.
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(currentExecutionId) OR currentExecutionId < :id)',
+          ExpressionAttributeNames: { '#columns': 'columns' },
+          ExpressionAttributeValues: {
+            ':id': version.executionId,
+            ':columns': version.columns,
+            ':rows': version.rowCount,
+            ':bytes': version.tableSizeBytes,
+            ':at': version.refreshedAt,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async delete(fullName: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys(fullName) }));
+  }
+
+  async listByAccount(accountId: string): Promise<MaterializedView[]> {
+    return this.query(`${accountId}#`);
+  }
+
+  async listReadableBy(accountId: string): Promise<MaterializedView[]> {
+    const all = await this.query();
+    return all.filter((view) => view.accountId === accountId || !view.isPrivate);
+  }
+
+  private async query(prefix?: string): Promise<MaterializedView[]> {
+    const views: MaterializedView[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+          ExpressionAttributeValues: prefix
+            ? { ':pk': INDEX_PARTITION, ':prefix': prefix }
+            : { ':pk': INDEX_PARTITION },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      views.push(...(page.Items ?? []).map(toView));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return views.sort((a, b) => a.fullName.localeCompare(b.fullName));
+  }
+}
+
+function keys(fullName: string) {
+  return { pk: `MV#${fullName}`, sk: 'MV' };
+}
+
+function toView(item: Record<string, unknown>): MaterializedView {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, ...view } = item;
+  return { lastExecutionIds: [], ...view } as unknown as MaterializedView;
+}

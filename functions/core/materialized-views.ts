@@ -1,0 +1,70 @@
+import type { PerformanceTier, ResultColumn } from './engine';
+
+/** The catalog (first part) of every materialized view's full name: `mv.<owner handle>.result_<name>`. */
+export const MATERIALIZED_VIEW_CATALOG = 'mv';
+
+/** result_ + lower-case letters, digits and underscores, 8-128 characters, no trailing underscore. */
+export const MATERIALIZED_VIEW_NAME = /^result_[a-z0-9_]*[a-z0-9]$/;
+
+export function materializedViewFullName(ownerHandle: string, name: string): string {
+  return `${MATERIALIZED_VIEW_CATALOG}.${ownerHandle}.${name}`;
+}
+
+export interface RefreshSchedule {
+  cronExpression: string;
+  performance: PerformanceTier;
+  /** The schedule stops after this time (ISO-8601), if set. */
+  expiresAt?: string;
+}
+
+export interface MaterializedView {
+  fullName: string;
+  name: string;
+  accountId: string;
+  ownerHandle: string;
+  queryId: number;
+  isPrivate: boolean;
+  performance: PerformanceTier;
+  schedule?: RefreshSchedule;
+  /** The refresh whose result readers see; replaced atomically when a newer refresh completes. */
+  currentExecutionId?: string;
+  columns?: ResultColumn[];
+  rowCount?: number;
+  tableSizeBytes?: number;
+  lastRefreshedAt?: string;
+  /** Newest refresh executions first (at most 10). */
+  lastExecutionIds: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a refresh publishes when it completes. */
+export interface PublishedVersion {
+  executionId: string;
+  columns: ResultColumn[];
+  rowCount: number;
+  tableSizeBytes: number;
+  refreshedAt: string;
+}
+
+export interface MaterializedViewStore {
+  get(fullName: string): Promise<MaterializedView | undefined>;
+  /** Creates the view; ConflictError when the name exists. */
+  create(view: MaterializedView): Promise<void>;
+  update(
+    fullName: string,
+    changes: Partial<Pick<MaterializedView, 'isPrivate' | 'performance' | 'schedule'>>,
+    updatedAt: string,
+  ): Promise<MaterializedView>;
+  /** Remembers a refresh execution (for `last_execution_ids`). */
+  recordRefresh(fullName: string, executionId: string): Promise<void>;
+  /**
+   * Points readers at a completed refresh, unless a newer one is already published (a single
+   * conditional write: readers see either the old or the new version, never a mix).
+   */
+  publish(fullName: string, version: PublishedVersion): Promise<boolean>;
+  delete(fullName: string): Promise<void>;
+  listByAccount(accountId: string): Promise<MaterializedView[]>;
+  /** Every view an account may read: its own and other accounts' public ones. */
+  listReadableBy(accountId: string): Promise<MaterializedView[]>;
+}

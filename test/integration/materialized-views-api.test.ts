@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
+import { submitSql, waitForStatus, waitUntilFinished } from '../support/executions';
+import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
+
+describe('materialized views: upsert, atomic refresh, catalog and access', () => {
+  let host: TestHost;
+  let otherKey: string;
+  beforeAll(async () => {
+    host = await startTestHost(undefined, { execution: { cancelPollMs: 50 } });
+    const other = await createAccount(host.services.accounts, { handle: 'outsider' });
+    otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+  });
+  afterAll(() => host?.stop());
+
+  const createQuery = async (sql: string, extra: Record<string, unknown> = {}) =>
+    (await bodyOf(await host.call('/v1/query', { json: { name: 'mv source', query_sql: sql, ...extra } })))
+      .query_id as number;
+  const readValue = async (sql: string, apiKey?: string) => {
+    const id = await submitSql(host, sql, {}, apiKey);
+    const status = await waitUntilFinished(host, id, 30_000, apiKey);
+    if (status.state !== 'QUERY_STATE_COMPLETED') return status;
+    return (await bodyOf(await host.call(`/v1/execution/${id}/results`, apiKey ? { apiKey } : {}))).result
+      .rows;
+  };
+
+  it('materializes a query, serves it to SQL and the catalog, and keeps it from other accounts', async () => {
+    const queryId = await createQuery(
+      'select blockchain, count(*) as trades, sum(token_bought_amount_raw) as bought_raw from dex.trades group by 1 order by 1',
+      { is_private: true },
+    );
+    const upsert = await bodyOf(
+      await host.call('/v1/materialized-views', {
+        json: { name: 'result_trades_by_chain', query_id: queryId },
+      }),
+    );
+    expect(upsert).toEqual({ name: 'mv.local.result_trades_by_chain', execution_id: expect.any(String) });
+    expect((await waitUntilFinished(host, upsert.execution_id)).state).toBe('QUERY_STATE_COMPLETED');
+
+    const view = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_trades_by_chain'));
+    expect(view).toMatchObject({
+      query_id: queryId,
+      is_private: true,
+      row_count: 3,
+      last_execution_ids: [upsert.execution_id],
+    });
+    expect(view.columns.map((c: { name: string }) => c.name)).toEqual(['blockchain', 'trades', 'bought_raw']);
+
+    const rows = await readValue(
+      'select blockchain, trades, bought_raw > 0 as positive from mv.local.result_trades_by_chain order by 1',
+    );
+    expect(rows.map((r: { blockchain: string }) => r.blockchain)).toEqual(['arbitrum', 'base', 'ethereum']);
+    // 128-bit integers come back as numbers SQL can compute with, not as text.
+    const summed = await readValue('select sum(bought_raw) > 0 as ok from mv.local.result_trades_by_chain');
+    expect(summed).toEqual([{ ok: true }]);
+
+    const listed = await bodyOf(await host.call('/v1/datasets?type=materialized_view'));
+    expect(listed.datasets.map((d: { full_name: string }) => d.full_name)).toContain(
+      'mv.local.result_trades_by_chain',
+    );
+    const found = await bodyOf(
+      await host.call('/v1/datasets/search', { json: { query: 'trades_by_chain' } }),
+    );
+    expect(found.results[0].full_name).toBe('mv.local.result_trades_by_chain');
+
+    expect(
+      (await host.call('/v1/materialized-views/mv.local.result_trades_by_chain', { apiKey: otherKey }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await host.call('/v1/datasets/mv.local.result_trades_by_chain', { apiKey: otherKey })).status,
+    ).toBe(404);
+    const snoop = await readValue('select * from mv.local.result_trades_by_chain', otherKey);
+    expect(snoop).toMatchObject({ state: 'QUERY_STATE_FAILED', error: { type: 'execution_error' } });
+  });
+
+  it('replaces the table atomically: readers see the old version until a refresh completes, and a failed refresh changes nothing', async () => {
+    const queryId = await createQuery('select 1 as version');
+    const first = await bodyOf(
+      await host.call('/v1/materialized-views', { json: { name: 'result_versioned', query_id: queryId } }),
+    );
+    await waitUntilFinished(host, first.execution_id);
+    expect(await readValue('select version from mv.local.result_versioned')).toEqual([{ version: 1 }]);
+
+    // A slow refresh: while it runs, readers still get version 1.
+    await host.call(`/v1/query/${queryId}`, {
+      method: 'PATCH',
+      json: {
+        query_sql:
+          'select 2 as version, count(*) as n from (select hash(a.range * b.range) as h from range(20000) a, range(20000) b) where h % 7 = 0',
+      },
+    });
+    const slow = await bodyOf(
+      await host.call('/v1/materialized-views/mv.local.result_versioned/refresh', { json: {} }),
+    );
+    await waitForStatus(host, slow.execution_id, (s) => s.state === 'QUERY_STATE_EXECUTING');
+    expect(await readValue('select version from mv.local.result_versioned')).toEqual([{ version: 1 }]);
+    expect((await waitUntilFinished(host, slow.execution_id, 60_000)).state).toBe('QUERY_STATE_COMPLETED');
+    expect(await readValue('select version from mv.local.result_versioned')).toEqual([{ version: 2 }]);
+
+    await host.call(`/v1/query/${queryId}`, {
+      method: 'PATCH',
+      json: { query_sql: 'select * from no_such_table' },
+    });
+    const failing = await bodyOf(
+      await host.call('/v1/materialized-views/mv.local.result_versioned/refresh', { json: {} }),
+    );
+    expect((await waitUntilFinished(host, failing.execution_id)).state).toBe('QUERY_STATE_FAILED');
+    expect(await readValue('select version from mv.local.result_versioned')).toEqual([{ version: 2 }]);
+    const view = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_versioned'));
+    expect(view.last_execution_ids).toEqual([failing.execution_id, slow.execution_id, first.execution_id]);
+    expect(view.current_execution_id).toBe(slow.execution_id);
+  }, 90_000);
+
+  it('lists, schedules and deletes views', async () => {
+    const queryId = await createQuery('select 42 as answer');
+    const created = await bodyOf(
+      await host.call('/v1/materialized-views', {
+        json: {
+          name: 'result_answer',
+          query_id: queryId,
+          cron_expression: '0 */6 * * *',
+          performance: 'large',
+        },
+      }),
+    );
+    await waitUntilFinished(host, created.execution_id);
+    const view = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_answer'));
+    expect(view.schedule).toMatchObject({
+      cron_expression: '0 */6 * * *',
+      performance: 'large',
+      next_execution_time: expect.any(String),
+    });
+    const list = await bodyOf(await host.call('/v1/materialized-views?limit=100'));
+    expect(list.materialized_views.map((v: { id: string }) => v.id)).toContain('mv.local.result_answer');
+    expect(
+      await bodyOf(await host.call('/v1/materialized-views/mv.local.result_answer', { method: 'DELETE' })),
+    ).toEqual({ message: 'ok' });
+    expect((await host.call('/v1/materialized-views/mv.local.result_answer')).status).toBe(404);
+    expect(await readValue('select * from mv.local.result_answer')).toMatchObject({
+      state: 'QUERY_STATE_FAILED',
+    });
+  });
+
+  it('refuses bad upserts with a message that says why', async () => {
+    const queryId = await createQuery('select 1 as x');
+    const withParams = await createQuery('select {{n}} as x', {
+      parameters: [{ key: 'n', type: 'number', value: '1' }],
+    });
+    const cases: [Record<string, unknown>, number, RegExp][] = [
+      [{ name: 'daily', query_id: queryId }, 400, /8-128 characters/],
+      [{ name: 'result_Bad_Name', query_id: queryId }, 400, /start with result_/],
+      [{ name: 'result_with_params', query_id: withParams }, 400, /needs a query without parameters/],
+      [
+        { name: 'result_too_often', query_id: queryId, cron_expression: '*/5 * * * *' },
+        400,
+        /more often than every 15 minutes/,
+      ],
+      [{ name: 'result_missing', query_id: 999999 }, 404, /not found/],
+    ];
+    for (const [body, status, message] of cases) {
+      const response = await host.call('/v1/materialized-views', { json: body });
+      expect(response.status, JSON.stringify(body)).toBe(status);
+      expect((await bodyOf(response)).error).toMatch(message);
+    }
+    const owner = await bodyOf(
+      await host.call('/v1/materialized-views', { json: { name: 'result_taken', query_id: queryId } }),
+    );
+    await waitUntilFinished(host, owner.execution_id);
+    const otherQuery = await createQuery('select 2 as x');
+    const taken = await host.call('/v1/materialized-views', {
+      json: { name: 'result_taken', query_id: otherQuery },
+    });
+    expect(taken.status).toBe(409);
+    const renamed = await host.call('/v1/materialized-views', {
+      json: { name: 'result_renamed', query_id: queryId },
+    });
+    expect(renamed.status).toBe(409);
+    expect((await bodyOf(renamed)).error).toMatch(/already materialized as mv\.local\.result_taken/);
+  });
+});
