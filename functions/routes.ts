@@ -24,6 +24,7 @@ const DATASETS = 'functions/datasets/handlers.ts';
 const QUERIES = 'functions/queries/handlers.ts';
 const EXECUTIONS = 'functions/executions/handlers.ts';
 const MATVIEWS = 'functions/matviews/handlers.ts';
+const PIPELINES = 'functions/pipelines/handlers.ts';
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
 function route(
@@ -74,4 +75,26 @@ export const routes: readonly RouteDefinition[] = [
   route('GET', '/v1/materialized-views/{full_name}', MATVIEWS, 'getMaterializedView'),
   route('POST', '/v1/materialized-views/{full_name}/refresh', MATVIEWS, 'refreshMaterializedView'),
   route('DELETE', '/v1/materialized-views/{full_name}', MATVIEWS, 'deleteMaterializedView'),
+  // Pipelines
+  route('GET', '/v1/query/{query_id}/pipeline', PIPELINES, 'getQueryPipeline'),
+  route('POST', '/v1/query/{query_id}/pipeline/execute', PIPELINES, 'executeQueryPipeline'),
+  route('POST', '/v1/pipelines/execute', PIPELINES, 'executePipeline'),
+  route(
+    'GET',
+    '/v1/pipelines/executions/{pipeline_execution_id}/status',
+    PIPELINES,
+    'getPipelineExecutionStatus',
+  ),
+  route(
+    'POST',
+    '/v1/pipelines/executions/{pipeline_execution_id}/cancel',
+    PIPELINES,
+    'cancelPipelineExecution',
+  ),
+  route(
+    'POST',
+    '/v1/pipelines/executions/{pipeline_execution_id}/retry',
+    PIPELINES,
+    'retryPipelineExecution',
+  ),
 ];

@@ -4,13 +4,17 @@ import { DynamoAccountStore } from './aws/dynamo/account-store';
 import { DynamoCatalogStatsStore } from './aws/dynamo/catalog-stats-store';
 import { DynamoExecutionStore } from './aws/dynamo/execution-store';
 import { DynamoMaterializedViewStore } from './aws/dynamo/materialized-view-store';
+import { DynamoPipelineStore } from './aws/dynamo/pipeline-store';
 import { DynamoQueryStore } from './aws/dynamo/query-store';
 import type { AccountStore } from './core/accounts';
 import type { CatalogStatsStore } from './core/catalog-ports';
 import type { UsageStore } from './core/credits';
+import type { DependencyGate } from './core/dependency-gate';
 import type { QueryEngine, ResultStore } from './core/engine';
 import type { ConcurrencyLimiter, ExecutionStore } from './core/executions';
+import type { SqlTableReferenceParser } from './core/lineage';
 import type { MaterializedViewStore } from './core/materialized-views';
+import type { PipelineStore } from './core/pipelines';
 import type { QueryStore } from './core/queries';
 import type { Orchestrator } from './core/workflows';
 import { BASE_TABLES } from './datasets/base-tables';
@@ -30,19 +34,24 @@ export interface Services {
   queries: QueryStore;
   executions: ExecutionStore;
   materializedViews: MaterializedViewStore;
+  pipelines: PipelineStore;
   limiter: ConcurrencyLimiter;
   usage: UsageStore;
   engine: QueryEngine;
   results: ResultStore;
   orchestrator: Orchestrator;
+  dependencyGate: DependencyGate;
+  sqlParser: SqlTableReferenceParser;
   config: ExecutionConfig;
 }
 
-/** What differs between hosts: the SQL engine, its result storage and the workflow runner. */
+/** What differs between hosts: the SQL engine and its parser, result storage, the workflow runner. */
 export interface HostAdapters {
   engine: QueryEngine;
   results: ResultStore;
   orchestrator: Orchestrator;
+  dependencyGate: DependencyGate;
+  sqlParser: SqlTableReferenceParser;
   config: ExecutionConfig;
 }
 
@@ -56,6 +65,7 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, ho
     catalogStats,
     catalog: new CatalogService(catalogStats, BASE_TABLES, new MaterializedViewTables(materializedViews)),
     materializedViews,
+    pipelines: new DynamoPipelineStore(db, tableName),
     queries: new DynamoQueryStore(db, tableName),
     executions: new DynamoExecutionStore(db, tableName),
     limiter: counters,

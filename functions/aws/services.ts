@@ -1,11 +1,14 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { QueryEngine, ResultStore } from '../core/engine';
 import { NotImplementedError } from '../core/errors';
+import type { SqlTableReferenceParser } from '../core/lineage';
 import type { Orchestrator } from '../core/workflows';
 import { executionConfigFromEnv } from '../executions/config';
 import { createServices, type Services } from '../services';
 import { createDocumentClient } from './dynamo/client';
 import { SERVICE_TABLE } from './dynamo/table-definitions';
+import { DynamoTaskTokenStore } from './dynamo/task-token-store';
+import { StepFunctionsDependencyGate } from './step-functions-gate';
 import { StepFunctionsOrchestrator } from './step-functions-orchestrator';
 
 /** A port whose AWS adapter is not built yet: every call is a 501 that says so. */
@@ -23,7 +26,8 @@ function notYetInAws<T extends object>(what: string): T {
 export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Services {
   const tableName = env[SERVICE_TABLE.envVar];
   if (!tableName) throw new Error(`Missing environment variable ${SERVICE_TABLE.envVar}.`);
-  return createServices(createDocumentClient(), tableName, {
+  const db = createDocumentClient();
+  return createServices(db, tableName, {
     // The Athena engine and the S3 result store are the next AWS adapters to build.
     engine: notYetInAws<QueryEngine>('The Athena query engine'),
     results: notYetInAws<ResultStore>('The S3 result store'),
@@ -34,6 +38,11 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
             namePrefix: env.STATE_MACHINE_PREFIX,
           })
         : notYetInAws<Orchestrator>('The Step Functions orchestrator (STATE_MACHINE_ROLE_ARN is not set)'),
+    dependencyGate: new StepFunctionsDependencyGate(
+      new SFNClient({}),
+      new DynamoTaskTokenStore(db, tableName),
+    ),
+    sqlParser: notYetInAws<SqlTableReferenceParser>('The SQL lineage parser'),
     config: executionConfigFromEnv(
       env,
       env.NODE_RUNNER_ARN ?? 'arn:aws:lambda:us-east-1:000000000000:function:node-runner',

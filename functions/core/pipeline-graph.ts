@@ -186,11 +186,8 @@ export function dependentsMap(graph: PipelineGraph): Map<number, number[]> {
   return map;
 }
 
-/**
- * Every id, each after all of its dependencies (Kahn's algorithm, smallest ready id first).
- * Assumes a valid graph (see `validatePipelineGraph`); throws on a cycle.
- */
-export function topologicalOrder(graph: PipelineGraph): number[] {
+/** Kahn's algorithm, smallest ready id first. Throws on a cycle. */
+function kahnOrder(graph: PipelineGraph): number[] {
   const dependents = dependentsMap(graph);
   const remaining = new Map(graph.nodes.map((node) => [node.id, new Set(node.dependencies).size]));
   const ready = [...remaining].filter(([, count]) => count === 0).map(([id]) => id);
@@ -205,7 +202,7 @@ export function topologicalOrder(graph: PipelineGraph): number[] {
       if (left === 0) ready.push(dependent);
     }
   }
-  if (order.length !== remaining.size) throw new Error('topologicalOrder: the graph has a cycle');
+  if (order.length !== remaining.size) throw new Error('pipeline graph has a cycle');
   return order;
 }
 
@@ -213,11 +210,12 @@ export function topologicalOrder(graph: PipelineGraph): number[] {
  * Topological levels: level 0 holds the roots, level k the nodes whose longest dependency chain
  * from a root has k edges. Ids sorted within a level. This is the schedule of the rejected
  * "one Parallel per level" encoding and what the status API can show as execution order.
+ * Assumes a valid graph (see `validatePipelineGraph`); throws on a cycle.
  */
 export function executionLevels(graph: PipelineGraph): number[][] {
   const depth = new Map<number, number>();
   const dependencies = dependencyMap(graph);
-  for (const id of topologicalOrder(graph)) {
+  for (const id of kahnOrder(graph)) {
     const deps = dependencies.get(id) ?? [];
     depth.set(id, deps.length === 0 ? 0 : Math.max(...deps.map((dep) => depth.get(dep)!)) + 1);
   }
@@ -227,6 +225,15 @@ export function executionLevels(graph: PipelineGraph): number[][] {
     levels[level].push(id);
   }
   return levels.map((level) => level.sort(byNumber));
+}
+
+/**
+ * Every id, each after all of its dependencies: level by level (`executionLevels`), ids ascending
+ * within a level. Level order puts the nodes that can start early first, which matters where
+ * branches are started in order with a concurrency cap (aws-local-stepfunctions: 40).
+ */
+export function topologicalOrder(graph: PipelineGraph): number[] {
+  return executionLevels(graph).flat();
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Compiles a pipeline graph to ASL (JSONPath only) with exact dependency semantics: encoding D of
- * ADR 0004, one Parallel state with one branch per node, each branch parked on a task token until
- * the runner says its dependencies are done.
+ * ADR 0004, one Parallel state with one branch per node (nested in groups of 40 past 40 nodes, see
+ * `compilePipelineWorkflow`), each branch parked on a task token until the runner says its
+ * dependencies are done.
  *
  * Branch of node n (branches in topological order):
  *
@@ -59,7 +60,12 @@ export interface PipelineWorkflowOptions {
   nodeTimeoutSeconds: number;
   /** Limit of a node's wait for its dependencies (at least the pipeline's expected duration). */
   awaitTimeoutSeconds: number;
+  /** Node branches per Parallel before they are split into groups (default BRANCH_GROUP_SIZE). */
+  branchGroupSize?: number;
 }
+
+/** aws-local-stepfunctions runs at most 40 branches of a Parallel at once. */
+export const BRANCH_GROUP_SIZE = 40;
 
 /** The context local runs must pass so `$$.Task.Token` resolves (it is static locally). */
 export const LOCAL_TASK_CONTEXT = { Task: { Token: 'local' } } as const;
@@ -175,15 +181,29 @@ function nodeBranch(nodeId: number, options: PipelineWorkflowOptions): AslStateM
 /**
  * The state machine of one pipeline (encoding D, ADR 0004). Validates the graph first; the
  * execution input is `pipelineWorkflowInput(id)`.
+ *
+ * Node branches are in topological order (level by level). Up to `branchGroupSize` nodes they sit
+ * directly in the `Nodes` Parallel; beyond that `Nodes` holds one branch per group of
+ * `branchGroupSize` consecutive nodes, each a `Group_<k>` Parallel of node branches. Same
+ * semantics on AWS (a few more events); locally it lifts the 40-branches-at-a-time cap of
+ * aws-local-stepfunctions to 40 × 40, so every node of a 300-node pipeline is parked on its gate
+ * at once instead of waiting for a branch slot (see the ADR for the measured difference).
+ * Topological order keeps either shape deadlock-free under a cap: the earliest unfinished node
+ * always has a started branch and finished dependencies.
  */
 export function compilePipelineWorkflow(
   graph: PipelineGraph,
   options: PipelineWorkflowOptions,
 ): AslStateMachine {
   validatePipelineGraph(graph);
-  // Topological branch order keeps local runs (40 branches at a time, started in array order)
-  // free of deadlock: the earliest unfinished started branch never waits on an unstarted one.
-  const branches = topologicalOrder(graph).map((id) => nodeBranch(id, options));
+  const groupSize = options.branchGroupSize ?? BRANCH_GROUP_SIZE;
+  if (!Number.isSafeInteger(groupSize) || groupSize < 1)
+    throw new Error('branchGroupSize must be a positive integer');
+  const nodeBranches = topologicalOrder(graph).map((id) => nodeBranch(id, options));
+  const branches =
+    nodeBranches.length <= groupSize
+      ? nodeBranches
+      : chunk(nodeBranches, groupSize).map((group, index) => groupBranch(group, index + 1));
   return {
     Comment: `Pipeline of ${graph.nodes.length} nodes (one branch per node, task-token dependency gates)`,
     StartAt: NODES_STATE,
@@ -212,6 +232,30 @@ export function compilePipelineWorkflow(
   };
 }
 
+function chunk<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+function groupBranch(nodeBranches: AslStateMachine[], index: number): AslStateMachine {
+  const name = `Group_${index}`;
+  return {
+    StartAt: name,
+    States: {
+      [name]: {
+        Type: 'Parallel',
+        Branches: nodeBranches,
+        ResultPath: null,
+        // Cannot happen by design; if it does, keep the other groups running.
+        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: `GroupFailed_${index}` }],
+        End: true,
+      },
+      [`GroupFailed_${index}`]: { Type: 'Succeed' },
+    },
+  };
+}
+
 export function pipelineWorkflowInput(pipelineExecutionId: string) {
   return { pipeline_execution_id: pipelineExecutionId };
 }
@@ -230,26 +274,30 @@ export function pipelineRunnerInput(input: unknown): PipelineRunnerInput {
 /**
  * History events of one pipeline execution, upper bound (Standard workflows fail at 25,000).
  * Per node, the longest branch path (await retried, run retried then failed, failure record
- * retried then failed) counted with 6 events per Task attempt-set plus 4 per retry:
+ * retried then failed), counting 6 events per Task and 4 per retry:
  *
- *   branch start/end        2   (AWS logs none per branch; counted anyway)
+ *   branch start/end        2   (AWS logs no per-branch events; counted anyway)
  *   Await_n                 6 + 4·R   TaskStateEntered, TaskScheduled, TaskStarted, TaskSubmitted,
  *                                     TaskSucceeded|Failed|TimedOut, TaskStateExited; a retry adds
- *                                     Scheduled, Started, (Submitted), Failed
+ *                                     TaskScheduled, TaskStarted, (TaskSubmitted), TaskFailed
  *   Gate_n                  2   ChoiceStateEntered/Exited
- *   Run_n                   6 + 4·R   (a Lambda ARN Task logs 5: LambdaFunction* instead of Task*)
+ *   Run_n                   6 + 4·R   (a Lambda-ARN Task logs 5: TaskStateEntered, LambdaFunction
+ *                                     Scheduled/Started/Succeeded|Failed, TaskStateExited)
  *   Fail_n                  6 + 4·R
- *   Succeed / End           2
+ *   Unrecorded_n / end      2   SucceedStateEntered/Exited
  *
- * with R = TRANSIENT_RETRY_ATTEMPTS = 3: 60 per node. Fixed part: ExecutionStarted/Succeeded (2),
- * Parallel Entered/Started/Succeeded/Exited (4), Finish (6 + 4·R), Finished (2) = 26.
- * 300 nodes → 18,026. A typical run (no retries, no failures) logs about 15 per node.
+ * with R = TRANSIENT_RETRY_ATTEMPTS = 3: 60 per node. Per group of 40 nodes (past 40 nodes):
+ * ParallelStateEntered/Started/Succeeded/Exited + 2 branch events = 6. Fixed part:
+ * ExecutionStarted/Succeeded (2), Nodes Parallel (4), Finish (6 + 4·R), Finished (2) = 26.
+ * 300 nodes → 26 + 60·300 + 6·8 = 18,074. A run without retries or failures logs about 15
+ * events per node (about 4,600 for 300 nodes).
  */
-export function estimateHistoryEvents(nodeCount: number): number {
+export function estimateHistoryEvents(nodeCount: number, branchGroupSize = BRANCH_GROUP_SIZE): number {
   const task = 6 + 4 * TRANSIENT_RETRY_ATTEMPTS;
   const perNode = 2 + task + 2 + task + task + 2;
+  const groups = nodeCount > branchGroupSize ? Math.ceil(nodeCount / branchGroupSize) : 0;
   const fixed = 2 + 4 + task + 2;
-  return fixed + perNode * nodeCount;
+  return fixed + perNode * nodeCount + 6 * groups;
 }
 
 /** Standard-workflow hard limits the compiled pipeline must stay under. */

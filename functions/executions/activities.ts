@@ -4,6 +4,7 @@ import type { Execution, ExecutionError } from '../core/executions';
 import type { RunnerInput, SlotResult } from '../core/workflows';
 import { logger } from '../http/logger';
 import { readableRelations } from '../matviews/relations';
+import { isPipelineAction, runPipelineStep } from '../pipelines/runner';
 import type { Services } from '../services';
 import { startExecutionWorkflow } from './use-cases';
 
@@ -14,6 +15,7 @@ import { startExecutionWorkflow } from './use-cases';
  */
 export function createNodeRunner(services: Services) {
   return async (input: RunnerInput | Record<string, unknown>): Promise<unknown> => {
+    if (isPipelineAction(input)) return runPipelineStep(services, input);
     const { action, execution_id: executionId } = input as RunnerInput;
     switch (action) {
       case 'acquire_slot':
@@ -34,7 +36,11 @@ export function createNodeRunner(services: Services) {
 }
 
 /** Takes one of the account's execution slots, oldest queued execution first. */
-async function acquireSlot(services: Services, executionId: string, attempt: number): Promise<SlotResult> {
+export async function acquireSlot(
+  services: Services,
+  executionId: string,
+  attempt: number,
+): Promise<SlotResult> {
   const execution = await services.executions.get(executionId);
   const attempts = attempt + 1;
   if (execution?.state !== 'QUERY_STATE_PENDING') return { status: 'finished', attempts };
@@ -60,7 +66,7 @@ async function acquireSlot(services: Services, executionId: string, attempt: num
   return { status: acquired ? 'acquired' : 'waiting', attempts };
 }
 
-async function runQuery(services: Services, executionId: string): Promise<{ state: string }> {
+export async function runQuery(services: Services, executionId: string): Promise<{ state: string }> {
   const queued = await services.executions.get(executionId);
   if (!queued) return { state: 'missing' };
   const started = await services.executions.transition(executionId, ['QUERY_STATE_PENDING'], {

@@ -21,15 +21,33 @@ export async function executeSavedQuery(
   queryId: number,
   options: { tier: PerformanceTier; parameters?: ParameterOverrides },
 ): Promise<SubmittedExecution> {
+  return submitExecution(services, account, await savedQueryRequest(services, account, queryId, options));
+}
+
+/** The execution of a saved query: readable, not archived, parameters bound. */
+export async function savedQueryRequest(
+  services: Services,
+  account: Account,
+  queryId: number,
+  options: { tier: PerformanceTier; parameters?: ParameterOverrides },
+): Promise<ExecutionRequest> {
   const query = await readableQuery(services.queries, account, queryId);
   assertRunnable(query);
   const sql = bindParameters(query.querySql, query.parameters, options.parameters ?? {});
-  return submitExecution(services, account, { queryId, sql, tier: options.tier });
+  return { queryId, sql, tier: options.tier };
 }
 
 /** Runs ad-hoc SQL (query id 0). */
 export function executeSql(services: Services, account: Account, sql: string, tier: PerformanceTier) {
   return submitExecution(services, account, { queryId: 0, sql, tier });
+}
+
+export interface ExecutionRequest {
+  queryId: number;
+  sql: string;
+  tier: PerformanceTier;
+  pipelineExecutionId?: string;
+  materializedViewName?: string;
 }
 
 /**
@@ -39,15 +57,21 @@ export function executeSql(services: Services, account: Account, sql: string, ti
 export async function submitExecution(
   services: Services,
   account: Account,
-  request: {
-    queryId: number;
-    sql: string;
-    tier: PerformanceTier;
-    pipelineExecutionId?: string;
-    materializedViewName?: string;
-  },
+  request: ExecutionRequest,
   now = new Date(),
 ): Promise<SubmittedExecution> {
+  const execution = await createExecution(services, account, request, now);
+  await startExecutionWorkflow(services, execution);
+  return { execution_id: execution.executionId, state: execution.state };
+}
+
+/** Checks the credit limit and records a PENDING execution (pipelines run it inside their own workflow). */
+export async function createExecution(
+  services: Services,
+  account: Account,
+  request: ExecutionRequest,
+  now = new Date(),
+): Promise<Execution> {
   await assertWithinCreditLimit(services, account, now);
   const { config } = services;
   const execution: Execution = {
@@ -64,8 +88,7 @@ export async function submitExecution(
     ...(request.materializedViewName ? { materializedViewName: request.materializedViewName } : {}),
   };
   await services.executions.create(execution);
-  await startExecutionWorkflow(services, execution);
-  return { execution_id: execution.executionId, state: execution.state };
+  return execution;
 }
 
 export async function startExecutionWorkflow(services: Services, execution: Execution): Promise<void> {

@@ -7,12 +7,15 @@ import { SERVICE_TABLE } from '../aws/dynamo/table-definitions';
 import type { AccountStore } from '../core/accounts';
 import { createNodeRunner, recoverExecutions } from '../executions/activities';
 import { type ExecutionConfig, executionConfigFromEnv } from '../executions/config';
+import { recoverPipelines } from '../pipelines/use-cases';
 import { routes } from '../routes';
 import { configureServices, createServices, type Services } from '../services';
 import { ensureTables, startDynalite } from './dynalite';
 import { DuckDbQueryEngine } from './engine/query-engine';
 import { DuckDbResultStore } from './engine/result-store';
+import { DuckDbTableReferenceParser } from './engine/table-references';
 import { startHttpServer } from './http-server';
+import { PollingDependencyGate } from './polling-gate';
 import { LOCAL_RUNNER_ARN, LocalStepFunctions } from './step-functions';
 import { ensureWarehouse, type Warehouse } from './warehouse';
 
@@ -81,10 +84,13 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   // The orchestrator needs the runner and the runner needs the services: bind lazily.
   let runner: ReturnType<typeof createNodeRunner> | undefined;
   const orchestrator = new LocalStepFunctions(() => runner!, { waitMillis: options.waitMillis ?? 100 });
+  const sqlParser = new DuckDbTableReferenceParser();
   const services = createServices(client.doc, SERVICE_TABLE.localName, {
     engine,
     results,
     orchestrator,
+    dependencyGate: new PollingDependencyGate(),
+    sqlParser,
     config,
   });
   runner = createNodeRunner(services);
@@ -95,6 +101,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       `Recovered executions: ${recovered.failed} marked failed (interrupted), ${recovered.resumed} resumed.`,
     );
   }
+  const pipelinesRecovered = await recoverPipelines(services);
+  if (pipelinesRecovered)
+    options.log?.(`Recovered pipelines: ${pipelinesRecovered} interrupted runs marked failed.`);
 
   // The manifest holds the statistics measured when the data was built; writing them on every
   // start keeps the catalog right even if the DynamoDB files were removed.
@@ -124,6 +133,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         await orchestrator.close();
         await engine.close();
         await results.close();
+        await sqlParser.close();
         await dynamo.close();
         client.client.destroy();
         await rm(hostFile, { force: true });

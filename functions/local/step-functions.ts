@@ -1,6 +1,6 @@
 import { StateMachine } from 'aws-local-stepfunctions';
-import { type Orchestrator, taskStateNames, type WorkflowStart, waitStateNames } from '../core/workflows';
 import { LOCAL_TASK_CONTEXT } from '../core/pipeline-workflow';
+import { type Orchestrator, taskStateNames, type WorkflowStart, waitStateNames } from '../core/workflows';
 import { logger } from '../http/logger';
 
 export type LocalTaskHandler = (input: Record<string, unknown>) => Promise<unknown>;

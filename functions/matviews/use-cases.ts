@@ -4,7 +4,7 @@ import { nextRuns, validateRefreshSchedule } from '../core/cron';
 import type { PerformanceTier } from '../core/engine';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors';
 import { type MaterializedView, materializedViewFullName } from '../core/materialized-views';
-import { submitExecution } from '../executions/use-cases';
+import { type ExecutionRequest, submitExecution } from '../executions/use-cases';
 import { assertRunnable, ownedQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import type { upsertMaterializedViewBody } from './schemas';
@@ -103,17 +103,26 @@ async function ownedView(services: Services, account: Account, fullName: string)
  * conditional write. Until then readers see the old version; a failed refresh leaves it in place.
  */
 export async function refresh(services: Services, account: Account, fullName: string, tier: PerformanceTier) {
+  const submitted = await submitExecution(
+    services,
+    account,
+    await refreshRequest(services, account, fullName, tier),
+  );
+  await services.materializedViews.recordRefresh(fullName, submitted.execution_id);
+  return { sql_id: fullName, execution_id: submitted.execution_id };
+}
+
+/** The execution that refreshes a view: the owner's unarchived query, its result marked for the view. */
+export async function refreshRequest(
+  services: Services,
+  account: Account,
+  fullName: string,
+  tier: PerformanceTier,
+): Promise<ExecutionRequest> {
   const view = await ownedView(services, account, fullName);
   const query = await ownedQuery(services.queries, account, view.queryId);
   assertRunnable(query);
-  const submitted = await submitExecution(services, account, {
-    queryId: query.queryId,
-    sql: query.querySql,
-    tier,
-    materializedViewName: fullName,
-  });
-  await services.materializedViews.recordRefresh(fullName, submitted.execution_id);
-  return { sql_id: fullName, execution_id: submitted.execution_id };
+  return { queryId: query.queryId, sql: query.querySql, tier, materializedViewName: fullName };
 }
 
 export async function deleteMaterializedView(services: Services, account: Account, fullName: string) {

@@ -1,0 +1,82 @@
+import type { PerformanceTier } from './engine';
+import type { ExecutionError } from './executions';
+import type { PipelineGraph } from './pipeline-graph';
+
+/**
+ * Pipeline and node states (documented in the README):
+ * - pipeline: pending (accepted, workflow not started yet) → executing → completed (every node
+ *   completed) | failed (a node failed; unrelated branches still ran) | cancelled (by the user).
+ * - node: pending (waiting for its dependencies) → running → completed | failed; or skipped (a
+ *   dependency failed, was skipped or cancelled: it never runs) | cancelled (the pipeline was
+ *   cancelled before or while it ran).
+ */
+export const PIPELINE_STATES = ['pending', 'executing', 'completed', 'failed', 'cancelled'] as const;
+export type PipelineState = (typeof PIPELINE_STATES)[number];
+export const NODE_STATES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
+export type NodeState = (typeof NODE_STATES)[number];
+
+export const TERMINAL_PIPELINE_STATES: readonly PipelineState[] = ['completed', 'failed', 'cancelled'];
+export const TERMINAL_NODE_STATES: readonly NodeState[] = ['completed', 'failed', 'cancelled', 'skipped'];
+
+export interface PipelineExecution {
+  pipelineExecutionId: string;
+  accountId: string;
+  /** The query the pipeline was built for, when built from lineage. */
+  queryId?: number;
+  state: PipelineState;
+  /** Hash of the graph, so a retry can refuse a graph that changed. */
+  graphHash: string;
+  graph: PipelineGraph;
+  submittedAt: string;
+  startedAt?: string;
+  endedAt?: string;
+  error?: string;
+  /** The pipeline execution this one retries. */
+  retryOf?: string;
+}
+
+export interface PipelineNodeRun {
+  pipelineExecutionId: string;
+  nodeId: number;
+  kind: 'query_execution' | 'materialized_view_refresh';
+  queryId: number;
+  materializedViewName?: string;
+  performance: PerformanceTier;
+  queryParameters?: Record<string, unknown>;
+  dependencies: number[];
+  state: NodeState;
+  executionId?: string;
+  /** Set when a retry reused this node's earlier successful execution instead of rerunning it. */
+  reusedFrom?: string;
+  startedAt?: string;
+  endedAt?: string;
+  credits?: number;
+  error?: ExecutionError | { type: string; message: string };
+}
+
+export type NodeChanges = Partial<
+  Pick<PipelineNodeRun, 'state' | 'executionId' | 'startedAt' | 'endedAt' | 'credits' | 'error'>
+>;
+
+export interface PipelineStore {
+  /** Writes the nodes, then the header: the header is the commit point (no transactions). */
+  create(execution: PipelineExecution, nodes: readonly PipelineNodeRun[]): Promise<void>;
+  get(
+    pipelineExecutionId: string,
+  ): Promise<{ execution: PipelineExecution; nodes: PipelineNodeRun[] } | undefined>;
+  getNode(pipelineExecutionId: string, nodeId: number): Promise<PipelineNodeRun | undefined>;
+  /** Conditional on the current state being one of `from`; undefined when it had moved on. */
+  transition(
+    pipelineExecutionId: string,
+    from: readonly PipelineState[],
+    changes: Partial<Pick<PipelineExecution, 'state' | 'startedAt' | 'endedAt' | 'error'>>,
+  ): Promise<PipelineExecution | undefined>;
+  transitionNode(
+    pipelineExecutionId: string,
+    nodeId: number,
+    from: readonly NodeState[],
+    changes: NodeChanges,
+  ): Promise<PipelineNodeRun | undefined>;
+  /** Pipelines not finished (pending or executing), for start-up recovery. */
+  listActive(): Promise<PipelineExecution[]>;
+}

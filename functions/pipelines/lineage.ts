@@ -1,0 +1,122 @@
+import type { Account } from '../core/accounts';
+import type { PerformanceTier } from '../core/engine';
+import { BadRequestError } from '../core/errors';
+import { normalizeTableName } from '../core/lineage';
+import { MATERIALIZED_VIEW_CATALOG, type MaterializedView } from '../core/materialized-views';
+import type { ParameterOverrides } from '../core/parameters';
+import type { PipelineGraph, PipelineNode } from '../core/pipeline-graph';
+import { BASE_TABLES } from '../datasets/base-tables';
+import { readableQuery } from '../queries/use-cases';
+import type { Services } from '../services';
+
+const BASE_TABLE_NAMES = new Set(BASE_TABLES.map((table) => table.fullName.toLowerCase()));
+
+export interface LineageNode {
+  key: string;
+  kind: 'query_execution' | 'materialized_view_refresh';
+  queryId: number;
+  materializedViewName?: string;
+  /** Keys of the lineage nodes this one reads. */
+  reads: string[];
+  /** Base tables it reads (for the scan estimate). */
+  baseTables: string[];
+}
+
+/**
+ * The lineage of a query: the tables its SQL reads (found by the engine's own parser), where a
+ * table that is one of the caller's materialized views brings in that view's query, recursively.
+ * Another account's public view is read as it is (it cannot be refreshed by this caller). A cycle
+ * is a 400 that names it; so is a table that does not exist.
+ */
+export async function resolveLineage(
+  services: Services,
+  account: Account,
+  queryId: number,
+): Promise<LineageNode[]> {
+  const nodes = new Map<string, LineageNode>();
+  const visiting: string[] = [];
+  const readable = new Map(
+    (await services.materializedViews.listReadableBy(account.accountId)).map((view) => [
+      view.fullName.toLowerCase(),
+      view,
+    ]),
+  );
+
+  const visit = async (key: string, queryIdToRead: number, view?: MaterializedView): Promise<void> => {
+    if (nodes.has(key)) return;
+    if (visiting.includes(key)) {
+      const cycle = [...visiting.slice(visiting.indexOf(key)), key].join(' → ');
+      throw new BadRequestError(
+        `The lineage has a cycle: ${cycle}. A materialized view cannot depend on itself.`,
+      );
+    }
+    visiting.push(key);
+    const query = await readableQuery(services.queries, account, queryIdToRead);
+    const references = await services.sqlParser.tablesReadBy(query.querySql);
+    const reads: string[] = [];
+    const baseTables: string[] = [];
+    for (const reference of references) {
+      const name = normalizeTableName(reference);
+      if (BASE_TABLE_NAMES.has(name)) {
+        baseTables.push(name);
+        continue;
+      }
+      const matview =
+        reference.catalog?.toLowerCase() === MATERIALIZED_VIEW_CATALOG ? readable.get(name) : undefined;
+      if (!matview) {
+        throw new BadRequestError(
+          `Query ${query.queryId} reads ${reference.text}, which is neither a table nor a materialized view you can read. Search tables with POST /v1/datasets/search.`,
+        );
+      }
+      if (matview.accountId !== account.accountId) continue; // someone else's public view: read as is
+      const dependencyKey = `mv:${matview.fullName}`;
+      await visit(dependencyKey, matview.queryId, matview);
+      reads.push(dependencyKey);
+    }
+    visiting.pop();
+    nodes.set(key, {
+      key,
+      kind: view ? 'materialized_view_refresh' : 'query_execution',
+      queryId: query.queryId,
+      ...(view ? { materializedViewName: view.fullName } : {}),
+      reads: [...new Set(reads)],
+      baseTables: [...new Set(baseTables)],
+    });
+  };
+
+  await visit(`query:${queryId}`, queryId);
+  return [...nodes.values()];
+}
+
+/** Numbers lineage nodes 1..n in dependency order (the root query last) and builds the graph. */
+export function lineageGraph(
+  lineage: readonly LineageNode[],
+  options: { tier: PerformanceTier; parameters?: ParameterOverrides },
+): { graph: PipelineGraph; nodeKeys: Map<number, LineageNode> } {
+  // resolveLineage adds a node after everything it reads: its order is already topological.
+  const idOf = new Map(lineage.map((node, i) => [node.key, i + 1]));
+  const nodeKeys = new Map<number, LineageNode>();
+  const nodes: PipelineNode[] = lineage.map((node) => {
+    const id = idOf.get(node.key)!;
+    nodeKeys.set(id, node);
+    const dependencies = node.reads.map((key) => idOf.get(key)!).sort((a, b) => a - b);
+    return node.kind === 'materialized_view_refresh'
+      ? {
+          id,
+          dependencies,
+          materializedViewRefresh: { name: node.materializedViewName!, performance: options.tier },
+        }
+      : {
+          id,
+          dependencies,
+          queryExecution: {
+            queryId: node.queryId,
+            performance: options.tier,
+            ...(options.parameters && Object.keys(options.parameters).length
+              ? { queryParameters: options.parameters }
+              : {}),
+          },
+        };
+  });
+  return { graph: { nodes }, nodeKeys };
+}

@@ -1,0 +1,238 @@
+import type { Account } from '../core/accounts';
+import type { GateDecision } from '../core/dependency-gate';
+import { isTerminal } from '../core/executions';
+import { dependencyGate, dependentsOf, type NodeOutcome } from '../core/pipeline-graph';
+import { type PipelineRunnerInput, pipelineRunnerInput } from '../core/pipeline-workflow';
+import { type NodeState, type PipelineNodeRun, TERMINAL_NODE_STATES } from '../core/pipelines';
+import { acquireSlot, runQuery } from '../executions/activities';
+import { createExecution, type ExecutionRequest, savedQueryRequest } from '../executions/use-cases';
+import { refreshRequest } from '../matviews/use-cases';
+import type { Services } from '../services';
+
+const PIPELINE_ACTIONS = new Set([
+  'await_dependencies',
+  'run_node',
+  'record_node_failure',
+  'finish_pipeline',
+]);
+
+export function isPipelineAction(input: unknown): boolean {
+  return PIPELINE_ACTIONS.has(pipelineRunnerInput(input).action);
+}
+
+/** The pipeline steps of the node runner (see functions/core/pipeline-workflow.ts). */
+export async function runPipelineStep(services: Services, raw: unknown): Promise<unknown> {
+  const input: PipelineRunnerInput = pipelineRunnerInput(raw);
+  const id = input.pipeline_execution_id;
+  switch (input.action) {
+    case 'await_dependencies':
+      return services.dependencyGate.awaitDependencies({
+        pipelineExecutionId: id,
+        nodeId: Number(input.node_id),
+        taskToken: String(input.task_token ?? ''),
+        decide: () => decide(services, id, Number(input.node_id)),
+      });
+    case 'run_node':
+      return runNode(services, id, Number(input.node_id));
+    case 'record_node_failure':
+      await endNode(services, id, Number(input.node_id), ['pending', 'running'], {
+        state: 'failed',
+        error: {
+          type: 'internal_error',
+          message: `${input.error ?? 'Error'}: ${(input.cause ?? '').slice(0, 500)}`,
+        },
+      });
+      return { recorded: true };
+    case 'finish_pipeline':
+      return finishPipeline(services, id);
+  }
+}
+
+const OUTCOME: Partial<Record<NodeState, NodeOutcome>> = {
+  completed: 'succeeded',
+  failed: 'failed',
+  skipped: 'skipped',
+  cancelled: 'cancelled',
+};
+
+/** Decides whether a node may start, recording `skipped` or `cancelled` when it never will. */
+async function decide(
+  services: Services,
+  pipelineExecutionId: string,
+  nodeId: number,
+): Promise<GateDecision> {
+  const run = await services.pipelines.get(pipelineExecutionId);
+  const node = run?.nodes.find((n) => n.nodeId === nodeId);
+  if (!run || !node) return 'skip';
+  if (node.state === 'completed') return 'proceed'; // reused by a retry: run_node returns at once
+  if (node.state !== 'pending') return 'skip';
+  if (run.execution.state === 'cancelled') {
+    await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
+      state: 'cancelled',
+      error: { type: 'cancelled', message: 'The pipeline was cancelled before this node started.' },
+    });
+    return 'skip';
+  }
+  const byId = new Map(run.nodes.map((n) => [n.nodeId, n]));
+  const outcomes = node.dependencies.map((dep) => OUTCOME[byId.get(dep)?.state ?? 'pending']);
+  const decision = dependencyGate(outcomes);
+  if (decision === 'skip') {
+    const blocker = node.dependencies
+      .map((dep) => byId.get(dep))
+      .find((dep) => dep && ['failed', 'skipped', 'cancelled'].includes(dep.state));
+    await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
+      state: 'skipped',
+      error: { type: 'skipped', message: `Not run: dependency ${blocker?.nodeId} ended ${blocker?.state}.` },
+    });
+  }
+  return decision;
+}
+
+/** Runs one node: its query execution or view refresh, inside this Task (no nested workflow). */
+async function runNode(services: Services, pipelineExecutionId: string, nodeId: number) {
+  const run = await services.pipelines.get(pipelineExecutionId);
+  const node = run?.nodes.find((n) => n.nodeId === nodeId);
+  if (!run || !node || TERMINAL_NODE_STATES.includes(node.state)) return { state: node?.state ?? 'missing' };
+  if (run.execution.state === 'cancelled') {
+    await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
+      state: 'cancelled',
+      error: { type: 'cancelled', message: 'The pipeline was cancelled before this node started.' },
+    });
+    return { state: 'cancelled' };
+  }
+  const now = new Date().toISOString();
+  await services.pipelines.transition(pipelineExecutionId, ['pending'], {
+    state: 'executing',
+    startedAt: now,
+  });
+  if (
+    !(await services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['pending'], {
+      state: 'running',
+      startedAt: now,
+    }))
+  ) {
+    return { state: (await services.pipelines.getNode(pipelineExecutionId, nodeId))?.state };
+  }
+  const account = await services.accounts.getAccount(run.execution.accountId);
+  let executionId: string;
+  try {
+    const execution = await createExecution(services, account!, {
+      ...(await nodeRequest(services, account!, node)),
+      pipelineExecutionId,
+    });
+    executionId = execution.executionId;
+  } catch (error) {
+    // The node could not start (e.g. its query was archived, or the credit limit was reached).
+    await endNode(services, pipelineExecutionId, nodeId, ['running'], {
+      state: 'failed',
+      error: { type: 'execution_error', message: (error as Error).message },
+    });
+    return { state: 'failed' };
+  }
+  await services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['running'], { executionId });
+  if (node.kind === 'materialized_view_refresh') {
+    await services.materializedViews.recordRefresh(node.materializedViewName!, executionId);
+  }
+  // Same steps as the single-query workflow: take a slot (the account's concurrency limit), run.
+  for (let attempt = 0; ; attempt++) {
+    const slot = await acquireSlot(services, executionId, attempt);
+    if (slot.status === 'acquired') {
+      await runQuery(services, executionId);
+      break;
+    }
+    if (slot.status === 'finished') break;
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.min(1000, services.config.slotPollSeconds * 1000)),
+    );
+  }
+  const execution = await services.executions.get(executionId);
+  const state: NodeState =
+    execution?.state === 'QUERY_STATE_COMPLETED'
+      ? 'completed'
+      : execution?.state === 'QUERY_STATE_CANCELLED'
+        ? 'cancelled'
+        : 'failed';
+  await endNode(services, pipelineExecutionId, nodeId, ['running'], {
+    state,
+    credits: execution?.credits ?? 0,
+    ...(execution?.error ? { error: execution.error } : {}),
+    ...(execution && !isTerminal(execution.state)
+      ? { error: { type: 'internal_error', message: 'The execution did not finish.' } }
+      : {}),
+  });
+  return { state };
+}
+
+async function nodeRequest(
+  services: Services,
+  account: Account,
+  node: PipelineNodeRun,
+): Promise<ExecutionRequest> {
+  if (node.kind === 'materialized_view_refresh') {
+    return refreshRequest(services, account, node.materializedViewName!, node.performance);
+  }
+  return savedQueryRequest(services, account, node.queryId, {
+    tier: node.performance,
+    parameters: node.queryParameters as Record<string, string>,
+  });
+}
+
+/** Ends a node (conditionally) and lets its dependents decide. */
+async function endNode(
+  services: Services,
+  pipelineExecutionId: string,
+  nodeId: number,
+  from: readonly NodeState[],
+  changes: { state: NodeState; error?: PipelineNodeRun['error']; credits?: number },
+) {
+  const ended = await services.pipelines.transitionNode(pipelineExecutionId, nodeId, from, {
+    ...changes,
+    endedAt: new Date().toISOString(),
+  });
+  if (!ended) return;
+  const run = await services.pipelines.get(pipelineExecutionId);
+  if (!run) return;
+  const dependents = dependentsOf(run.execution.graph, nodeId);
+  await services.dependencyGate.nodeEnded(
+    pipelineExecutionId,
+    dependents.map((dependent) => ({
+      nodeId: dependent,
+      decide: () => decide(services, pipelineExecutionId, dependent),
+    })),
+  );
+}
+
+/** The pipeline's final state from its nodes: completed only if every node completed. */
+async function finishPipeline(services: Services, pipelineExecutionId: string) {
+  const run = await services.pipelines.get(pipelineExecutionId);
+  if (!run) return { state: 'missing' };
+  for (const node of run.nodes.filter((n) => !TERMINAL_NODE_STATES.includes(n.state))) {
+    await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['pending', 'running'], {
+      state: 'failed',
+      endedAt: new Date().toISOString(),
+      error: { type: 'internal_error', message: 'The workflow ended before this node finished.' },
+    });
+  }
+  const nodes = (await services.pipelines.get(pipelineExecutionId))!.nodes;
+  const failed = nodes.filter((n) => n.state === 'failed');
+  const state =
+    run.execution.state === 'cancelled'
+      ? 'cancelled'
+      : failed.length
+        ? 'failed'
+        : nodes.every((n) => n.state === 'completed')
+          ? 'completed'
+          : 'failed';
+  const error = failed.length
+    ? `${failed.length} node${failed.length > 1 ? 's' : ''} failed: ${failed
+        .map((n) => `${n.nodeId} (${n.error?.message ?? 'failed'})`)
+        .join('; ')
+        .slice(0, 1000)}`
+    : undefined;
+  await services.pipelines.transition(pipelineExecutionId, ['pending', 'executing'], {
+    state,
+    endedAt: new Date().toISOString(),
+    ...(error ? { error } : {}),
+  });
+  return { state };
+}

@@ -1,0 +1,362 @@
+import { createHash } from 'node:crypto';
+import type { Account } from '../core/accounts';
+import type { PerformanceTier } from '../core/engine';
+import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
+import { newId } from '../core/ids';
+import type { ParameterOverrides } from '../core/parameters';
+import { executionLevels, type PipelineGraph, validatePipelineGraph } from '../core/pipeline-graph';
+import { compilePipelineWorkflow, pipelineWorkflowInput } from '../core/pipeline-workflow';
+import {
+  type PipelineExecution,
+  type PipelineNodeRun,
+  TERMINAL_NODE_STATES,
+  TERMINAL_PIPELINE_STATES,
+} from '../core/pipelines';
+import { assertWithinCreditLimit, savedQueryRequest } from '../executions/use-cases';
+import { refreshRequest } from '../matviews/use-cases';
+import type { Services } from '../services';
+import { lineageGraph, resolveLineage } from './lineage';
+
+/** `GET /v1/query/{id}/pipeline`: the graph, its execution order and the data it would scan. */
+export async function pipelineDefinition(
+  services: Services,
+  account: Account,
+  queryId: number,
+  options: { tier: PerformanceTier; parameters?: ParameterOverrides },
+) {
+  const lineage = await resolveLineage(services, account, queryId);
+  const { graph, nodeKeys } = lineageGraph(lineage, options);
+  validatePipelineGraph(graph);
+  const stats = new Map(
+    (await services.catalogStats.listStats()).map((s) => [s.fullName.toLowerCase(), s.sizeBytes]),
+  );
+  const estimates = graph.nodes.map((node) => {
+    const tables = nodeKeys.get(node.id)?.baseTables ?? [];
+    return { id: node.id, tables, bytes: tables.reduce((sum, table) => sum + (stats.get(table) ?? 0), 0) };
+  });
+  return {
+    pipeline: { nodes: graph.nodes.map(nodeResponse) },
+    execution_order: executionLevels(graph),
+    estimated_bytes_scanned: estimates.reduce((sum, e) => sum + e.bytes, 0),
+    node_estimates: estimates.map((e) => ({
+      id: e.id,
+      base_tables: e.tables,
+      estimated_bytes_scanned: e.bytes,
+    })),
+  };
+}
+
+export async function executeQueryPipeline(
+  services: Services,
+  account: Account,
+  queryId: number,
+  options: { tier: PerformanceTier; parameters?: ParameterOverrides },
+) {
+  const lineage = await resolveLineage(services, account, queryId);
+  const { graph } = lineageGraph(lineage, options);
+  return startPipeline(services, account, graph, { queryId });
+}
+
+/**
+ * Validates and records a pipeline execution (nodes first, then the header as the commit point),
+ * then starts its generated workflow. Returns at once.
+ */
+export async function startPipeline(
+  services: Services,
+  account: Account,
+  graph: PipelineGraph,
+  options: {
+    queryId?: number;
+    retryOf?: PipelineExecution;
+    reuse?: ReadonlyMap<number, PipelineNodeRun>;
+  } = {},
+  now = new Date(),
+) {
+  validatePipelineGraph(graph);
+  await assertWithinCreditLimit(services, account, now);
+  // Every node must be runnable by the caller before anything is recorded.
+  for (const node of graph.nodes) {
+    if (node.queryExecution) {
+      await savedQueryRequest(services, account, node.queryExecution.queryId, {
+        tier: node.queryExecution.performance,
+        parameters: node.queryExecution.queryParameters as ParameterOverrides,
+      }).catch((error: Error) => {
+        throw withNode(error, node.id);
+      });
+    } else if (node.materializedViewRefresh) {
+      await refreshRequest(
+        services,
+        account,
+        node.materializedViewRefresh.name,
+        node.materializedViewRefresh.performance,
+      ).catch((error: Error) => {
+        throw withNode(error, node.id);
+      });
+    }
+  }
+  const pipelineExecutionId = newId(now.getTime());
+  const nodes: PipelineNodeRun[] = graph.nodes.map((node) => {
+    const reused = options.reuse?.get(node.id);
+    return {
+      pipelineExecutionId,
+      nodeId: node.id,
+      kind: node.queryExecution ? 'query_execution' : 'materialized_view_refresh',
+      queryId: node.queryExecution?.queryId ?? 0,
+      ...(node.materializedViewRefresh ? { materializedViewName: node.materializedViewRefresh.name } : {}),
+      performance: (node.queryExecution ?? node.materializedViewRefresh)!.performance,
+      ...(node.queryExecution?.queryParameters
+        ? { queryParameters: node.queryExecution.queryParameters }
+        : {}),
+      dependencies: node.dependencies,
+      state: reused ? 'completed' : 'pending',
+      ...(reused
+        ? {
+            executionId: reused.executionId,
+            reusedFrom: reused.pipelineExecutionId,
+            startedAt: reused.startedAt,
+            endedAt: reused.endedAt,
+            credits: 0,
+          }
+        : {}),
+    };
+  });
+  const execution: PipelineExecution = {
+    pipelineExecutionId,
+    accountId: account.accountId,
+    ...(options.queryId ? { queryId: options.queryId } : {}),
+    state: 'pending',
+    graphHash: graphHash(graph),
+    graph,
+    submittedAt: now.toISOString(),
+    ...(options.retryOf ? { retryOf: options.retryOf.pipelineExecutionId } : {}),
+  };
+  await services.pipelines.create(execution, nodes);
+  const nodeTimeoutSeconds =
+    Math.ceil(Math.max(...Object.values(services.config.queryTimeoutMs)) / 1000) + 120;
+  await services.orchestrator.start({
+    name: pipelineExecutionId,
+    definition: compilePipelineWorkflow(graph, {
+      runnerResource: services.config.runnerResource,
+      nodeTimeoutSeconds,
+      awaitTimeoutSeconds: nodeTimeoutSeconds * graph.nodes.length,
+    }),
+    input: pipelineWorkflowInput(pipelineExecutionId),
+  });
+  return { pipeline_execution_id: pipelineExecutionId };
+}
+
+function withNode(error: Error, nodeId: number): Error {
+  error.message = `Node ${nodeId}: ${error.message}`;
+  return error;
+}
+
+export function graphHash(graph: PipelineGraph): string {
+  const canonical = [...graph.nodes]
+    .sort((a, b) => a.id - b.id)
+    .map((node) => ({ ...node, dependencies: [...node.dependencies].sort((a, b) => a - b) }));
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+async function ownPipeline(services: Services, account: Account, pipelineExecutionId: string) {
+  const run = await services.pipelines.get(pipelineExecutionId);
+  if (!run || run.execution.accountId !== account.accountId) {
+    throw new NotFoundError(`Pipeline execution ${pipelineExecutionId} not found.`);
+  }
+  return run;
+}
+
+/** `GET /v1/pipelines/executions/{id}/status`, read from DynamoDB only. */
+export async function pipelineStatus(services: Services, account: Account, pipelineExecutionId: string) {
+  const { execution, nodes } = await ownPipeline(services, account, pipelineExecutionId);
+  const credits = nodes.reduce((sum, node) => sum + (node.credits ?? 0), 0);
+  return {
+    pipeline_execution_id: execution.pipelineExecutionId,
+    status: execution.state,
+    ...(execution.error ? { error: execution.error } : {}),
+    ...(execution.queryId ? { query_id: execution.queryId } : {}),
+    submitted_at: execution.submittedAt,
+    ...(execution.startedAt ? { started_at: execution.startedAt } : {}),
+    ...(execution.endedAt ? { ended_at: execution.endedAt } : {}),
+    ...(execution.retryOf ? { retry_of: execution.retryOf } : {}),
+    execution_cost_credits: Math.round(credits * 1000) / 1000,
+    node_executions: [...nodes].sort((a, b) => a.nodeId - b.nodeId).map(nodeStatus),
+  };
+}
+
+function nodeStatus(node: PipelineNodeRun) {
+  const status = {
+    status: node.state,
+    execution_id: node.executionId ?? null,
+    ...(node.error ? { error: node.error } : {}),
+    ...(node.startedAt ? { started_at: node.startedAt } : {}),
+    ...(node.endedAt ? { ended_at: node.endedAt } : {}),
+    execution_cost_credits: node.credits ?? 0,
+    ...(node.reusedFrom ? { reused_from: node.reusedFrom } : {}),
+  };
+  return node.kind === 'materialized_view_refresh'
+    ? {
+        id: node.nodeId,
+        dependencies: node.dependencies,
+        materialized_view_refresh_status: { name: node.materializedViewName, ...status },
+      }
+    : {
+        id: node.nodeId,
+        dependencies: node.dependencies,
+        query_execution_status: { query_id: node.queryId, ...status },
+      };
+}
+
+function nodeResponse(node: PipelineGraph['nodes'][number]) {
+  return {
+    id: node.id,
+    dependencies: node.dependencies,
+    ...(node.queryExecution
+      ? {
+          query_execution: {
+            query_id: node.queryExecution.queryId,
+            performance: node.queryExecution.performance,
+            ...(node.queryExecution.queryParameters
+              ? { query_parameters: node.queryExecution.queryParameters }
+              : {}),
+          },
+        }
+      : {}),
+    ...(node.materializedViewRefresh
+      ? {
+          materialized_view_refresh: {
+            name: node.materializedViewRefresh.name,
+            performance: node.materializedViewRefresh.performance,
+          },
+        }
+      : {}),
+  };
+}
+
+/** Stops running nodes and cancels pending ones; the workflow then finishes as cancelled. */
+export async function cancelPipeline(
+  services: Services,
+  account: Account,
+  pipelineExecutionId: string,
+  now = new Date(),
+) {
+  const { nodes } = await ownPipeline(services, account, pipelineExecutionId);
+  const cancelled = await services.pipelines.transition(pipelineExecutionId, ['pending', 'executing'], {
+    state: 'cancelled',
+    endedAt: now.toISOString(),
+    error: 'Cancelled by the user.',
+  });
+  if (!cancelled)
+    throw new ConflictError(
+      `Pipeline execution ${pipelineExecutionId} already finished; there is nothing to cancel.`,
+    );
+  const at = now.toISOString();
+  for (const node of nodes) {
+    if (node.state === 'pending') {
+      await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['pending'], {
+        state: 'cancelled',
+        endedAt: at,
+        error: { type: 'cancelled', message: 'The pipeline was cancelled before this node started.' },
+      });
+    } else if (node.state === 'running' && node.executionId) {
+      // The node's run sees its execution cancelled, stops the engine and ends the node cancelled.
+      await services.executions.transition(
+        node.executionId,
+        ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
+        {
+          state: 'QUERY_STATE_CANCELLED',
+          cancelledAt: at,
+          executionEndedAt: at,
+        },
+      );
+    }
+  }
+  return { success: true };
+}
+
+/**
+ * Starts a new pipeline execution that reruns only the failed, skipped and cancelled nodes and
+ * reuses the completed ones. Refuses (409) when the graph changed since, e.g. the query's lineage.
+ */
+export async function retryPipeline(services: Services, account: Account, pipelineExecutionId: string) {
+  const { execution, nodes } = await ownPipeline(services, account, pipelineExecutionId);
+  if (!TERMINAL_PIPELINE_STATES.includes(execution.state)) {
+    throw new ConflictError(
+      `Pipeline execution ${pipelineExecutionId} is still ${execution.state}; retry it once it has finished.`,
+    );
+  }
+  if (execution.state === 'completed') {
+    throw new ConflictError(
+      `Pipeline execution ${pipelineExecutionId} completed; there is nothing to retry.`,
+    );
+  }
+  if (execution.queryId) {
+    const tier = execution.graph.nodes.at(-1)?.queryExecution?.performance ?? 'medium';
+    const parameters = execution.graph.nodes.find((n) => n.queryExecution?.queryId === execution.queryId)
+      ?.queryExecution?.queryParameters as ParameterOverrides | undefined;
+    const current = lineageGraph(await resolveLineage(services, account, execution.queryId), {
+      tier,
+      parameters,
+    }).graph;
+    if (graphHash(current) !== execution.graphHash) {
+      throw new ConflictError(
+        `The pipeline of query ${execution.queryId} changed since ${pipelineExecutionId} ran (its lineage is different); start a new run with POST /v1/query/${execution.queryId}/pipeline/execute.`,
+      );
+    }
+  }
+  const reuse = new Map(
+    nodes.filter((node) => node.state === 'completed' && node.executionId).map((node) => [node.nodeId, node]),
+  );
+  const rerun = nodes.filter((node) => node.state !== 'completed').map((node) => node.nodeId);
+  if (rerun.length === 0) throw new BadRequestError('Every node completed; there is nothing to retry.');
+  return {
+    ...(await startPipeline(services, account, execution.graph, {
+      ...(execution.queryId ? { queryId: execution.queryId } : {}),
+      retryOf: execution,
+      reuse,
+    })),
+    rerun_node_ids: rerun.sort((a, b) => a - b),
+    reused_node_ids: [...reuse.keys()].sort((a, b) => a - b),
+  };
+}
+
+/**
+ * Start-up recovery: a pipeline that was executing when the host stopped ends `failed` with the
+ * reason; its unfinished nodes end in a true terminal state, and a retry reruns just those.
+ */
+export async function recoverPipelines(services: Services): Promise<number> {
+  let recovered = 0;
+  for (const execution of await services.pipelines.listActive()) {
+    const run = await services.pipelines.get(execution.pipelineExecutionId);
+    const at = new Date().toISOString();
+    for (const node of run?.nodes ?? []) {
+      if (TERMINAL_NODE_STATES.includes(node.state)) continue;
+      await services.pipelines.transitionNode(
+        execution.pipelineExecutionId,
+        node.nodeId,
+        ['pending', 'running'],
+        {
+          state: node.state === 'running' ? 'failed' : 'cancelled',
+          endedAt: at,
+          error: {
+            type: 'internal_error',
+            message:
+              node.state === 'running'
+                ? 'The service restarted while this node was running.'
+                : 'Not run: the service restarted first.',
+          },
+        },
+      );
+    }
+    const done = await services.pipelines.transition(
+      execution.pipelineExecutionId,
+      ['pending', 'executing'],
+      {
+        state: 'failed',
+        endedAt: at,
+        error: `The service restarted during this run; POST /v1/pipelines/executions/${execution.pipelineExecutionId}/retry reruns the nodes that did not complete.`,
+      },
+    );
+    if (done) recovered++;
+  }
+  return recovered;
+}

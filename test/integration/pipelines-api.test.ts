@@ -1,0 +1,274 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUNAWAY_SQL, waitUntilFinished } from '../support/executions';
+import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
+
+describe('query pipelines: lineage, generated workflow, per-node status, failure, cancel and retry', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost(undefined, { execution: { cancelPollMs: 50 } });
+  });
+  afterAll(() => host?.stop());
+
+  const createQuery = async (sql: string) =>
+    (await bodyOf(await host.call('/v1/query', { json: { name: 'pipeline part', query_sql: sql } })))
+      .query_id as number;
+  const materialize = async (name: string, sql: string) => {
+    const queryId = await createQuery(sql);
+    const upsert = await bodyOf(
+      await host.call('/v1/materialized-views', { json: { name, query_id: queryId } }),
+    );
+    expect((await waitUntilFinished(host, upsert.execution_id)).state).toBe('QUERY_STATE_COMPLETED');
+    return queryId;
+  };
+  const waitForPipeline = async (id: string, timeoutMs = 60_000): Promise<Json> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const status = await bodyOf(await host.call(`/v1/pipelines/executions/${id}/status`));
+      if (['completed', 'failed', 'cancelled'].includes(status.status)) return status;
+      if (Date.now() > deadline) throw new Error(`pipeline never finished: ${JSON.stringify(status)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const node = (status: Json, id: number) => {
+    const entry = status.node_executions.find((n: Json) => n.id === id);
+    return entry.query_execution_status ?? entry.materialized_view_refresh_status;
+  };
+
+  it('builds the pipeline from lineage through CTEs, subqueries and unions, and runs it in dependency order', async () => {
+    const a = await materialize(
+      'result_pipe_a',
+      'select blockchain, count(*) as n from dex.trades group by 1',
+    );
+    const b = await materialize('result_pipe_b', 'select symbol, avg(price) as p from prices.usd group by 1');
+    const c = await materialize(
+      'result_pipe_c',
+      'with x as (select * from mv.local.result_pipe_a) select x.blockchain, x.n, (select count(*) from mv.local.result_pipe_b) as tokens from x',
+    );
+    const root = await createQuery(
+      'select blockchain, n from mv.local.result_pipe_c union all select blockchain, n from mv.local.result_pipe_a where blockchain in (select blockchain from dex.trades)',
+    );
+    const definition = await bodyOf(await host.call(`/v1/query/${root}/pipeline?performance=large`));
+    expect(definition.pipeline.nodes).toEqual([
+      {
+        id: 1,
+        dependencies: [],
+        materialized_view_refresh: { name: 'mv.local.result_pipe_a', performance: 'large' },
+      },
+      {
+        id: 2,
+        dependencies: [],
+        materialized_view_refresh: { name: 'mv.local.result_pipe_b', performance: 'large' },
+      },
+      {
+        id: 3,
+        dependencies: [1, 2],
+        materialized_view_refresh: { name: 'mv.local.result_pipe_c', performance: 'large' },
+      },
+      { id: 4, dependencies: [1, 3], query_execution: { query_id: root, performance: 'large' } },
+    ]);
+    expect(definition.execution_order).toEqual([[1, 2], [3], [4]]);
+    expect(definition.estimated_bytes_scanned).toBeGreaterThan(0);
+    expect([a, b, c].every(Number.isInteger)).toBe(true);
+
+    const started = await bodyOf(await host.call(`/v1/query/${root}/pipeline/execute`, { json: {} }));
+    expect(started.pipeline_execution_id).toMatch(/^01[0-9A-Z]{24}$/);
+    const status = await waitForPipeline(started.pipeline_execution_id);
+    expect(status.status).toBe('completed');
+    expect(status.execution_cost_credits).toBeGreaterThan(0);
+    for (const id of [1, 2, 3, 4]) expect(node(status, id).status).toBe('completed');
+    // A node starts only after every dependency ended.
+    expect(Date.parse(node(status, 3).started_at)).toBeGreaterThanOrEqual(
+      Date.parse(node(status, 1).ended_at),
+    );
+    expect(Date.parse(node(status, 3).started_at)).toBeGreaterThanOrEqual(
+      Date.parse(node(status, 2).ended_at),
+    );
+    expect(Date.parse(node(status, 4).started_at)).toBeGreaterThanOrEqual(
+      Date.parse(node(status, 3).ended_at),
+    );
+    // Each query node's execution reads like any execution.
+    const results = await bodyOf(await host.call(`/v1/execution/${node(status, 4).execution_id}/results`));
+    expect(results.result.metadata.row_count).toBe(6);
+  });
+
+  it('skips what depends on a failure and keeps unrelated branches running (the N graph)', async () => {
+    const ok = await createQuery('select 1 as one');
+    const boom = await createQuery("select error('boom') as never");
+    const graph = {
+      pipeline: {
+        nodes: [
+          { id: 1, query_execution: { query_id: ok } }, // a
+          { id: 2, query_execution: { query_id: boom } }, // b fails
+          { id: 3, dependencies: [1], query_execution: { query_id: ok } }, // c: a → c
+          { id: 4, dependencies: [1, 2], query_execution: { query_id: ok } }, // d: a, b → d
+        ],
+      },
+    };
+    const started = await bodyOf(await host.call('/v1/pipelines/execute', { json: graph }));
+    const status = await waitForPipeline(started.pipeline_execution_id);
+    expect(status.status).toBe('failed');
+    expect(status.error).toMatch(/node failed: 2/);
+    expect([1, 2, 3, 4].map((id) => node(status, id).status)).toEqual([
+      'completed',
+      'failed',
+      'completed',
+      'skipped',
+    ]);
+    expect(node(status, 4).execution_id).toBeNull();
+    expect(node(status, 4).error.message).toMatch(/dependency 2 ended failed/);
+    expect(node(status, 2).error.type).toBe('execution_error');
+
+    // Retry reruns exactly the failed and skipped nodes once the cause is fixed.
+    await host.call(`/v1/query/${boom}`, { method: 'PATCH', json: { query_sql: 'select 2 as two' } });
+    const retried = await bodyOf(
+      await host.call(`/v1/pipelines/executions/${started.pipeline_execution_id}/retry`, { method: 'POST' }),
+    );
+    expect(retried).toMatchObject({ rerun_node_ids: [2, 4], reused_node_ids: [1, 3] });
+    const after = await waitForPipeline(retried.pipeline_execution_id);
+    expect(after.status).toBe('completed');
+    expect(after.retry_of).toBe(started.pipeline_execution_id);
+    expect(node(after, 1)).toMatchObject({
+      status: 'completed',
+      reused_from: started.pipeline_execution_id,
+      execution_id: node(status, 1).execution_id,
+    });
+    expect(node(after, 2).execution_id).not.toBe(node(status, 2).execution_id);
+    expect(node(after, 4).reused_from).toBeUndefined();
+    const again = await host.call(`/v1/pipelines/executions/${retried.pipeline_execution_id}/retry`, {
+      method: 'POST',
+    });
+    expect(again.status).toBe(409);
+  });
+
+  it('cancels: the running node stops, pending nodes end cancelled', async () => {
+    const slow = await createQuery(RUNAWAY_SQL);
+    const after = await createQuery('select 1 as x');
+    const started = await bodyOf(
+      await host.call('/v1/pipelines/execute', {
+        json: {
+          pipeline: {
+            nodes: [
+              { id: 1, query_execution: { query_id: slow } },
+              { id: 2, dependencies: [1], query_execution: { query_id: after } },
+            ],
+          },
+        },
+      }),
+    );
+    const id = started.pipeline_execution_id;
+    for (let i = 0; i < 200; i++) {
+      const status = await bodyOf(await host.call(`/v1/pipelines/executions/${id}/status`));
+      if (node(status, 1).status === 'running' && node(status, 1).execution_id) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(
+      await bodyOf(await host.call(`/v1/pipelines/executions/${id}/cancel`, { method: 'POST' })),
+    ).toEqual({ success: true });
+    // The pipeline is cancelled at once; the running node settles as soon as its engine stops.
+    let status = await waitForPipeline(id);
+    for (let i = 0; i < 100 && node(status, 1).status === 'running'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = await waitForPipeline(id);
+    }
+    expect(status.status).toBe('cancelled');
+    expect([node(status, 1).status, node(status, 2).status]).toEqual(['cancelled', 'cancelled']);
+    const execution = await bodyOf(await host.call(`/v1/execution/${node(status, 1).execution_id}/status`));
+    expect(execution.state).toBe('QUERY_STATE_CANCELLED');
+    expect((await host.call(`/v1/pipelines/executions/${id}/cancel`, { method: 'POST' })).status).toBe(409);
+  });
+
+  it('rejects lineage cycles and unknown tables, naming them', async () => {
+    const x = await materialize('result_cycle_x', 'select 1 as v');
+    await materialize('result_cycle_y', 'select v from mv.local.result_cycle_x');
+    await host.call(`/v1/query/${x}`, {
+      method: 'PATCH',
+      json: { query_sql: 'select v from mv.local.result_cycle_y' },
+    });
+    const root = await createQuery('select * from mv.local.result_cycle_x');
+    const cycle = await host.call(`/v1/query/${root}/pipeline`);
+    expect(cycle.status).toBe(400);
+    expect((await bodyOf(cycle)).error).toMatch(
+      /cycle: mv:mv\.local\.result_cycle_x → mv:mv\.local\.result_cycle_y → mv:mv\.local\.result_cycle_x/,
+    );
+
+    const unknown = await createQuery(
+      'with t as (select 1) select * from t join dex.no_such_table using (x)',
+    );
+    const response = await host.call(`/v1/query/${unknown}/pipeline`);
+    expect(response.status).toBe(400);
+    expect((await bodyOf(response)).error).toMatch(/dex\.no_such_table/);
+    const unreadable = await createQuery('selec nothing');
+    expect((await bodyOf(await host.call(`/v1/query/${unreadable}/pipeline`))).error).toMatch(
+      /Cannot read the query's SQL/,
+    );
+  });
+
+  it.each([
+    [{}, /either query_id .* or pipeline\.nodes/],
+    [{ query_id: 1, pipeline: { nodes: [{ id: 1, query_execution: { query_id: 1 } }] } }, /not both/],
+    [{ pipeline: { nodes: [] } }, /at least one node/],
+    [
+      {
+        pipeline: {
+          nodes: [
+            { id: 1, query_execution: { query_id: 1 } },
+            { id: 1, query_execution: { query_id: 1 } },
+          ],
+        },
+      },
+      /id 1 is used twice/,
+    ],
+    [
+      { pipeline: { nodes: [{ id: 1, dependencies: [7], query_execution: { query_id: 1 } }] } },
+      /unknown node 7|7.*does not exist/,
+    ],
+    [
+      {
+        pipeline: {
+          nodes: [
+            { id: 1, dependencies: [2], query_execution: { query_id: 1 } },
+            { id: 2, dependencies: [1], query_execution: { query_id: 1 } },
+          ],
+        },
+      },
+      /cycle/,
+    ],
+    [{ pipeline: { nodes: [{ id: 1 }] } }, /exactly one|neither|one of/],
+    [
+      {
+        pipeline: {
+          nodes: [
+            {
+              id: 1,
+              query_execution: { query_id: 1 },
+              materialized_view_refresh: { name: 'mv.local.result_pipe_a' },
+            },
+          ],
+        },
+      },
+      /both|exactly one/,
+    ],
+    [
+      { pipeline: { nodes: [{ id: 1, query_execution: { query_id: 999999 } }] } },
+      /Node 1: Query 999999 not found/,
+    ],
+    [
+      { pipeline: { nodes: [{ id: 1, materialized_view_refresh: { name: 'mv.local.result_nope' } }] } },
+      /Node 1: Materialized view mv\.local\.result_nope not found/,
+    ],
+    [
+      { pipeline: { nodes: [{ id: 1, query_execution: { query_id: 1 }, extra: true }] } },
+      /Unrecognized key.*extra/,
+    ],
+  ])('explains a bad /v1/pipelines/execute body %#', async (body, message) => {
+    const response = await host.call('/v1/pipelines/execute', { json: body });
+    const payload = await bodyOf(response);
+    expect([400, 404], JSON.stringify(payload)).toContain(response.status);
+    expect(payload.error).toMatch(message);
+  });
+
+  it("hides other accounts' pipeline executions", async () => {
+    expect((await host.call('/v1/pipelines/executions/01HKZJ2683PHF9Q9PHHQ8FW4Q1/status')).status).toBe(404);
+    expect((await host.call('/v1/pipelines/executions/nope/status')).status).toBe(400);
+  });
+});
