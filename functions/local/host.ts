@@ -16,6 +16,7 @@ import { DuckDbResultStore } from './engine/result-store';
 import { DuckDbTableReferenceParser } from './engine/table-references';
 import { startHttpServer } from './http-server';
 import { PollingDependencyGate } from './polling-gate';
+import { RefreshScheduler } from './refresh-scheduler';
 import { LOCAL_RUNNER_ARN, LocalStepFunctions } from './step-functions';
 import { ensureWarehouse, type Warehouse } from './warehouse';
 
@@ -41,6 +42,7 @@ export interface LocalHost {
   dynamoEndpoint: string;
   warehouse: Warehouse;
   services: Services;
+  scheduler: RefreshScheduler;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       `Recovered executions: ${recovered.failed} marked failed (interrupted), ${recovered.resumed} resumed.`,
     );
   }
+  const scheduler = new RefreshScheduler(services);
+  scheduler.start();
   const pipelinesRecovered = await recoverPipelines(services);
   if (pipelinesRecovered)
     options.log?.(`Recovered pipelines: ${pipelinesRecovered} interrupted runs marked failed.`);
@@ -125,10 +129,12 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     dynamoEndpoint: dynamo.endpoint,
     warehouse,
     services,
+    scheduler,
     close: () => {
       // Stop taking requests first, then close the stores they write to.
       closing ??= (async () => {
         await http.close();
+        await scheduler.stop();
         await failInterruptedExecutions(services);
         await orchestrator.close();
         await engine.close();

@@ -32,6 +32,8 @@ export async function resolveLineage(
   services: Services,
   account: Account,
   queryId: number,
+  /** When the root is itself a view (a scheduled refresh), it becomes a refresh node. */
+  rootView?: MaterializedView,
 ): Promise<LineageNode[]> {
   const nodes = new Map<string, LineageNode>();
   const visiting: string[] = [];
@@ -52,7 +54,8 @@ export async function resolveLineage(
     }
     visiting.push(key);
     const query = await readableQuery(services.queries, account, queryIdToRead);
-    const references = await services.sqlParser.tablesReadBy(query.querySql);
+    // Parameters only stand for values, never for tables: any literal does for finding tables.
+    const references = await services.sqlParser.tablesReadBy(query.querySql.replace(/\{\{[^}]*\}\}/g, 'NULL'));
     const reads: string[] = [];
     const baseTables: string[] = [];
     for (const reference of references) {
@@ -84,7 +87,7 @@ export async function resolveLineage(
     });
   };
 
-  await visit(`query:${queryId}`, queryId);
+  await visit(rootView ? `mv:${rootView.fullName}` : `query:${queryId}`, queryId, rootView);
   return [...nodes.values()];
 }
 

@@ -3,6 +3,7 @@ import type { Account } from '../core/accounts';
 import type { PerformanceTier } from '../core/engine';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { newId } from '../core/ids';
+import type { MaterializedView } from '../core/materialized-views';
 import type { ParameterOverrides } from '../core/parameters';
 import { executionLevels, type PipelineGraph, validatePipelineGraph } from '../core/pipeline-graph';
 import { compilePipelineWorkflow, pipelineWorkflowInput } from '../core/pipeline-workflow';
@@ -55,6 +56,18 @@ export async function executeQueryPipeline(
   const lineage = await resolveLineage(services, account, queryId);
   const { graph } = lineageGraph(lineage, options);
   return startPipeline(services, account, graph, { queryId });
+}
+
+/**
+ * A scheduled refresh runs as a pipeline, so the views it reads refresh first (each in its turn),
+ * then the view itself.
+ */
+export async function refreshViewWithUpstream(services: Services, view: MaterializedView) {
+  const account = await services.accounts.getAccount(view.accountId);
+  if (!account) return undefined;
+  const tier = view.schedule?.performance ?? view.performance;
+  const lineage = await resolveLineage(services, account, view.queryId, view);
+  return startPipeline(services, account, lineageGraph(lineage, { tier }).graph);
 }
 
 /**
