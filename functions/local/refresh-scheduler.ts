@@ -59,7 +59,9 @@ export class RefreshScheduler {
   private async scheduledViews(): Promise<MaterializedView[]> {
     const views: MaterializedView[] = [];
     for (const account of await this.services.accounts.listAccounts()) {
-      views.push(...(await this.services.materializedViews.listByAccount(account.accountId)).filter((v) => v.schedule));
+      views.push(
+        ...(await this.services.materializedViews.listByAccount(account.accountId)).filter((v) => v.schedule),
+      );
     }
     return views;
   }

@@ -55,7 +55,9 @@ export async function resolveLineage(
     visiting.push(key);
     const query = await readableQuery(services.queries, account, queryIdToRead);
     // Parameters only stand for values, never for tables: any literal does for finding tables.
-    const references = await services.sqlParser.tablesReadBy(query.querySql.replace(/\{\{[^}]*\}\}/g, 'NULL'));
+    const references = await services.sqlParser.tablesReadBy(
+      query.querySql.replace(/\{\{[^}]*\}\}/g, 'NULL'),
+    );
     const reads: string[] = [];
     const baseTables: string[] = [];
     for (const reference of references) {
