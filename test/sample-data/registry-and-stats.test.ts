@@ -8,7 +8,7 @@ let db: SampleDb;
 let stats: TableStats[];
 
 beforeAll(async () => {
-  db = await sampleDb({ scale: 0.02 });
+  db = await sampleDb({ scale: 0.01 });
   stats = await measureTableStats(db.connection, BASE_TABLES);
 });
 afterAll(() => closeSampleDb(db));

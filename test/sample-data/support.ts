@@ -7,8 +7,13 @@ export interface SampleDb {
 }
 
 /** A fresh in-memory DuckDB with the sample data at a small scale. */
-export async function sampleDb(options: { scale?: number; seed?: number } = {}): Promise<SampleDb> {
-  const instance = await DuckDBInstance.create(':memory:');
+export async function sampleDb(
+  options: { scale?: number; seed?: number; threads?: number } = {},
+): Promise<SampleDb> {
+  const instance = await DuckDBInstance.create(
+    ':memory:',
+    options.threads ? { threads: String(options.threads) } : undefined,
+  );
   const connection = await instance.connect();
   await generateSampleData(connection, { scale: options.scale ?? 0.02, seed: options.seed ?? 42 });
   return { instance, connection };
