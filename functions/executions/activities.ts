@@ -98,17 +98,31 @@ export async function runQuery(services: Services, executionId: string): Promise
       relations: await readableRelations(services.materializedViews, started.accountId),
     });
     const credits = creditsFor(result.engineMillis, started.tier);
+    const endedAt = new Date().toISOString();
+    // A refresh publishes the view's new version before its execution reads COMPLETED, so whoever
+    // sees the execution completed also sees the new version. (A cancel landing in between
+    // cannot take a published version back.)
+    const current = started.materializedViewName ? await services.executions.get(executionId) : undefined;
+    if (current?.state === 'QUERY_STATE_EXECUTING' && started.materializedViewName) {
+      await services.materializedViews.publish(started.materializedViewName, {
+        executionId,
+        columns: result.columns,
+        rowCount: result.rowCount,
+        tableSizeBytes: result.resultBytes,
+        refreshedAt: endedAt,
+      });
+    }
     const completed = await services.executions.transition(executionId, ['QUERY_STATE_EXECUTING'], {
       state: 'QUERY_STATE_COMPLETED',
-      executionEndedAt: new Date().toISOString(),
+      executionEndedAt: endedAt,
       result: { columns: result.columns, rowCount: result.rowCount, resultBytes: result.resultBytes },
       engineMillis: result.engineMillis,
       credits,
     });
     await charge(services, started, credits);
     if (!completed) {
-      // Cancelled as it finished: the cancel wins and the result is dropped.
-      await services.results.delete(executionId);
+      // Cancelled as it finished: the cancel wins and the result is dropped (unless a view published it).
+      if (!started.materializedViewName) await services.results.delete(executionId);
       await services.executions.transition(executionId, ['QUERY_STATE_CANCELLED'], {
         engineMillis: result.engineMillis,
         credits,
@@ -117,15 +131,6 @@ export async function runQuery(services: Services, executionId: string): Promise
     }
     await services.usage.addStorageBytes(started.accountId, result.resultBytes);
     if (started.queryId > 0) await services.queries.setLatestCompletedExecution(started.queryId, executionId);
-    if (started.materializedViewName) {
-      await services.materializedViews.publish(started.materializedViewName, {
-        executionId,
-        columns: result.columns,
-        rowCount: result.rowCount,
-        tableSizeBytes: result.resultBytes,
-        refreshedAt: completed.executionEndedAt ?? new Date().toISOString(),
-      });
-    }
     return { state: completed.state };
   } catch (error) {
     return await recordRunFailure(services, started, error);

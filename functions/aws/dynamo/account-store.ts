@@ -1,13 +1,8 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account, AccountStore, ApiKeyRecord } from '../../core/accounts';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { isConditionFailure } from './client';
+import { queryAll } from './expressions';
 
 /**
  * Item layout (single table):
@@ -122,27 +117,15 @@ export class DynamoAccountStore implements AccountStore {
     }
   }
 
-  private async queryIndex(partition: string, sortPrefix?: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: sortPrefix
-            ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)'
-            : 'gsi1pk = :pk',
-          ExpressionAttributeValues: sortPrefix
-            ? { ':pk': partition, ':prefix': sortPrefix }
-            : { ':pk': partition },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+  private queryIndex(partition: string, sortPrefix?: string): Promise<Record<string, unknown>[]> {
+    return queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: sortPrefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+      ExpressionAttributeValues: sortPrefix
+        ? { ':pk': partition, ':prefix': sortPrefix }
+        : { ':pk': partition },
+    });
   }
 }
 

@@ -1,6 +1,7 @@
-import { BatchWriteCommand, type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TableStats } from '../../core/catalog';
 import type { CatalogStatsStore } from '../../core/catalog-ports';
+import { queryAll, withoutKeys } from './expressions';
 
 /** Item layout: pk CATALOG_STATS, sk TABLE#<full_name lower-case>; one item per table. */
 export class DynamoCatalogStatsStore implements CatalogStatsStore {
@@ -28,23 +29,11 @@ export class DynamoCatalogStatsStore implements CatalogStatsStore {
   }
 
   async listStats(): Promise<TableStats[]> {
-    const stats: TableStats[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': 'CATALOG_STATS' },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const { pk: _pk, sk: _sk, ...rest } = item;
-        stats.push(rest as TableStats);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return stats;
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': 'CATALOG_STATS' },
+    });
+    return items.map((item) => withoutKeys(item) as unknown as TableStats);
   }
 }

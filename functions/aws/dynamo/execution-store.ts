@@ -1,10 +1,4 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type Execution,
   type ExecutionChanges,
@@ -13,6 +7,7 @@ import {
   isTerminal,
 } from '../../core/executions';
 import { isConditionFailure } from './client';
+import { queryAll, setChanges, stateIn, withoutKeys } from './expressions';
 
 const ACTIVE_PARTITION = 'ACTIVE_EXECUTIONS';
 
@@ -56,28 +51,18 @@ export class DynamoExecutionStore implements ExecutionStore {
     from: readonly ExecutionState[],
     changes: ExecutionChanges,
   ): Promise<Execution | undefined> {
-    const names: Record<string, string> = { '#state': 'state' };
-    const values: Record<string, unknown> = {};
-    from.forEach((state, i) => {
-      values[`:from${i}`] = state;
-    });
-    const sets: string[] = [];
-    for (const [field, value] of Object.entries(changes)) {
-      if (value === undefined) continue;
-      names[`#${field}`] = field;
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-    }
+    const update = setChanges(changes);
+    const guard = stateIn(from);
     const leavesIndex = changes.state !== undefined && isTerminal(changes.state);
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys(executionId),
-          UpdateExpression: `SET ${sets.join(', ')}${leavesIndex ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
-          ConditionExpression: `attribute_exists(pk) AND #state IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          UpdateExpression: `${update.expression}${leavesIndex ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
+          ConditionExpression: `attribute_exists(pk) AND ${guard.condition}`,
+          ExpressionAttributeNames: { ...update.names, ...guard.names },
+          ExpressionAttributeValues: { ...update.values, ...guard.values },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -89,26 +74,15 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   async listActive(accountId?: string): Promise<Execution[]> {
-    const executions: Execution[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: accountId
-            ? 'gsi1pk = :pk AND begins_with(gsi1sk, :account)'
-            : 'gsi1pk = :pk',
-          ExpressionAttributeValues: accountId
-            ? { ':pk': ACTIVE_PARTITION, ':account': `${accountId}#` }
-            : { ':pk': ACTIVE_PARTITION },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      executions.push(...(page.Items ?? []).map(toExecution));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return executions.sort((a, b) => a.executionId.localeCompare(b.executionId));
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: accountId ? 'gsi1pk = :pk AND begins_with(gsi1sk, :account)' : 'gsi1pk = :pk',
+      ExpressionAttributeValues: accountId
+        ? { ':pk': ACTIVE_PARTITION, ':account': `${accountId}#` }
+        : { ':pk': ACTIVE_PARTITION },
+    });
+    return items.map(toExecution).sort((a, b) => a.executionId.localeCompare(b.executionId));
   }
 }
 
@@ -117,6 +91,5 @@ function keys(executionId: string) {
 }
 
 function toExecution(item: Record<string, unknown>): Execution {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, ttl: _ttl, ...execution } = item;
-  return execution as unknown as Execution;
+  return withoutKeys(item) as unknown as Execution;
 }

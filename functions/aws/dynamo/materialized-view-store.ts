@@ -3,7 +3,6 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../../core/errors';
@@ -13,6 +12,7 @@ import type {
   PublishedVersion,
 } from '../../core/materialized-views';
 import { isConditionFailure } from './client';
+import { queryAll, setChanges, withoutKeys } from './expressions';
 
 const INDEX_PARTITION = 'MATERIALIZED_VIEWS';
 
@@ -56,27 +56,16 @@ export class DynamoMaterializedViewStore implements MaterializedViewStore {
     changes: Partial<Pick<MaterializedView, 'isPrivate' | 'performance' | 'schedule'>>,
     updatedAt: string,
   ): Promise<MaterializedView> {
-    const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
-    const values: Record<string, unknown> = { ':updatedAt': updatedAt };
-    const sets = ['#updatedAt = :updatedAt'];
-    const removes: string[] = [];
-    for (const [field, value] of Object.entries(changes)) {
-      names[`#${field}`] = field;
-      if (value === undefined) removes.push(`#${field}`);
-      else {
-        values[`:${field}`] = value;
-        sets.push(`#${field} = :${field}`);
-      }
-    }
+    const update = setChanges({ ...changes, updatedAt }, { removeUndefined: true });
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys(fullName),
-          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          UpdateExpression: update.expression,
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          ExpressionAttributeNames: update.names,
+          ExpressionAttributeValues: update.values,
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -151,24 +140,15 @@ export class DynamoMaterializedViewStore implements MaterializedViewStore {
   }
 
   private async query(prefix?: string): Promise<MaterializedView[]> {
-    const views: MaterializedView[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
-          ExpressionAttributeValues: prefix
-            ? { ':pk': INDEX_PARTITION, ':prefix': prefix }
-            : { ':pk': INDEX_PARTITION },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      views.push(...(page.Items ?? []).map(toView));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return views.sort((a, b) => a.fullName.localeCompare(b.fullName));
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+      ExpressionAttributeValues: prefix
+        ? { ':pk': INDEX_PARTITION, ':prefix': prefix }
+        : { ':pk': INDEX_PARTITION },
+    });
+    return items.map(toView).sort((a, b) => a.fullName.localeCompare(b.fullName));
   }
 }
 
@@ -177,6 +157,5 @@ function keys(fullName: string) {
 }
 
 function toView(item: Record<string, unknown>): MaterializedView {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, ...view } = item;
-  return { lastExecutionIds: [], ...view } as unknown as MaterializedView;
+  return { lastExecutionIds: [], ...withoutKeys(item) } as unknown as MaterializedView;
 }

@@ -15,6 +15,7 @@ import {
   TERMINAL_PIPELINE_STATES,
 } from '../../core/pipelines';
 import { isConditionFailure } from './client';
+import { queryAll, setChanges, stateIn, withoutKeys } from './expressions';
 
 const ACTIVE_PARTITION = 'ACTIVE_PIPELINES';
 
@@ -54,29 +55,20 @@ export class DynamoPipelineStore implements PipelineStore {
   }
 
   async get(pipelineExecutionId: string) {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `PIPELINE#${pipelineExecutionId}` },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `PIPELINE#${pipelineExecutionId}` },
+      ConsistentRead: true,
+    });
     const header = items.find((item) => item.sk === 'HEADER');
     // Nodes without a header belong to a creation that never committed: not a pipeline.
     if (!header) return undefined;
     return {
-      execution: strip(header) as unknown as PipelineExecution,
+      execution: withoutKeys(header) as unknown as PipelineExecution,
       nodes: items
         .filter((item) => String(item.sk).startsWith('NODE#'))
-        .map((item) => strip(item) as unknown as PipelineNodeRun),
+        .map((item) => withoutKeys(item) as unknown as PipelineNodeRun),
     };
   }
 
@@ -88,7 +80,7 @@ export class DynamoPipelineStore implements PipelineStore {
         ConsistentRead: true,
       }),
     );
-    return Item ? (strip(Item) as unknown as PipelineNodeRun) : undefined;
+    return Item ? (withoutKeys(Item) as unknown as PipelineNodeRun) : undefined;
   }
 
   async transition(
@@ -125,7 +117,7 @@ export class DynamoPipelineStore implements PipelineStore {
         ExpressionAttributeValues: { ':pk': ACTIVE_PARTITION },
       }),
     );
-    return (Items ?? []).map((item) => strip(item) as unknown as PipelineExecution);
+    return (Items ?? []).map((item) => withoutKeys(item) as unknown as PipelineExecution);
   }
 
   private async conditionalUpdate(
@@ -134,31 +126,21 @@ export class DynamoPipelineStore implements PipelineStore {
     changes: Record<string, unknown>,
     suffix: string,
   ): Promise<Record<string, unknown> | undefined> {
-    const names: Record<string, string> = { '#state': 'state' };
-    const values: Record<string, unknown> = {};
-    from.forEach((state, i) => {
-      values[`:from${i}`] = state;
-    });
-    const sets: string[] = [];
-    for (const [field, value] of Object.entries(changes)) {
-      if (value === undefined) continue;
-      names[`#${field}`] = field;
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-    }
+    const update = setChanges(changes);
+    const guard = stateIn(from);
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
-          UpdateExpression: `SET ${sets.join(', ')}${suffix}`,
-          ConditionExpression: `attribute_exists(pk) AND #state IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          UpdateExpression: `${update.expression}${suffix}`,
+          ConditionExpression: `attribute_exists(pk) AND ${guard.condition}`,
+          ExpressionAttributeNames: { ...update.names, ...guard.names },
+          ExpressionAttributeValues: { ...update.values, ...guard.values },
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return Attributes ? strip(Attributes) : undefined;
+      return Attributes ? withoutKeys(Attributes) : undefined;
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
       throw error;
@@ -172,9 +154,4 @@ function headerKeys(id: string) {
 
 function nodeKeys(id: string, nodeId: number) {
   return { pk: `PIPELINE#${id}`, sk: `NODE#${String(nodeId).padStart(6, '0')}` };
-}
-
-function strip(item: Record<string, unknown>): Record<string, unknown> {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, ...rest } = item;
-  return rest;
 }

@@ -1,13 +1,8 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import type { QueryChanges, QueryStore, SavedQuery } from '../../core/queries';
 import { isConditionFailure } from './client';
+import { queryAll, setChanges, withoutKeys } from './expressions';
 
 /**
  * Item layout:
@@ -57,28 +52,16 @@ export class DynamoQueryStore implements QueryStore {
     changes: QueryChanges,
     updatedAt: string,
   ): Promise<SavedQuery> {
-    const names: Record<string, string> = { '#version': 'version', '#updatedAt': 'updatedAt' };
-    const values: Record<string, unknown> = {
-      ':expected': expectedVersion,
-      ':one': 1,
-      ':updatedAt': updatedAt,
-    };
-    const sets = ['#updatedAt = :updatedAt'];
-    for (const [field, value] of Object.entries(changes)) {
-      if (value === undefined) continue;
-      names[`#${field}`] = field;
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-    }
+    const update = setChanges({ ...changes, updatedAt });
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys(queryId),
-          UpdateExpression: `SET ${sets.join(', ')} ADD #version :one`,
+          UpdateExpression: `${update.expression} ADD #version :one`,
           ConditionExpression: 'attribute_exists(pk) AND #version = :expected',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          ExpressionAttributeNames: { ...update.names, '#version': 'version' },
+          ExpressionAttributeValues: { ...update.values, ':expected': expectedVersion, ':one': 1 },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -116,22 +99,15 @@ export class DynamoQueryStore implements QueryStore {
     limit: number,
     offset: number,
   ): Promise<{ queries: SavedQuery[]; total: number }> {
-    const all: SavedQuery[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}#QUERIES` },
-          ScanIndexForward: false,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      all.push(...(page.Items ?? []).map(toQuery));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const all = (
+      await queryAll(this.db, {
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}#QUERIES` },
+        ScanIndexForward: false,
+      })
+    ).map(toQuery);
     return { queries: all.slice(offset, offset + limit), total: all.length };
   }
 }
@@ -145,6 +121,5 @@ function indexKeys(query: SavedQuery) {
 }
 
 function toQuery(item: Record<string, unknown>): SavedQuery {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, ...query } = item;
-  return query as unknown as SavedQuery;
+  return withoutKeys(item) as unknown as SavedQuery;
 }

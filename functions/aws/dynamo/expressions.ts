@@ -1,0 +1,65 @@
+import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+
+export type Item = Record<string, unknown>;
+
+/** The item without the table's key and index attributes: what the domain objects hold. */
+export function withoutKeys(item: Item): Item {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, ttl: _ttl, ...rest } = item;
+  return rest;
+}
+
+/** Every page of a Query (DynamoDB returns at most 1 MB per call). */
+export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+export interface UpdateParts {
+  /** `SET #a = :a, ...` (and `REMOVE ...` for undefined values when `removeUndefined`). */
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** Turns `{field: value}` changes into an update expression with placeholder names and values. */
+export function setChanges(changes: Item, options: { removeUndefined?: boolean } = {}): UpdateParts {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === undefined) {
+      if (options.removeUndefined) {
+        names[`#${field}`] = field;
+        removes.push(`#${field}`);
+      }
+      continue;
+    }
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    sets.push(`#${field} = :${field}`);
+  }
+  const expression = [
+    sets.length ? `SET ${sets.join(', ')}` : '',
+    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return { expression, names, values };
+}
+
+/** `#state IN (:from0, :from1, ...)` for a guarded state transition. */
+export function stateIn(states: readonly string[], attribute = 'state') {
+  const values = Object.fromEntries(states.map((state, i) => [`:from${i}`, state]));
+  return {
+    condition: `#${attribute} IN (${states.map((_, i) => `:from${i}`).join(', ')})`,
+    names: { [`#${attribute}`]: attribute },
+    values,
+  };
+}
