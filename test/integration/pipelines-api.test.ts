@@ -267,6 +267,43 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect(payload.error).toMatch(message);
   });
 
+  it('checks the credit limit before a run starts (402)', async () => {
+    const queryId = await createQuery('select 1 as x');
+    await host.services.usage.setCreditLimit(host.accountId, 0.000001);
+    try {
+      const response = await host.call('/v1/pipelines/execute', {
+        json: { pipeline: { nodes: [{ id: 1, query_execution: { query_id: queryId } }] } },
+      });
+      expect(response.status).toBe(402);
+      expect((await bodyOf(response)).error).toMatch(/credit limit/);
+    } finally {
+      await host.services.usage.setCreditLimit(host.accountId, 1_000_000);
+    }
+  });
+
+  it('builds lineage for parameterized queries', async () => {
+    const queryId = (
+      await bodyOf(
+        await host.call('/v1/query', {
+          json: {
+            name: 'by chain',
+            query_sql: 'select * from mv.local.result_pipe_a where blockchain = {{chain}}',
+            parameters: [{ key: 'chain', type: 'text', value: 'base' }],
+          },
+        }),
+      )
+    ).query_id;
+    const definition = await bodyOf(
+      await host.call(
+        `/v1/query/${queryId}/pipeline?query_parameters=${encodeURIComponent('{"chain":"arbitrum"}')}`,
+      ),
+    );
+    expect(definition.pipeline.nodes.at(-1)).toMatchObject({
+      query_execution: { query_id: queryId, query_parameters: { chain: 'arbitrum' } },
+    });
+    expect(definition.pipeline.nodes[0].materialized_view_refresh.name).toBe('mv.local.result_pipe_a');
+  });
+
   it("hides other accounts' pipeline executions", async () => {
     expect((await host.call('/v1/pipelines/executions/01HKZJ2683PHF9Q9PHHQ8FW4Q1/status')).status).toBe(404);
     expect((await host.call('/v1/pipelines/executions/nope/status')).status).toBe(400);

@@ -35,3 +35,55 @@ describe('graceful restart with running executions', () => {
     }
   }, 60_000);
 });
+
+describe('restart in the middle of a pipeline', () => {
+  let dataDir: string;
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('ends the run failed with every node terminal, and retry reruns only what did not complete', async () => {
+    dataDir = await prepareDataDir();
+    const first = await startTestHost(dataDir);
+    const create = async (sql: string) =>
+      (await bodyOf(await first.call('/v1/query', { json: { name: 'p', query_sql: sql } })))
+        .query_id as number;
+    const quick = await create('select 1 as one');
+    const slow = await create(RUNAWAY_SQL);
+    const graph = {
+      pipeline: {
+        nodes: [
+          { id: 1, query_execution: { query_id: quick } },
+          { id: 2, dependencies: [1], query_execution: { query_id: slow } },
+          { id: 3, dependencies: [2], query_execution: { query_id: quick } },
+        ],
+      },
+    };
+    const { pipeline_execution_id: id } = await bodyOf(
+      await first.call('/v1/pipelines/execute', { json: graph }),
+    );
+    for (let i = 0; i < 200; i++) {
+      const status = await bodyOf(await first.call(`/v1/pipelines/executions/${id}/status`));
+      if (status.node_executions[1].query_execution_status.status === 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await first.stop();
+
+    const second = await startTestHost(dataDir);
+    try {
+      const status = await bodyOf(await second.call(`/v1/pipelines/executions/${id}/status`));
+      expect(status.status).toBe('failed');
+      expect(status.error).toMatch(/restarted during this run/);
+      expect(
+        status.node_executions.map(
+          (n: { query_execution_status: { status: string } }) => n.query_execution_status.status,
+        ),
+      ).toEqual(['completed', 'failed', 'cancelled']);
+      await second.call(`/v1/query/${slow}`, { method: 'PATCH', json: { query_sql: 'select 2 as two' } });
+      const retry = await bodyOf(
+        await second.call(`/v1/pipelines/executions/${id}/retry`, { method: 'POST' }),
+      );
+      expect(retry).toMatchObject({ rerun_node_ids: [2, 3], reused_node_ids: [1] });
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+});
