@@ -72,11 +72,12 @@ describe('restart in the middle of a pipeline', () => {
       const status = await bodyOf(await second.call(`/v1/pipelines/executions/${id}/status`));
       expect(status.status).toBe('failed');
       expect(status.error).toMatch(/restarted during this run/);
-      expect(
-        status.node_executions.map(
-          (n: { query_execution_status: { status: string } }) => n.query_execution_status.status,
-        ),
-      ).toEqual(['completed', 'failed', 'cancelled']);
+      const states = status.node_executions.map(
+        (n: { query_execution_status: { status: string } }) => n.query_execution_status.status,
+      );
+      // Node 3 never ran: skipped (its dependency failed as the host stopped) or cancelled (by recovery).
+      expect(states.slice(0, 2)).toEqual(['completed', 'failed']);
+      expect(['skipped', 'cancelled']).toContain(states[2]);
       await second.call(`/v1/query/${slow}`, { method: 'PATCH', json: { query_sql: 'select 2 as two' } });
       const retry = await bodyOf(
         await second.call(`/v1/pipelines/executions/${id}/retry`, { method: 'POST' }),
