@@ -267,6 +267,24 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect(payload.error).toMatch(message);
   });
 
+  it('refuses to retry when the lineage changed since the run (409)', async () => {
+    const root = await createQuery("select error('not yet') as e from mv.local.result_pipe_a");
+    const first = await bodyOf(await host.call(`/v1/query/${root}/pipeline/execute`, { json: {} }));
+    const failed = await waitForPipeline(first.pipeline_execution_id);
+    expect(failed.status).toBe('failed');
+    await host.call(`/v1/query/${root}`, {
+      method: 'PATCH',
+      json: {
+        query_sql: 'select a.blockchain from mv.local.result_pipe_a a, mv.local.result_pipe_b b limit 1',
+      },
+    });
+    const retry = await host.call(`/v1/pipelines/executions/${first.pipeline_execution_id}/retry`, {
+      method: 'POST',
+    });
+    expect(retry.status).toBe(409);
+    expect((await bodyOf(retry)).error).toMatch(/lineage is different/);
+  });
+
   it('checks the credit limit before a run starts (402)', async () => {
     const queryId = await createQuery('select 1 as x');
     await host.services.usage.setCreditLimit(host.accountId, 0.000001);
