@@ -27,7 +27,7 @@ import { MaterializedViewTables } from './matviews/catalog-entries';
  * `configureServices` with local adapters at boot; in Lambda the first request builds the AWS
  * adapters from the environment (a dynamic import, so local-only code is never bundled).
  */
-export interface Services {
+export interface Services extends HostAdapters {
   accounts: AccountStore;
   catalogStats: CatalogStatsStore;
   catalog: CatalogService;
@@ -37,12 +37,6 @@ export interface Services {
   pipelines: PipelineStore;
   limiter: ConcurrencyLimiter;
   usage: UsageStore;
-  engine: QueryEngine;
-  results: ResultStore;
-  orchestrator: Orchestrator;
-  dependencyGate: DependencyGate;
-  sqlParser: SqlTableReferenceParser;
-  config: ExecutionConfig;
 }
 
 /** What differs between hosts: the SQL engine and its parser, result storage, the workflow runner. */

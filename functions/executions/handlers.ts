@@ -1,3 +1,4 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { requestBaseUrl } from '../http/request-url';
 import { HttpResponse } from '../http/responses';
 import { routeHandler } from '../http/route-handler';
@@ -38,46 +39,45 @@ export const cancelExecution = routeHandler({ path: executionIdPath }, ({ servic
 export const getExecutionResults = routeHandler(
   { path: executionIdPath, query: resultsQuery },
   ({ services, account, path, query, event }) =>
-    results.executionResults(services, account, path.execution_id, query, {
-      baseUrl: requestBaseUrl(event),
-      path: event.path,
-    }),
+    results.executionResults(services, account, path.execution_id, query, locationOf(event)),
 );
 
 export const getExecutionResultsCsv = routeHandler(
   { path: executionIdPath, query: resultsQuery },
-  async ({ services, account, path, query, event }) => {
-    const execution = await executions.ownExecution(services, account, path.execution_id);
-    return csvResponse(
-      await results.executionResultsCsv(services, execution, query, {
-        baseUrl: requestBaseUrl(event),
-        path: event.path,
-      }),
-    );
-  },
+  async ({ services, account, path, query, event }) =>
+    csvResponse(
+      await results.executionResultsCsv(
+        services,
+        await executions.ownExecution(services, account, path.execution_id),
+        query,
+        locationOf(event),
+      ),
+    ),
 );
 
 export const getQueryResults = routeHandler(
   { path: queryIdPath, query: resultsQuery },
   ({ services, account, path, query, event }) =>
-    results.latestQueryResults(services, account, path.query_id, query, {
-      baseUrl: requestBaseUrl(event),
-      path: event.path,
-    }),
+    results.latestQueryResults(services, account, path.query_id, query, locationOf(event)),
 );
 
 export const getQueryResultsCsv = routeHandler(
   { path: queryIdPath, query: resultsQuery },
-  async ({ services, account, path, query, event }) => {
-    const execution = await results.latestCompletedExecution(services, account, path.query_id);
-    return csvResponse(
-      await results.executionResultsCsv(services, execution, query, {
-        baseUrl: requestBaseUrl(event),
-        path: event.path,
-      }),
-    );
-  },
+  async ({ services, account, path, query, event }) =>
+    csvResponse(
+      await results.executionResultsCsv(
+        services,
+        await results.latestCompletedExecution(services, account, path.query_id),
+        query,
+        locationOf(event),
+      ),
+    ),
 );
+
+/** Where this results endpoint lives, for `next_uri` links. */
+function locationOf(event: APIGatewayProxyEvent): results.ResultsLocation {
+  return { baseUrl: requestBaseUrl(event), path: event.path };
+}
 
 export const getUsage = routeHandler({ body: usageBody }, ({ services, account, body }) =>
   usageOf(services, account, body),
