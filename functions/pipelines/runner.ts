@@ -141,9 +141,9 @@ async function runNode(services: Services, pipelineExecutionId: string, nodeId: 
       break;
     }
     if (slot.status === 'finished') break;
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.min(1000, services.config.slotPollSeconds * 1000)),
-    );
+    // Back off from 50 ms: siblings that became ready together take free slots almost at once.
+    const delay = Math.min(services.config.slotPollSeconds * 1000, 50 * 2 ** Math.min(attempt, 6));
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
   const execution = await services.executions.get(executionId);
   const state: NodeState =
