@@ -41,8 +41,16 @@ export function parseDuckDbError(error: unknown): DuckDbErrorInfo {
 }
 
 /** 1-based line and column of a byte offset into `sql` (DuckDB positions count UTF-8 bytes). */
-export function positionToLineColumn(sql: string, byteOffset: number): { line: number; column: number } {
-  const prefix = Buffer.from(sql, 'utf8').subarray(0, Math.max(0, byteOffset)).toString('utf8');
+export function positionToLineColumn(
+  sql: string,
+  offset: number,
+  unit: 'bytes' | 'characters' = 'bytes',
+): { line: number; column: number } {
+  // DuckDB's parser counts characters (code points); the binder and query_location count UTF-8 bytes.
+  const prefix =
+    unit === 'characters'
+      ? [...sql].slice(0, Math.max(0, offset)).join('')
+      : Buffer.from(sql, 'utf8').subarray(0, Math.max(0, offset)).toString('utf8');
   const lines = prefix.split(/\r\n|\r|\n/);
   const last = lines[lines.length - 1] ?? '';
   return { line: lines.length, column: [...last].length + 1 };
@@ -97,7 +105,8 @@ export function toQueryFailure(
       `${context.tier} tier; filter or aggregate earlier, select fewer columns` +
       (context.tier === 'large' ? '.' : ', or run it on the large tier.');
   }
-  const position = info.position !== undefined ? positionToLineColumn(sql, info.position) : undefined;
+  const unit = info.type === 'Parser' || info.type === 'Syntax' ? 'characters' : 'bytes';
+  const position = info.position !== undefined ? positionToLineColumn(sql, info.position, unit) : undefined;
   if (position) message += ` (line ${position.line}, column ${position.column})`;
   return new QueryFailure(type, message, position, engineMillis);
 }
