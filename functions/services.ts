@@ -16,6 +16,7 @@ import type { SqlTableReferenceParser } from './core/lineage';
 import type { MaterializedViewStore } from './core/materialized-views';
 import type { PipelineStore } from './core/pipelines';
 import type { QueryStore } from './core/queries';
+import type { RefreshScheduleRegistry } from './core/refresh-schedules';
 import type { Orchestrator } from './core/workflows';
 import { BASE_TABLES } from './datasets/base-tables';
 import { CatalogService } from './datasets/catalog-service';
@@ -46,6 +47,7 @@ export interface HostAdapters {
   orchestrator: Orchestrator;
   dependencyGate: DependencyGate;
   sqlParser: SqlTableReferenceParser;
+  schedules: RefreshScheduleRegistry;
   config: ExecutionConfig;
 }
 

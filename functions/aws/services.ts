@@ -1,13 +1,16 @@
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { QueryEngine, ResultStore } from '../core/engine';
 import { NotImplementedError } from '../core/errors';
 import type { SqlTableReferenceParser } from '../core/lineage';
+import type { RefreshScheduleRegistry } from '../core/refresh-schedules';
 import type { Orchestrator } from '../core/workflows';
 import { executionConfigFromEnv } from '../executions/config';
 import { createServices, type Services } from '../services';
 import { createDocumentClient } from './dynamo/client';
 import { SERVICE_TABLE } from './dynamo/table-definitions';
 import { DynamoTaskTokenStore } from './dynamo/task-token-store';
+import { EventBridgeRefreshSchedules } from './eventbridge-schedules';
 import { StepFunctionsDependencyGate } from './step-functions-gate';
 import { StepFunctionsOrchestrator } from './step-functions-orchestrator';
 
@@ -43,6 +46,14 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
       new DynamoTaskTokenStore(db, tableName),
     ),
     sqlParser: notYetInAws<SqlTableReferenceParser>('The SQL lineage parser'),
+    schedules:
+      env.SCHEDULE_GROUP_NAME && env.SCHEDULER_ROLE_ARN && env.NODE_RUNNER_ARN
+        ? new EventBridgeRefreshSchedules(new SchedulerClient({}), {
+            groupName: env.SCHEDULE_GROUP_NAME,
+            roleArn: env.SCHEDULER_ROLE_ARN,
+            targetArn: env.NODE_RUNNER_ARN,
+          })
+        : notYetInAws<RefreshScheduleRegistry>('Refresh schedules (SCHEDULE_GROUP_NAME is not set)'),
     config: executionConfigFromEnv(
       env,
       env.NODE_RUNNER_ARN ?? 'arn:aws:lambda:us-east-1:000000000000:function:node-runner',

@@ -5,6 +5,7 @@ import type { RunnerInput, SlotResult } from '../core/workflows';
 import { logger } from '../http/logger';
 import { readableRelations } from '../matviews/relations';
 import { isPipelineAction, runPipelineStep } from '../pipelines/runner';
+import { refreshViewWithUpstream } from '../pipelines/use-cases';
 import type { Services } from '../services';
 import { startExecutionWorkflow } from './use-cases';
 
@@ -16,6 +17,13 @@ import { startExecutionWorkflow } from './use-cases';
 export function createNodeRunner(services: Services) {
   return async (input: RunnerInput | Record<string, unknown>): Promise<unknown> => {
     if (isPipelineAction(input)) return runPipelineStep(services, input);
+    if ((input as { action?: string }).action === 'scheduled_refresh') {
+      // An EventBridge schedule fired: refresh the view through a pipeline (upstream views first).
+      const view = await services.materializedViews.get(
+        String((input as { materialized_view?: string }).materialized_view),
+      );
+      return view ? refreshViewWithUpstream(services, view) : { skipped: 'view no longer exists' };
+    }
     const { action, execution_id: executionId } = input as RunnerInput;
     switch (action) {
       case 'acquire_slot':

@@ -93,6 +93,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     orchestrator,
     dependencyGate: new PollingDependencyGate(),
     sqlParser,
+    // The local RefreshScheduler reads schedules from the views themselves.
+    schedules: { sync: async () => {}, remove: async () => {} },
     config,
   });
   runner = createNodeRunner(services);

@@ -71,6 +71,8 @@ export async function upsertMaterializedView(
       updatedAt: at,
     });
   }
+  const saved = await services.materializedViews.get(fullName);
+  if (saved) await services.schedules.sync(saved);
   const { execution_id } = await refresh(services, account, fullName, body.performance);
   return { name: fullName, execution_id };
 }
@@ -127,6 +129,7 @@ export async function refreshRequest(
 
 export async function deleteMaterializedView(services: Services, account: Account, fullName: string) {
   await ownedView(services, account, fullName);
+  await services.schedules.remove(fullName);
   await services.materializedViews.delete(fullName);
   return { message: 'ok' };
 }

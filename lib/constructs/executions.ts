@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ArnFormat, Stack, Token } from 'aws-cdk-lib';
 import { type IGrantable, type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
 import { createServiceFunction } from './service-function';
 
@@ -65,6 +66,10 @@ export class Executions extends Construct {
   /** The role generated state machines run as: it may only invoke the runner. */
   readonly workflowRole: Role;
   readonly stateMachinePrefix: string;
+  /** Holds one EventBridge schedule per scheduled materialized view. */
+  readonly scheduleGroup: CfnScheduleGroup;
+  /** The role the schedules run as: it may only invoke the runner. */
+  readonly schedulerRole: Role;
   /** What a function that starts executions needs to know (the runner itself is built with it). */
   readonly environment: Readonly<Record<string, string>>;
 
@@ -97,7 +102,23 @@ export class Executions extends Construct {
     // The function and its versions and aliases (`<arn>:*`).
     this.runner.grantInvoke(this.workflowRole);
 
-    this.environment = { ...workflowEnvironment, NODE_RUNNER_ARN: this.runner.functionArn };
+    // Materialized-view refresh schedules: one EventBridge schedule per view, in this group, invoking
+    // the runner (functions/aws/eventbridge-schedules.ts).
+    this.scheduleGroup = new CfnScheduleGroup(this, 'RefreshSchedules', {
+      name: `${this.stateMachinePrefix}-refresh`,
+    });
+    this.schedulerRole = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com'),
+      description: 'Role of the materialized-view refresh schedules (invokes the node runner)',
+    });
+    this.runner.grantInvoke(this.schedulerRole);
+
+    this.environment = {
+      ...workflowEnvironment,
+      NODE_RUNNER_ARN: this.runner.functionArn,
+      SCHEDULE_GROUP_NAME: this.scheduleGroup.name!,
+      SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
+    };
   }
 
   /**
@@ -131,6 +152,32 @@ export class Executions extends Construct {
         resources: [states('execution', `${this.stateMachinePrefix}-*:*`)],
       }),
     );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        // Pipeline dependency gates answer the waiting Await Tasks of this stack's machines.
+        actions: ['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat'],
+        resources: [states('stateMachine', `${this.stateMachinePrefix}-*`)],
+      }),
+    );
     this.workflowRole.grantPassRole(grantee.grantPrincipal);
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: [
+          'scheduler:CreateSchedule',
+          'scheduler:UpdateSchedule',
+          'scheduler:DeleteSchedule',
+          'scheduler:GetSchedule',
+        ],
+        resources: [
+          stack.formatArn({
+            service: 'scheduler',
+            resource: 'schedule',
+            resourceName: `${this.scheduleGroup.name}/*`,
+            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
+    this.schedulerRole.grantPassRole(grantee.grantPrincipal);
   }
 }

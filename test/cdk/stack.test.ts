@@ -24,6 +24,7 @@ const resources = template.toJSON().Resources as Record<string, CfnResource>;
 const apiRoleId = logicalIdOf(stack, stack.api.role);
 const workflowRoleId = logicalIdOf(stack, stack.executions.workflowRole);
 const runnerId = logicalIdOf(stack, stack.executions.runner);
+const schedulerRoleId = logicalIdOf(stack, stack.executions.schedulerRole);
 /** API functions and the node runner. */
 const FUNCTION_COUNT = routes.length + 1;
 
@@ -113,14 +114,14 @@ describe('the route table drives the API', () => {
 });
 
 describe('functions', () => {
-  it('all share exactly one IAM execution role (the other role runs the workflows)', () => {
-    template.resourceCountIs('AWS::IAM::Role', 2);
+  it('all share exactly one IAM execution role (the others run the workflows and the schedules)', () => {
+    template.resourceCountIs('AWS::IAM::Role', 3);
     const roleId = apiRoleId;
     expect(
       ofType('AWS::IAM::Role')
         .map(([id]) => id)
         .sort(),
-    ).toEqual([roleId, workflowRoleId].sort());
+    ).toEqual([roleId, workflowRoleId, schedulerRoleId].sort());
     expect(ofType('AWS::Lambda::Function')).toHaveLength(FUNCTION_COUNT);
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       expect(fn.Properties.Role).toEqual({ 'Fn::GetAtt': [roleId, 'Arn'] });
@@ -278,11 +279,15 @@ describe('query executions (Step Functions workflows)', () => {
         ],
       },
     ]);
-    // No one else may invoke the runner.
+    // No one else may invoke the runner but the refresh schedules' role, with the same statement.
     const invokers = policyStatements().filter(({ statement }) =>
       actionsOf(statement).some((a) => a.startsWith('lambda:')),
     );
-    expect(invokers.map(({ roles }) => roles)).toEqual([[{ Ref: workflowRoleId }]]);
+    expect(invokers.map(({ roles }) => roles)).toEqual([
+      [{ Ref: workflowRoleId }],
+      [{ Ref: schedulerRoleId }],
+    ]);
+    expect(invokers[1]?.statement).toEqual(invokers[0]?.statement);
   });
 
   it("lets the API role manage this stack's workflows only, and pass only the workflow role", () => {
@@ -298,9 +303,13 @@ describe('query executions (Step Functions workflows)', () => {
       expect.arrayContaining([
         {
           Effect: 'Allow',
+          // CDK merges the dependency gates' SendTask* grant (same resource) into this statement.
           Action: [
             'states:CreateStateMachine',
             'states:DescribeStateMachine',
+            'states:SendTaskFailure',
+            'states:SendTaskHeartbeat',
+            'states:SendTaskSuccess',
             'states:StartExecution',
             'states:TagResource',
           ],
@@ -311,7 +320,11 @@ describe('query executions (Step Functions workflows)', () => {
           Action: ['states:DescribeExecution', 'states:StopExecution'],
           Resource: statesArn(`execution:${prefix}-*:*`),
         },
-        { Effect: 'Allow', Action: 'iam:PassRole', Resource: { 'Fn::GetAtt': [workflowRoleId, 'Arn'] } },
+        {
+          Effect: 'Allow',
+          Action: 'iam:PassRole',
+          Resource: [{ 'Fn::GetAtt': [schedulerRoleId, 'Arn'] }, { 'Fn::GetAtt': [workflowRoleId, 'Arn'] }],
+        },
       ]),
     );
     expect(workflowStatements).toHaveLength(3);
