@@ -88,11 +88,29 @@ async function decide(
   return decision;
 }
 
+/**
+ * Answers the dependency gates of the given nodes now (on Step Functions: their stored task
+ * tokens), e.g. after a cancel, so their branches end instead of waiting out their timeout.
+ */
+export async function releaseWaitingNodes(
+  services: Services,
+  pipelineExecutionId: string,
+  nodeIds: readonly number[],
+) {
+  await services.dependencyGate.nodeEnded(
+    pipelineExecutionId,
+    nodeIds.map((nodeId) => ({ nodeId, decide: () => decide(services, pipelineExecutionId, nodeId) })),
+  );
+}
+
 /** Runs one node: its query execution or view refresh, inside this Task (no nested workflow). */
 async function runNode(services: Services, pipelineExecutionId: string, nodeId: number) {
   const run = await services.pipelines.get(pipelineExecutionId);
   const node = run?.nodes.find((n) => n.nodeId === nodeId);
   if (!run || !node || TERMINAL_NODE_STATES.includes(node.state)) return { state: node?.state ?? 'missing' };
+  // A retried Run Task (the previous invocation died) picks up the node's execution where it is.
+  if (node.state === 'running' && node.executionId)
+    return finishNode(services, pipelineExecutionId, nodeId, node.executionId);
   if (run.execution.state === 'cancelled') {
     await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
       state: 'cancelled',
@@ -133,15 +151,32 @@ async function runNode(services: Services, pipelineExecutionId: string, nodeId: 
   if (node.kind === 'materialized_view_refresh') {
     await services.materializedViews.recordRefresh(node.materializedViewName!, executionId);
   }
-  // Same steps as the single-query workflow: take a slot (the account's concurrency limit), run.
+  return finishNode(services, pipelineExecutionId, nodeId, executionId);
+}
+
+/**
+ * Drives the node's execution to a terminal state, the same steps as the single-query workflow
+ * (take one of the account's slots, run), then ends the node from the execution's outcome.
+ */
+async function finishNode(
+  services: Services,
+  pipelineExecutionId: string,
+  nodeId: number,
+  executionId: string,
+) {
   for (let attempt = 0; ; attempt++) {
-    const slot = await acquireSlot(services, executionId, attempt);
-    if (slot.status === 'acquired') {
-      await runQuery(services, executionId);
-      break;
+    const current = await services.executions.get(executionId);
+    if (!current || isTerminal(current.state)) break;
+    if (current.state === 'QUERY_STATE_PENDING') {
+      const slot = await acquireSlot(services, executionId, attempt);
+      if (slot.status === 'acquired') {
+        await runQuery(services, executionId);
+        continue;
+      }
+      if (slot.status === 'finished') continue;
     }
-    if (slot.status === 'finished') break;
-    // Back off from 50 ms: siblings that became ready together take free slots almost at once.
+    // Back off from 50 ms: siblings that became ready together take free slots almost at once;
+    // an execution another invocation is running is polled until it ends.
     const delay = Math.min(services.config.slotPollSeconds * 1000, 50 * 2 ** Math.min(attempt, 6));
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
@@ -156,9 +191,6 @@ async function runNode(services: Services, pipelineExecutionId: string, nodeId: 
     state,
     credits: execution?.credits ?? 0,
     ...(execution?.error ? { error: execution.error } : {}),
-    ...(execution && !isTerminal(execution.state)
-      ? { error: { type: 'internal_error', message: 'The execution did not finish.' } }
-      : {}),
   });
   return { state };
 }

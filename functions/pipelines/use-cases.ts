@@ -17,6 +17,7 @@ import { assertWithinCreditLimit, savedQueryRequest } from '../executions/use-ca
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 import { lineageGraph, resolveLineage } from './lineage';
+import { releaseWaitingNodes } from './runner';
 
 /** `GET /v1/query/{id}/pipeline`: the graph, its execution order and the data it would scan. */
 export async function pipelineDefinition(
@@ -283,6 +284,11 @@ export async function cancelPipeline(
       );
     }
   }
+  await releaseWaitingNodes(
+    services,
+    pipelineExecutionId,
+    nodes.filter((node) => node.state === 'pending').map((node) => node.nodeId),
+  );
   return { success: true };
 }
 
