@@ -47,6 +47,7 @@ export async function createApiKey(
     secretHash: generated.secretHash,
     name,
     createdAt: now.toISOString(),
+    account,
   };
   await store.putApiKey(record);
   return { apiKey: generated.apiKey, record };
@@ -72,7 +73,7 @@ export async function authenticateApiKey(store: AccountStore, apiKey: string | u
   if (!record || !apiKeyMatches(apiKey.trim(), record.secretHash))
     throw new UnauthorizedError('Invalid API key.');
   if (record.revokedAt) throw new UnauthorizedError('Invalid API key: this key has been revoked.');
-  const account = await store.getAccount(record.accountId);
+  const account = record.account ?? (await store.getAccount(record.accountId));
   if (!account) throw new UnauthorizedError('Invalid API key.');
   return account;
 }

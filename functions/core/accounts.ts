@@ -21,6 +21,8 @@ export interface ApiKeyRecord {
   createdAt: string;
   revokedAt?: string;
   lastUsedAt?: string;
+  /** A copy of the (immutable) account, so authenticating a request takes one read. */
+  account?: Account;
 }
 
 export interface AccountStore {

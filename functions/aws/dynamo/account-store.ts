@@ -148,5 +148,6 @@ function toApiKey(item: Record<string, unknown>): ApiKeyRecord {
     createdAt: String(item.createdAt),
     ...(item.revokedAt ? { revokedAt: String(item.revokedAt) } : {}),
     ...(item.lastUsedAt ? { lastUsedAt: String(item.lastUsedAt) } : {}),
+    ...(item.account ? { account: toAccount(item.account as Record<string, unknown>) } : {}),
   };
 }
