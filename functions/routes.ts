@@ -25,6 +25,7 @@ const QUERIES = 'functions/queries/handlers.ts';
 const EXECUTIONS = 'functions/executions/handlers.ts';
 const MATVIEWS = 'functions/matviews/handlers.ts';
 const PIPELINES = 'functions/pipelines/handlers.ts';
+const MCP = 'functions/mcp/handler.ts';
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
 function route(
@@ -97,4 +98,7 @@ export const routes: readonly RouteDefinition[] = [
     PIPELINES,
     'retryPipelineExecution',
   ),
+  // Remote MCP server (Streamable HTTP)
+  route('POST', '/mcp/v1', MCP, 'mcpPost'),
+  route('GET', '/mcp/v1', MCP, 'mcpGet'),
 ];

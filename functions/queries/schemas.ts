@@ -45,7 +45,7 @@ export const updateQueryBody = z
     is_private: z.boolean().optional(),
     is_archived: z.boolean().optional(),
   })
-  .refine((body) => Object.keys(body).some((key) => key !== 'query_id'), {
+  .refine((body) => Object.entries(body).some(([key, value]) => key !== 'query_id' && value !== undefined), {
     message:
       'nothing to change: send at least one of name, description, query_sql, parameters, tags, is_private, is_archived',
   });

@@ -1,0 +1,322 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { Account } from '../core/accounts';
+import { BLOCKCHAINS, type CatalogEntry } from '../core/catalog';
+import { blockchainSchema, categorySchema, searchByContractBody } from '../datasets/schemas';
+import { searchDatasets, searchDatasetsByContract } from '../datasets/use-cases';
+import type { Services } from '../services';
+import { searchDocs } from './docs-search';
+import { formatBytes, guarded, ok, toolError, trimText } from './tool-results';
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+const tableSummary = z.object({
+  fullName: z.string(),
+  category: z.string(),
+  blockchains: z.array(z.string()),
+  description: z.string(),
+  partitionColumn: z.string(),
+  rowCount: z.number().nullable(),
+  columns: z.array(z.object({ name: z.string(), type: z.string() })).optional(),
+});
+type TableSummary = z.infer<typeof tableSummary>;
+
+const paging = { total: z.number(), nextOffset: z.number().nullable() };
+
+interface Context {
+  services: Services;
+  account: Account;
+}
+
+function summaryLine(t: TableSummary): string {
+  const rows = t.rowCount === null ? '' : `, ${t.rowCount} rows`;
+  const cols = t.columns ? `\n    columns: ${t.columns.map((c) => `${c.name} ${c.type}`).join(', ')}` : '';
+  return `- ${t.fullName} [${t.category}; ${t.blockchains.join(',')}; filter on ${t.partitionColumn}${rows}] ${t.description}${cols}`;
+}
+
+function fromSearchResult(
+  result: {
+    full_name: string;
+    category: string;
+    blockchains: string[];
+    description: string;
+    partition_column: string;
+    row_count: number | null;
+    schema?: { name: string; type: string }[];
+  },
+  includeSchema: boolean,
+): TableSummary {
+  return {
+    fullName: result.full_name,
+    category: result.category,
+    blockchains: result.blockchains,
+    description: trimText(result.description, 160),
+    partitionColumn: result.partition_column,
+    rowCount: result.row_count,
+    ...(includeSchema && result.schema
+      ? { columns: result.schema.map(({ name, type }) => ({ name, type })) }
+      : {}),
+  };
+}
+
+export function registerDiscoveryTools(server: McpServer, { services, account }: Context): void {
+  server.registerTool(
+    'searchTables',
+    {
+      title: 'Search tables',
+      description:
+        'Ranked search of the table catalog (raw chain tables, decoded contract events, curated tables such as dex.trades and prices.usd) by protocol, event, contract, description or column names. Use it first to find which table holds the data you need; query "*" browses. Results are compact; pass includeSchema: true for column names and types. Next: write SQL with createServiceQuery, filtering on each table\'s partitionColumn; use getTableSize to estimate the scan.',
+      inputSchema: {
+        query: z
+          .string()
+          .max(500)
+          .describe('Words to search for, e.g. "uniswap swap" or "erc20 transfer"; "*" lists all.'),
+        blockchains: z
+          .array(blockchainSchema)
+          .max(20)
+          .optional()
+          .describe(`Only tables on these chains: ${BLOCKCHAINS.join(', ')}.`),
+        categories: z
+          .array(categorySchema)
+          .max(10)
+          .optional()
+          .describe('canonical (raw), decoded (contract events), spell (curated), materialized_view.'),
+        schemas: z
+          .array(z.string().min(1).max(200))
+          .max(50)
+          .optional()
+          .describe('Schema names, e.g. ["dex", "uniswap_v3_ethereum"].'),
+        includeSchema: z.boolean().default(false).describe("Include each table's columns (name and type)."),
+        limit: z.number().int().min(1).max(50).default(10),
+        offset: z.number().int().min(0).default(0),
+      },
+      outputSchema: { tables: z.array(tableSummary), ...paging },
+      annotations: { title: 'Search tables', ...READ_ONLY },
+    },
+    (args) =>
+      guarded(async () => {
+        const found = await searchDatasets(services.catalog, account, {
+          query: args.query,
+          blockchains: args.blockchains,
+          categories: args.categories,
+          schemas: args.schemas,
+          include_schema: args.includeSchema,
+          include_metadata: false,
+          limit: args.limit,
+          offset: args.offset,
+        });
+        const tables = found.results.map((r) => fromSearchResult(r, args.includeSchema));
+        const nextOffset = found.pagination.next_offset ?? null;
+        const text =
+          tables.length === 0
+            ? `No tables match "${args.query}". Try fewer or broader words, or "*" to browse.`
+            : `${found.total} tables match; showing ${tables.length} from offset ${args.offset}${nextOffset !== null ? ` (more with offset ${nextOffset})` : ''}:\n${tables.map(summaryLine).join('\n')}`;
+        return ok({ tables, total: found.total, nextOffset }, text);
+      }),
+  );
+
+  server.registerTool(
+    'listBlockchains',
+    {
+      title: 'List blockchains',
+      description:
+        'Lists the blockchains this service indexes, with how many tables each has. Use it to learn valid values for the blockchains filter of searchTables and searchTablesByContractAddress.',
+      inputSchema: {},
+      outputSchema: { blockchains: z.array(z.object({ name: z.string(), tableCount: z.number() })) },
+      annotations: { title: 'List blockchains', ...READ_ONLY },
+    },
+    () =>
+      guarded(async () => {
+        const entries = await services.catalog.list(account);
+        const counts = new Map<string, number>();
+        for (const entry of entries) {
+          for (const chain of entry.definition.blockchains) counts.set(chain, (counts.get(chain) ?? 0) + 1);
+        }
+        const blockchains = [...counts]
+          .map(([name, tableCount]) => ({ name, tableCount }))
+          .sort((a, b) => b.tableCount - a.tableCount || a.name.localeCompare(b.name));
+        return ok(
+          { blockchains },
+          `${blockchains.length} blockchains: ${blockchains.map((b) => `${b.name} (${b.tableCount} tables)`).join(', ')}`,
+        );
+      }),
+  );
+
+  server.registerTool(
+    'searchTablesByContractAddress',
+    {
+      title: 'Find tables for a contract',
+      description:
+        "Lists the decoded event tables that hold events emitted by one contract address (e.g. a token or a pool). Use it when the user gives you an address. Next: read the table's columns with searchTables (includeSchema: true) and query it filtered by contract_address.",
+      inputSchema: {
+        contractAddress: z.string().describe('EVM address: 0x followed by 40 hex characters (any case).'),
+        blockchains: z.array(blockchainSchema).max(20).optional(),
+      },
+      outputSchema: { contractAddress: z.string(), tables: z.array(tableSummary), total: z.number() },
+      annotations: { title: 'Find tables for a contract', ...READ_ONLY },
+    },
+    (args) =>
+      guarded(async () => {
+        const parsed = searchByContractBody.safeParse({
+          contract_address: args.contractAddress,
+          blockchains: args.blockchains,
+          limit: 100,
+        });
+        if (!parsed.success) {
+          return toolError(
+            `"${args.contractAddress}" is not a contract address: expected a 20-byte EVM address, 0x followed by 40 hex characters, e.g. 0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2.`,
+          );
+        }
+        const found = await searchDatasetsByContract(services.catalog, account, parsed.data);
+        const tables = found.results.map((r) => fromSearchResult(r, false));
+        const text = tables.length
+          ? `${found.total} decoded tables hold events of ${found.contract_address}:\n${tables.map(summaryLine).join('\n')}`
+          : `No decoded tables know ${found.contract_address}. It may not be decoded in this service; try searchTables with the protocol's name.`;
+        return ok({ contractAddress: found.contract_address, tables, total: found.total }, text);
+      }),
+  );
+
+  server.registerTool(
+    'getTableSize',
+    {
+      title: 'Estimate bytes scanned',
+      description:
+        "Estimates how many bytes a query reads from one or more tables, from the catalog's statistics: whole tables, or only some columns, optionally limited to a time range on the partition column. Use it before running a query on a large table to choose columns and a time filter. The figures are estimates, not measurements.",
+      inputSchema: {
+        tables: z
+          .array(z.string().min(3).max(300))
+          .min(1)
+          .max(20)
+          .describe('Full table names, e.g. ["dex.trades"].'),
+        columns: z
+          .array(z.string().min(1))
+          .max(200)
+          .optional()
+          .describe('Only these columns (applies to every table that has them).'),
+        startTime: z.iso
+          .datetime({ offset: true })
+          .or(z.iso.date())
+          .optional()
+          .describe('Inclusive start of the time range, ISO-8601.'),
+        endTime: z.iso
+          .datetime({ offset: true })
+          .or(z.iso.date())
+          .optional()
+          .describe('Exclusive end of the time range, ISO-8601.'),
+      },
+      outputSchema: {
+        tables: z.array(
+          z.object({
+            fullName: z.string(),
+            estimatedBytes: z.number(),
+            tableBytes: z.number(),
+            rowCount: z.number(),
+            columns: z.array(z.string()).nullable(),
+            timeFraction: z.number(),
+            timeRange: z.object({ min: z.string(), max: z.string() }).nullable(),
+          }),
+        ),
+        totalEstimatedBytes: z.number(),
+        note: z.string(),
+      },
+      annotations: { title: 'Estimate bytes scanned', ...READ_ONLY },
+    },
+    (args) =>
+      guarded(async () => {
+        const start = args.startTime ? Date.parse(args.startTime) : undefined;
+        const end = args.endTime ? Date.parse(args.endTime) : undefined;
+        if (start !== undefined && end !== undefined && start >= end) {
+          return toolError('startTime must be before endTime.');
+        }
+        const tables = [];
+        for (const name of args.tables) {
+          const entry = await services.catalog.get(account, name);
+          const estimate = estimateScan(entry, args.columns, start, end);
+          if (typeof estimate === 'string') return toolError(estimate);
+          tables.push(estimate);
+        }
+        const totalEstimatedBytes = tables.reduce((sum, t) => sum + t.estimatedBytes, 0);
+        const note =
+          "Estimates from table statistics (uncompressed column widths × rows, scaled by the share of the table's time range covered); the engine may read less.";
+        const text = [
+          `Estimated scan: ${formatBytes(totalEstimatedBytes)} in total (estimate).`,
+          ...tables.map(
+            (t) =>
+              `- ${t.fullName}: ${formatBytes(t.estimatedBytes)} of ${formatBytes(t.tableBytes)}${t.columns ? ` (${t.columns.length} columns)` : ''}${t.timeFraction < 1 ? `, ${(t.timeFraction * 100).toFixed(1)}% of its time range` : ''}${t.timeRange ? `; data from ${t.timeRange.min} to ${t.timeRange.max}` : ''}`,
+          ),
+          note,
+        ].join('\n');
+        return ok({ tables, totalEstimatedBytes, note }, text);
+      }),
+  );
+
+  server.registerTool(
+    'searchDocs',
+    {
+      title: 'Search the service docs',
+      description:
+        "Full-text search over this service's own documentation (README, docs/ and the query-writing guide): API endpoints, SQL sandbox rules, parameters, materialized views, pipelines, credits. Use it when you need to know how the service behaves. Returns titles, paths and snippets; read a whole guide with resources/read.",
+      inputSchema: {
+        query: z.string().min(1).max(500).describe('Words to search for, e.g. "pipeline retry".'),
+        limit: z.number().int().min(1).max(20).default(5),
+      },
+      outputSchema: {
+        results: z.array(
+          z.object({ title: z.string(), path: z.string(), snippet: z.string(), score: z.number() }),
+        ),
+      },
+      annotations: { title: 'Search the service docs', ...READ_ONLY },
+    },
+    (args) =>
+      guarded(async () => {
+        const results = await searchDocs(args.query, args.limit);
+        const text = results.length
+          ? results.map((r) => `- ${r.title} (${r.path})\n  ${r.snippet}`).join('\n')
+          : `Nothing in the docs matches "${args.query}"; try other words.`;
+        return ok({ results }, text);
+      }),
+  );
+}
+
+/** Bytes for the chosen columns, scaled by the share of the table's time range the window covers. */
+function estimateScan(
+  entry: CatalogEntry,
+  columns: string[] | undefined,
+  start: number | undefined,
+  end: number | undefined,
+) {
+  const { definition, stats } = entry;
+  if (!stats) {
+    return `No statistics for ${definition.fullName} yet, so its size cannot be estimated.`;
+  }
+  let chosen: string[] | null = null;
+  let bytes = stats.sizeBytes;
+  if (columns?.length) {
+    const byLower = new Map(
+      Object.entries(stats.columnBytes).map(([name, b]) => [name.toLowerCase(), { name, b }]),
+    );
+    const missing = columns.filter((c) => !byLower.has(c.toLowerCase()));
+    if (missing.length) {
+      return `${definition.fullName} has no column ${missing.join(', ')}. Its columns: ${definition.columns.map((c) => c.name).join(', ')}.`;
+    }
+    chosen = columns.map((c) => byLower.get(c.toLowerCase())!.name);
+    bytes = chosen.reduce((sum, c) => sum + (stats.columnBytes[c] ?? 0), 0);
+  }
+  let timeFraction = 1;
+  if ((start !== undefined || end !== undefined) && stats.timeRange) {
+    const min = Date.parse(stats.timeRange.min);
+    const max = Date.parse(stats.timeRange.max);
+    const from = Math.max(min, start ?? min);
+    const to = Math.min(max, end ?? max);
+    timeFraction = max > min ? Math.max(0, Math.min(1, (to - from) / (max - min))) : from <= to ? 1 : 0;
+  }
+  return {
+    fullName: definition.fullName,
+    estimatedBytes: Math.round(bytes * timeFraction),
+    tableBytes: stats.sizeBytes,
+    rowCount: stats.rowCount,
+    columns: chosen,
+    timeFraction: Math.round(timeFraction * 10_000) / 10_000,
+    timeRange: stats.timeRange ?? null,
+  };
+}

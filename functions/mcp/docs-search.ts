@@ -1,0 +1,143 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import MiniSearch from 'minisearch';
+import { FUNCTIONS_URI, functionReferenceMarkdown } from './function-reference';
+import { EFFICIENT_QUERIES_MARKDOWN, EFFICIENT_QUERIES_URI } from './resources';
+
+export interface DocSection {
+  id: string;
+  title: string;
+  /** Repository-relative file path and heading anchor, or a resource URI. */
+  path: string;
+  text: string;
+}
+
+export interface DocHit {
+  title: string;
+  path: string;
+  snippet: string;
+  score: number;
+}
+
+/**
+ * The repository root as seen from this module (functions/mcp/). In a Lambda bundle the docs are
+ * not on disk: the index then holds only the built-in resources (a generated docs module is a
+ * later step).
+ */
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+let cached: Promise<MiniSearch<DocSection> & { sections: Map<string, DocSection> }> | undefined;
+
+export function searchDocs(query: string, limit: number, root = REPO_ROOT): Promise<DocHit[]> {
+  cached ??= buildIndex(root);
+  return cached.then((index) =>
+    index
+      .search(query, { prefix: (t) => t.length >= 3, fuzzy: (t) => (t.length >= 5 ? 0.2 : false) })
+      .slice(0, limit)
+      .map((hit) => {
+        const section = index.sections.get(hit.id)!;
+        return {
+          title: section.title,
+          path: section.path,
+          snippet: snippetOf(section.text, hit.terms),
+          score: Math.round(hit.score * 100) / 100,
+        };
+      }),
+  );
+}
+
+async function buildIndex(root: string) {
+  const sections: DocSection[] = splitSections(EFFICIENT_QUERIES_MARKDOWN, EFFICIENT_QUERIES_URI);
+  const files = ['README.md', ...(await markdownFiles(join(root, 'docs'))).map((f) => relative(root, f))];
+  for (const file of files) {
+    const text = await readFile(join(root, file), 'utf8').catch(() => undefined);
+    if (text !== undefined) sections.push(...splitSections(text, file));
+  }
+  sections.push(...(await functionSections()));
+  const index = new MiniSearch<DocSection>({
+    fields: ['title', 'text'],
+    storeFields: [],
+    processTerm: (term) => term.toLowerCase(),
+    searchOptions: { boost: { title: 3 } },
+  }) as MiniSearch<DocSection> & { sections: Map<string, DocSection> };
+  index.addAll(sections);
+  index.sections = new Map(sections.map((s) => [s.id, s]));
+  return index;
+}
+
+/** One entry per function of the generated reference, so `date_trunc` finds its signature. */
+async function functionSections(): Promise<DocSection[]> {
+  const markdown = await functionReferenceMarkdown().catch(() => '');
+  const sections: DocSection[] = [];
+  for (const line of markdown.split('\n')) {
+    const name = /^- `([^`]+)`: /.exec(line)?.[1];
+    if (!name) continue;
+    sections.push({
+      id: `${FUNCTIONS_URI}#${sections.length}`,
+      title: `${name} (function)`,
+      path: `${FUNCTIONS_URI}#${name}`,
+      text: line.slice(2),
+    });
+  }
+  return sections;
+}
+
+async function markdownFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const found: string[] = [];
+  for (const entry of entries) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await markdownFiles(full)));
+    else if (entry.name.endsWith('.md')) found.push(full);
+  }
+  return found.sort();
+}
+
+/** One section per heading (outside code fences); the title carries the parent heading for context. */
+export function splitSections(markdown: string, path: string): DocSection[] {
+  const sections: DocSection[] = [];
+  let title = path;
+  let parent = '';
+  let lines: string[] = [];
+  let inFence = false;
+  const flush = () => {
+    const text = lines.join('\n').trim();
+    if (text)
+      sections.push({ id: `${path}#${sections.length}`, title, path: `${path}#${slug(title)}`, text });
+    lines = [];
+  };
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) inFence = !inFence;
+    const heading = inFence ? null : /^(#{1,4})\s+(.*)$/.exec(line);
+    if (heading) {
+      flush();
+      const level = heading[1]!.length;
+      const text = heading[2]!.trim();
+      if (level <= 2) parent = text;
+      title = level <= 2 || !parent ? text : `${parent} › ${text}`;
+      continue;
+    }
+    lines.push(line);
+  }
+  flush();
+  return sections;
+}
+
+function slug(title: string): string {
+  const last = title.split(' › ').pop() ?? title;
+  return last
+    .toLowerCase()
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .replace(/\s+/g, '-');
+}
+
+function snippetOf(text: string, terms: string[]): string {
+  const flat = text.replace(/\s+/g, ' ');
+  const lower = flat.toLowerCase();
+  const at = terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0);
+  const start = at.length ? Math.max(0, Math.min(...at) - 80) : 0;
+  const snippet = flat.slice(start, start + 240).trim();
+  return `${start > 0 ? '…' : ''}${snippet}${start + 240 < flat.length ? '…' : ''}`;
+}

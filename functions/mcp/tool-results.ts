@@ -1,0 +1,48 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ZodError } from 'zod';
+import { ServiceError } from '../core/errors';
+import { formatZodError } from '../core/validation';
+import { logger } from '../http/logger';
+
+/** A successful tool result: the structured value plus a compact readable copy for older clients. */
+export function ok<T extends Record<string, unknown>>(structured: T, text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+/** A tool failure the model can act on: `isError` with a message that says what to do instead. */
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/**
+ * Runs a tool body and turns expected failures (not found, forbidden, bad input, credit limit…)
+ * into `isError` results with the use case's own message; anything else is logged and reported
+ * with a generic message, never as a protocol error.
+ */
+export async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ServiceError) return toolError(error.message);
+    if (error instanceof ZodError) return toolError(formatZodError(error));
+    logger.error('mcp tool failed', { error: error as Error });
+    return toolError('Internal error while running this tool; try again, and report it if it persists.');
+  }
+}
+
+/** Trims free text for compact listings. */
+export function trimText(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+}
