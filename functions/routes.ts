@@ -26,6 +26,8 @@ const EXECUTIONS = 'functions/executions/handlers.ts';
 const MATVIEWS = 'functions/matviews/handlers.ts';
 const PIPELINES = 'functions/pipelines/handlers.ts';
 const MCP = 'functions/mcp/handler.ts';
+const VISUALIZATIONS = 'functions/visualizations/handlers.ts';
+const DASHBOARDS = 'functions/dashboards/handlers.ts';
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
 function route(
@@ -101,4 +103,18 @@ export const routes: readonly RouteDefinition[] = [
   // Remote MCP server (Streamable HTTP)
   route('POST', '/mcp/v1', MCP, 'mcpPost'),
   route('GET', '/mcp/v1', MCP, 'mcpGet'),
+  // Visualizations
+  route('POST', '/v1/query/{query_id}/visualizations', VISUALIZATIONS, 'createVisualization'),
+  route('GET', '/v1/query/{query_id}/visualizations', VISUALIZATIONS, 'listQueryVisualizations'),
+  route('GET', '/v1/visualizations/{visualization_id}', VISUALIZATIONS, 'getVisualization'),
+  route('PATCH', '/v1/visualizations/{visualization_id}', VISUALIZATIONS, 'updateVisualization'),
+  route('DELETE', '/v1/visualizations/{visualization_id}', VISUALIZATIONS, 'deleteVisualization'),
+  route('GET', '/v1/visualizations/{visualization_id}/image.svg', VISUALIZATIONS, 'getVisualizationSvg'),
+  route('GET', '/v1/visualizations/{visualization_id}/image.png', VISUALIZATIONS, 'getVisualizationPng'),
+  // Dashboards (the page at /dashboards/{id} authenticates with its share token, not an API key)
+  route('POST', '/v1/dashboards', DASHBOARDS, 'createDashboard'),
+  route('GET', '/v1/dashboards/{dashboard_id}', DASHBOARDS, 'getDashboard'),
+  route('PATCH', '/v1/dashboards/{dashboard_id}', DASHBOARDS, 'updateDashboard'),
+  route('POST', '/v1/dashboards/{dashboard_id}/archive', DASHBOARDS, 'archiveDashboard'),
+  route('GET', '/dashboards/{dashboard_id}', DASHBOARDS, 'dashboardPage'),
 ];

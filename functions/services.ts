@@ -2,21 +2,27 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoAccountCounters } from './aws/dynamo/account-limits-store';
 import { DynamoAccountStore } from './aws/dynamo/account-store';
 import { DynamoCatalogStatsStore } from './aws/dynamo/catalog-stats-store';
+import { DynamoDashboardStore } from './aws/dynamo/dashboard-store';
 import { DynamoExecutionStore } from './aws/dynamo/execution-store';
 import { DynamoMaterializedViewStore } from './aws/dynamo/materialized-view-store';
+import { DynamoMcpEventLog } from './aws/dynamo/mcp-event-store';
 import { DynamoPipelineStore } from './aws/dynamo/pipeline-store';
 import { DynamoQueryStore } from './aws/dynamo/query-store';
+import { DynamoVisualizationStore } from './aws/dynamo/visualization-store';
 import type { AccountStore } from './core/accounts';
 import type { CatalogStatsStore } from './core/catalog-ports';
 import type { UsageStore } from './core/credits';
+import type { DashboardStore } from './core/dashboards';
 import type { DependencyGate } from './core/dependency-gate';
 import type { QueryEngine, ResultStore } from './core/engine';
 import type { ConcurrencyLimiter, ExecutionStore } from './core/executions';
 import type { SqlTableReferenceParser } from './core/lineage';
 import type { MaterializedViewStore } from './core/materialized-views';
+import type { McpEventLog } from './core/mcp-events';
 import type { PipelineStore } from './core/pipelines';
 import type { QueryStore } from './core/queries';
 import type { RefreshScheduleRegistry } from './core/refresh-schedules';
+import type { VisualizationStore } from './core/visualizations';
 import type { Orchestrator } from './core/workflows';
 import { BASE_TABLES } from './datasets/base-tables';
 import { CatalogService } from './datasets/catalog-service';
@@ -38,6 +44,9 @@ export interface Services extends HostAdapters {
   pipelines: PipelineStore;
   limiter: ConcurrencyLimiter;
   usage: UsageStore;
+  visualizations: VisualizationStore;
+  dashboards: DashboardStore;
+  mcpEvents: McpEventLog;
 }
 
 /** What differs between hosts: the SQL engine and its parser, result storage, the workflow runner. */
@@ -62,10 +71,13 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, ho
     catalog: new CatalogService(catalogStats, BASE_TABLES, new MaterializedViewTables(materializedViews)),
     materializedViews,
     pipelines: new DynamoPipelineStore(db, tableName),
+    mcpEvents: new DynamoMcpEventLog(db, tableName),
     queries: new DynamoQueryStore(db, tableName),
     executions: new DynamoExecutionStore(db, tableName),
     limiter: counters,
     usage: counters,
+    visualizations: new DynamoVisualizationStore(db, tableName),
+    dashboards: new DynamoDashboardStore(db, tableName),
     ...host,
   };
 }

@@ -110,7 +110,12 @@ export async function runQuery(services: Services, executionId: string): Promise
     // A refresh publishes the view's new version before its execution reads COMPLETED, so whoever
     // sees the execution completed also sees the new version. (A cancel landing in between
     // cannot take a published version back.)
-    const current = started.materializedViewName ? await services.executions.get(executionId) : undefined;
+    const current = await services.executions.get(executionId);
+    // Likewise the query's "latest result" pointer moves first, so GET /v1/query/{id}/results
+    // works as soon as the execution reads COMPLETED (a cancel winning the race is skipped there).
+    if (current?.state === 'QUERY_STATE_EXECUTING' && started.queryId > 0) {
+      await services.queries.setLatestCompletedExecution(started.queryId, executionId);
+    }
     if (current?.state === 'QUERY_STATE_EXECUTING' && started.materializedViewName) {
       await services.materializedViews.publish(started.materializedViewName, {
         executionId,
@@ -138,7 +143,6 @@ export async function runQuery(services: Services, executionId: string): Promise
       return { state: 'QUERY_STATE_CANCELLED' };
     }
     await services.usage.addStorageBytes(started.accountId, result.resultBytes);
-    if (started.queryId > 0) await services.queries.setLatestCompletedExecution(started.queryId, executionId);
     return { state: completed.state };
   } catch (error) {
     return await recordRunFailure(services, started, error);

@@ -61,7 +61,7 @@ export async function latestCompletedExecution(
   const execution = saved.latestCompletedExecutionId
     ? await services.executions.get(saved.latestCompletedExecutionId)
     : undefined;
-  if (!execution) {
+  if (execution?.state !== 'QUERY_STATE_COMPLETED') {
     throw new NotFoundError(
       `Query ${queryId} has no completed execution yet; run it with POST /v1/query/${queryId}/execute.`,
     );

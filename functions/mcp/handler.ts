@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { authenticateApiKey } from '../accounts/use-cases';
 import type { Account } from '../core/accounts';
@@ -10,14 +11,23 @@ import { mapError } from '../http/error-mapping';
 import { logger } from '../http/logger';
 import { requestBaseUrl } from '../http/request-url';
 import { API_KEY_HEADER, API_KEY_QUERY_PARAMETER, presentedApiKey } from '../http/route-handler';
-import { getServices } from '../services';
+import { getServices, type Services } from '../services';
+import { AccountEventStore, mcpEventLog, sseEvent } from './event-store';
 import { buildMcpServer } from './server';
+
+/** No MCP request runs longer than this (API Gateway ends requests at 29 s). */
+export const MCP_REQUEST_DEADLINE_MS = 25_000;
 
 /**
  * `POST /mcp/v1`: one stateless MCP exchange per Lambda invocation. A fresh McpServer and
  * transport serve each request (a stateless transport cannot be reused, and the next request may
  * land on another instance anyway); the whole response body (JSON or SSE) is read and returned
  * buffered, because API Gateway REST integrations buffer responses.
+ *
+ * SSE responses carry event ids and every event is persisted (see `event-store.ts`) so that
+ * `GET /mcp/v1` with `Last-Event-ID` can replay it. A request still unanswered after
+ * `MCP_REQUEST_DEADLINE_MS` is cut short: its handler is aborted and the client gets an answer
+ * saying so (a tool error for `tools/call`, else a JSON-RPC `-32001` error).
  */
 export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -29,71 +39,218 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const refused = originRefusal(event, requestId);
       if (refused) return refused;
       const services = await getServices();
-      let account: Account;
-      try {
-        account = await authenticateApiKey(services.accounts, presentedApiKey(event));
-      } catch (error) {
-        const mapped = mapError(error, requestId);
-        if (mapped.statusCode !== 401) throw error;
-        return unauthorized(mapped.message, requestId);
-      }
+      const account = await authenticate(services, event, requestId);
+      if ('statusCode' in account) return account;
       logger.appendKeys({ accountId: account.accountId });
       const baseUrl = requestBaseUrl(event);
       const server = buildMcpServer({ services, account, baseUrl });
       // The SDK refuses (406) a POST whose Accept lacks text/event-stream; a client that takes
       // only JSON gets a plain JSON answer instead (progress notifications need SSE).
       const jsonOnly = !/text\/event-stream/i.test(event.headers?.accept ?? '');
+      const eventStore = jsonOnly
+        ? undefined
+        : new AccountEventStore(mcpEventLog(services), account.accountId);
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: jsonOnly,
+        ...(eventStore ? { eventStore } : {}),
       });
       await server.connect(transport);
+      const deadline = startDeadline(requestDeadlineMs());
       try {
-        const response = await transport.handleRequest(toRequest(event, baseUrl, jsonOnly));
+        const handled = await Promise.race([
+          transport.handleRequest(toRequest(event, baseUrl, jsonOnly)),
+          deadline.expired,
+        ]);
         // Reads to the end: in SSE mode the stream closes itself after the final response.
-        const body = await response.text();
+        const { body, timedOut } =
+          handled === TIMED_OUT ? { body: '', timedOut: true } : await readBody(handled, deadline.expired);
+        if (timedOut) {
+          logger.warn('mcp request cut at the deadline', { deadlineMs: deadline.ms });
+          const answer = deadlineAnswer(
+            event.isBase64Encoded && event.body
+              ? Buffer.from(event.body, 'base64').toString('utf8')
+              : event.body,
+            deadline.ms,
+          );
+          await transport.close().catch(() => undefined);
+          if (jsonOnly || !eventStore) {
+            return {
+              statusCode: 200,
+              headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+              body: JSON.stringify(answer),
+            };
+          }
+          const streamId = eventStore.streamId;
+          const eventId = streamId ? await eventStore.storeEvent(streamId, answer) : undefined;
+          await eventStore.flush();
+          return {
+            statusCode: 200,
+            headers: { ...SSE_HEADERS, 'x-request-id': requestId },
+            body: body + sseEvent(eventId, answer),
+          };
+        }
+        const response = handled as Response;
+        await eventStore?.flush();
         return {
           statusCode: response.status,
           headers: { ...Object.fromEntries(response.headers), 'x-request-id': requestId },
           body,
         };
       } finally {
+        deadline.clear();
         await transport.close().catch(() => undefined);
         await server.close().catch(() => undefined);
       }
     } catch (error) {
-      const mapped = mapError(error, requestId);
-      if (mapped.expected) logger.info('mcp request refused', { statusCode: mapped.statusCode });
-      else logger.error('mcp request failed', { error: error as Error });
-      return rpcError(
-        mapped.statusCode,
-        mapped.statusCode === 500 ? -32603 : -32000,
-        mapped.message,
-        requestId,
-      );
+      return failure(error, requestId);
     }
   });
 
 /**
- * `GET /mcp/v1`: the spec lets a server without a server-initiated stream answer 405. Stream
- * resumption with `Last-Event-ID` is a later slice; a stateless GET stream would hold the Lambda
- * open until its timeout.
+ * `GET /mcp/v1`. With `Last-Event-ID`, it replays the events of that event's stream that followed
+ * it (same account only; events expire after an hour) as `text/event-stream` and ends the
+ * response: the stateless server has nothing more to send, and nothing holds a Lambda open.
+ * Without it there is no server-initiated stream to open, so 405 (which the spec allows).
  */
 export const mcpGet = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(httpHeaderNormalizer())
   .handler(async (event, context) => {
     const requestId = requestIdOf(event, context);
-    const refused = originRefusal(event, requestId);
-    if (refused) return refused;
-    return rpcError(
-      405,
-      -32000,
-      'Method not allowed: this server offers no server-initiated stream yet; send JSON-RPC messages with POST /mcp/v1.',
-      requestId,
-      { allow: 'POST' },
-    );
+    logger.appendKeys({ requestId, route: 'GET /mcp/v1' });
+    try {
+      const refused = originRefusal(event, requestId);
+      if (refused) return refused;
+      const lastEventId = event.headers?.['last-event-id'];
+      if (!lastEventId) {
+        return rpcError(
+          405,
+          -32000,
+          'Method not allowed: this server offers no server-initiated stream; send JSON-RPC messages with POST /mcp/v1, or GET with a Last-Event-ID header to replay a response stream.',
+          requestId,
+          { allow: 'POST' },
+        );
+      }
+      const services = await getServices();
+      const account = await authenticate(services, event, requestId);
+      if ('statusCode' in account) return account;
+      logger.appendKeys({ accountId: account.accountId });
+      const accept = event.headers?.accept;
+      if (accept && !/text\/event-stream|\*\/\*/i.test(accept)) {
+        return rpcError(
+          406,
+          -32000,
+          'Not Acceptable: a replay is text/event-stream; list it in Accept.',
+          requestId,
+        );
+      }
+      const version = event.headers?.['mcp-protocol-version'];
+      if (version && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+        return rpcError(
+          400,
+          -32000,
+          `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`,
+          requestId,
+        );
+      }
+      const store = new AccountEventStore(mcpEventLog(services), account.accountId);
+      let body = '';
+      await store.replayEventsAfter(lastEventId, {
+        send: async (eventId, message) => {
+          body += sseEvent(eventId, message);
+        },
+      });
+      return { statusCode: 200, headers: { ...SSE_HEADERS, 'x-request-id': requestId }, body };
+    } catch (error) {
+      return failure(error, requestId);
+    }
   });
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
+
+const TIMED_OUT = Symbol('timed out');
+
+/** `MCP_REQUEST_DEADLINE_MS` from the environment (tests shorten it), at most the default. */
+function requestDeadlineMs(): number {
+  const configured = Number(process.env.MCP_REQUEST_DEADLINE_MS);
+  return Number.isFinite(configured) && configured > 0
+    ? Math.min(configured, MCP_REQUEST_DEADLINE_MS)
+    : MCP_REQUEST_DEADLINE_MS;
+}
+
+function startDeadline(ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return { ms, expired, clear: () => clearTimeout(timer) };
+}
+
+/** The response body, or what arrived of it before the deadline. */
+async function readBody(
+  response: Response,
+  expired: Promise<typeof TIMED_OUT>,
+): Promise<{ body: string; timedOut: boolean }> {
+  if (!response.body) return { body: '', timedOut: false };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let body = '';
+  for (;;) {
+    const next = await Promise.race([reader.read(), expired]);
+    if (next === TIMED_OUT) {
+      await reader.cancel().catch(() => undefined);
+      return { body: body + decoder.decode(), timedOut: true };
+    }
+    if (next.done) return { body: body + decoder.decode(), timedOut: false };
+    body += decoder.decode(next.value, { stream: true });
+  }
+}
+
+/** The answer to a request cut at the deadline: a tool error for `tools/call`, else `-32001`. */
+function deadlineAnswer(rawBody: string | null | undefined, ms: number): JSONRPCMessage {
+  let id: string | number | null = null;
+  let method: unknown;
+  try {
+    const parsed = JSON.parse(rawBody ?? '') as { id?: unknown; method?: unknown };
+    if (typeof parsed.id === 'string' || typeof parsed.id === 'number') id = parsed.id;
+    method = parsed.method;
+  } catch {
+    // A body the transport accepted is JSON; keep the id null otherwise.
+  }
+  const seconds = ms / 1000;
+  const text = `Stopped after ${seconds} s: no call may run longer than that. Long work returns a handle at once: start a query with executeQueryById, then poll getExecutionResults (timeoutSeconds at most 20) until it completes.`;
+  if (method === 'tools/call' && id !== null) {
+    return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } };
+  }
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: -32001, message: `Request timed out. ${text}` },
+  } as JSONRPCMessage;
+}
+
+/** The account behind the request's API key, or the 401 answer. */
+async function authenticate(
+  services: Services,
+  event: APIGatewayProxyEvent,
+  requestId: string,
+): Promise<Account | APIGatewayProxyResult> {
+  try {
+    return await authenticateApiKey(services.accounts, presentedApiKey(event));
+  } catch (error) {
+    const mapped = mapError(error, requestId);
+    if (mapped.statusCode !== 401) throw error;
+    return unauthorized(mapped.message, requestId);
+  }
+}
+
+function failure(error: unknown, requestId: string): APIGatewayProxyResult {
+  const mapped = mapError(error, requestId);
+  if (mapped.expected) logger.info('mcp request refused', { statusCode: mapped.statusCode });
+  else logger.error('mcp request failed', { error: error as Error });
+  return rpcError(mapped.statusCode, mapped.statusCode === 500 ? -32603 : -32000, mapped.message, requestId);
+}
 
 /**
  * DNS-rebinding protection: a browser page on another site must not reach the endpoint. A

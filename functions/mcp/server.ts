@@ -1,9 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Account } from '../core/accounts';
 import type { Services } from '../services';
+import { registerDashboardTools } from './dashboard-tools';
 import { registerDiscoveryTools } from './discovery-tools';
 import { registerQueryTools } from './query-tools';
 import { registerResources } from './resources';
+import { registerVisualizationTools } from './visualization-tools';
 
 export const MCP_SERVER_NAME = 'service';
 export const MCP_SERVER_VERSION = '0.1.0';
@@ -25,6 +27,8 @@ export function buildMcpServer(context: {
   );
   registerDiscoveryTools(server, context);
   registerQueryTools(server, context);
+  registerVisualizationTools(server, context);
+  registerDashboardTools(server, context);
   registerResources(server);
   return server;
 }

@@ -4,18 +4,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { type Json, startTestHost, type TestHost } from '../support/test-host';
 
+/** All 20 tools of the `service` server. */
 const TOOLS = [
+  'archiveDashboard',
+  'createDashboard',
   'createServiceQuery',
+  'deleteVisualization',
   'executeQueryById',
+  'generateVisualization',
+  'getDashboard',
   'getExecutionResults',
   'getServiceQuery',
   'getTableSize',
   'getUsage',
+  'getVisualization',
   'listBlockchains',
+  'listQueryVisualizations',
   'searchDocs',
   'searchTables',
   'searchTablesByContractAddress',
+  'updateDashboard',
   'updateServiceQuery',
+  'updateVisualization',
 ];
 
 describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the local host', () => {

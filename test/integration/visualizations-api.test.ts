@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
+import { waitUntilFinished } from '../support/executions';
+import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** Saves a query, runs it and waits for it: visualizations need a completed result. */
+async function savedQueryWithResult(host: TestHost, sql: string, apiKey?: string): Promise<number> {
+  const auth = apiKey ? { apiKey } : {};
+  const created = await host.call('/v1/query', { json: { name: 'viz source', query_sql: sql }, ...auth });
+  expect(created.status).toBe(200);
+  const queryId = (await bodyOf(created)).query_id as number;
+  const run = await bodyOf(await host.call(`/v1/query/${queryId}/execute`, { method: 'POST', ...auth }));
+  const status = await waitUntilFinished(host, run.execution_id, 20_000, apiKey);
+  expect(status.state).toBe('QUERY_STATE_COMPLETED');
+  return queryId;
+}
+
+describe('visualizations over REST', () => {
+  let host: TestHost;
+  let otherKey: string;
+  let queryId: number;
+
+  beforeAll(async () => {
+    host = await startTestHost();
+    const other = await createAccount(host.services.accounts, { handle: 'viz_other' });
+    otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    queryId = await savedQueryWithResult(
+      host,
+      "select blockchain, count(*) as trades, sum(amount_usd) as volume, '<b>' || blockchain || '</b>' as label from dex.trades group by 1 order by 1",
+    );
+  });
+  afterAll(() => host?.stop());
+
+  const createViz = (body: Json, id = queryId, apiKey?: string) =>
+    host.call(`/v1/query/${id}/visualizations`, { json: body, ...(apiKey ? { apiKey } : {}) });
+
+  it('creates a column chart and serves it as SVG and PNG rendered from the latest result', async () => {
+    const created = await createViz({
+      name: 'Trades by chain',
+      type: 'chart',
+      options: { globalSeriesType: 'column', columnMapping: { blockchain: 'x', trades: 'y' } },
+    });
+    expect(created.status).toBe(200);
+    const { id } = await bodyOf(created);
+    expect(Number.isInteger(id)).toBe(true);
+
+    const read = await bodyOf(await host.call(`/v1/visualizations/${id}`));
+    expect(read).toMatchObject({ id, query_id: queryId, name: 'Trades by chain', type: 'chart' });
+    expect(read.options.columnMapping).toEqual({ blockchain: 'x', trades: 'y' });
+
+    const svg = await host.call(`/v1/visualizations/${id}/image.svg`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    const text = await svg.text();
+    expect(text.startsWith('<svg')).toBe(true);
+    expect(text).toContain('mark-rect'); // the bars
+    expect(text).toContain('ethereum'); // an axis label from the data
+    expect(text).toContain('Trades by chain');
+
+    const png = await host.call(`/v1/visualizations/${id}/image.png`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    const bytes = new Uint8Array(await png.arrayBuffer());
+    expect([...bytes.slice(0, 8)]).toEqual(PNG_SIGNATURE);
+    expect(bytes.length).toBeGreaterThan(2_000);
+
+    expect((await host.call(`/v1/visualizations/${id}/image.svg`, { apiKey: null })).status).toBe(401);
+  });
+
+  it('renders every chart type; strings from the result come out escaped', async () => {
+    for (const globalSeriesType of ['bar', 'line', 'area', 'scatter', 'pie']) {
+      const created = await createViz({
+        name: `${globalSeriesType} chart`,
+        type: 'chart',
+        options: { globalSeriesType, columnMapping: { label: 'x', volume: 'y' } },
+      });
+      expect(created.status, globalSeriesType).toBe(200);
+      const { id } = await bodyOf(created);
+      const svg = await (await host.call(`/v1/visualizations/${id}/image.svg`)).text();
+      expect(svg.startsWith('<svg'), globalSeriesType).toBe(true);
+      expect(svg, globalSeriesType).toMatch(/mark-(rect|line|area|symbol|arc)/);
+      expect(svg, globalSeriesType).not.toContain('<b>');
+      expect(svg, globalSeriesType).toContain('&lt;b&gt;');
+    }
+  });
+
+  it('rejects options naming columns the result does not have, listing the available ones', async () => {
+    const bad = await createViz({
+      name: 'bad',
+      type: 'chart',
+      options: { globalSeriesType: 'line', columnMapping: { day: 'x', trades: 'y' } },
+    });
+    expect(bad.status).toBe(400);
+    const { error } = await bodyOf(bad);
+    expect(error).toMatch(/options\.columnMapping\.day: no column "day"/);
+    expect(error).toContain('blockchain (varchar), trades (bigint)');
+    expect(error).toContain('volume');
+
+    const textY = await createViz({
+      name: 'bad',
+      type: 'chart',
+      options: { globalSeriesType: 'line', columnMapping: { trades: 'x', blockchain: 'y' } },
+    });
+    expect(textY.status).toBe(400);
+    expect((await bodyOf(textY)).error).toMatch(/must be numeric.*numeric columns: trades, volume/);
+
+    const badType = await createViz({ name: 'bad', type: 'chart', options: { globalSeriesType: 'donut' } });
+    expect(badType.status).toBe(400);
+    expect((await bodyOf(badType)).error).toMatch(/options\.globalSeriesType/);
+
+    const badCounter = await createViz({ name: 'bad', type: 'counter', options: { counterColName: 'nope' } });
+    expect(badCounter.status).toBe(400);
+    expect((await bodyOf(badCounter)).error).toMatch(/counterColName: no column "nope".*trades \(bigint\)/);
+
+    const neverRun = await bodyOf(
+      await host.call('/v1/query', { json: { name: 'x', query_sql: 'select 1 as a' } }),
+    );
+    const noResult = await createViz(
+      { name: 'x', type: 'counter', options: { counterColName: 'a' } },
+      neverRun.query_id,
+    );
+    expect(noResult.status).toBe(404);
+    expect((await bodyOf(noResult)).error).toMatch(/no completed execution yet/);
+  });
+
+  it('renders a counter and stores a table; tables have no image', async () => {
+    const counter = await bodyOf(
+      await createViz({
+        name: 'Trades',
+        type: 'counter',
+        options: {
+          counterColName: 'trades',
+          rowNumber: 1,
+          stringPrefix: '#',
+          counterLabel: 'trades <first chain>',
+        },
+      }),
+    );
+    const svg = await (await host.call(`/v1/visualizations/${counter.id}/image.svg`)).text();
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toMatch(/>#[\d,]+</);
+    expect(svg).toContain('trades &lt;first chain&gt;');
+
+    const table = await createViz({
+      name: 'Table',
+      type: 'table',
+      options: { columns: [{ name: 'blockchain', title: 'Chain' }, { name: 'trades' }] },
+    });
+    expect(table.status).toBe(200);
+    const tableId = (await bodyOf(table)).id;
+    const image = await host.call(`/v1/visualizations/${tableId}/image.svg`);
+    expect(image.status).toBe(400);
+    expect((await bodyOf(image)).error).toMatch(/is a table and has no image/);
+    const badTable = await createViz({ name: 'T', type: 'table', options: { columns: [{ name: 'x' }] } });
+    expect(badTable.status).toBe(400);
+    expect((await bodyOf(badTable)).error).toMatch(/options\.columns\.0\.name: no column "x"/);
+  });
+
+  it('lists, patches (options replaced whole) and deletes', async () => {
+    const ownQuery = await savedQueryWithResult(
+      host,
+      'select range as n, range * range as sq from range(20)',
+    );
+    const { id } = await bodyOf(
+      await createViz(
+        {
+          name: 'Squares',
+          type: 'chart',
+          options: {
+            globalSeriesType: 'line',
+            columnMapping: { n: 'x', sq: 'y' },
+            legend: { enabled: false },
+          },
+        },
+        ownQuery,
+      ),
+    );
+    const second = (await bodyOf(await createViz({ name: 'N', type: 'table', options: {} }, ownQuery))).id;
+    const list = await bodyOf(await host.call(`/v1/query/${ownQuery}/visualizations`));
+    expect(list.total).toBe(2);
+    expect(list.visualizations.map((v: Json) => v.id)).toEqual([id, second]);
+
+    const patched = await host.call(`/v1/visualizations/${id}`, {
+      method: 'PATCH',
+      json: {
+        name: 'Squares (area)',
+        options: { globalSeriesType: 'area', columnMapping: { n: 'x', sq: 'y' } },
+      },
+    });
+    expect(patched.status).toBe(200);
+    const after = await bodyOf(patched);
+    expect(after.name).toBe('Squares (area)');
+    expect(after.options).toEqual({ globalSeriesType: 'area', columnMapping: { n: 'x', sq: 'y' } });
+    const badPatch = await host.call(`/v1/visualizations/${id}`, {
+      method: 'PATCH',
+      json: { options: { globalSeriesType: 'area', columnMapping: { n: 'x', cube: 'y' } } },
+    });
+    expect(badPatch.status).toBe(400);
+    expect((await bodyOf(badPatch)).error).toContain('n (bigint), sq (bigint)');
+    const empty = await host.call(`/v1/visualizations/${id}`, { method: 'PATCH', json: {} });
+    expect(empty.status).toBe(400);
+
+    const deleted = await host.call(`/v1/visualizations/${second}`, { method: 'DELETE' });
+    expect(await bodyOf(deleted)).toEqual({ ok: true, id: second });
+    expect((await host.call(`/v1/visualizations/${second}`)).status).toBe(404);
+    expect((await bodyOf(await host.call(`/v1/query/${ownQuery}/visualizations`))).total).toBe(1);
+  });
+
+  it("hides private queries' visualizations from other accounts and keeps public ones read-only", async () => {
+    const privateQuery = await bodyOf(
+      await host.call('/v1/query', { json: { name: 'p', query_sql: 'select 1 as a', is_private: true } }),
+    );
+    const run = await bodyOf(
+      await host.call(`/v1/query/${privateQuery.query_id}/execute`, { method: 'POST' }),
+    );
+    await waitUntilFinished(host, run.execution_id);
+    const hidden = (
+      await bodyOf(
+        await createViz(
+          { name: 'c', type: 'counter', options: { counterColName: 'a' } },
+          privateQuery.query_id,
+        ),
+      )
+    ).id;
+    expect((await host.call(`/v1/visualizations/${hidden}`, { apiKey: otherKey })).status).toBe(404);
+    expect((await host.call(`/v1/visualizations/${hidden}/image.svg`, { apiKey: otherKey })).status).toBe(
+      404,
+    );
+
+    const publicViz = (await bodyOf(await host.call(`/v1/query/${queryId}/visualizations`)))
+      .visualizations[0];
+    expect((await host.call(`/v1/visualizations/${publicViz.id}`, { apiKey: otherKey })).status).toBe(200);
+    const patch = await host.call(`/v1/visualizations/${publicViz.id}`, {
+      method: 'PATCH',
+      json: { name: 'mine now' },
+      apiKey: otherKey,
+    });
+    expect(patch.status).toBe(403);
+    const remove = await host.call(`/v1/visualizations/${publicViz.id}`, {
+      method: 'DELETE',
+      apiKey: otherKey,
+    });
+    expect(remove.status).toBe(403);
+    const onTheirs = await createViz(
+      { name: 'x', type: 'counter', options: { counterColName: 'trades' } },
+      queryId,
+      otherKey,
+    );
+    expect(onTheirs.status).toBe(403);
+  });
+});
