@@ -29,8 +29,9 @@ export async function startHttpServer(options: {
       else response.end();
     });
   });
-  // Keep-alive sockets would hold close() open until they time out.
-  server.keepAliveTimeout = 1000;
+  // Longer than clients' own keep-alive (undici: 4 s), so a client never reuses a socket the server
+  // is closing at that very moment (ECONNRESET); close() ends idle sockets itself.
+  server.keepAliveTimeout = 65_000;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -43,6 +44,8 @@ export async function startHttpServer(options: {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+        // Requests still in flight get a moment to finish; then their sockets close too.
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
       }),
   };
 }

@@ -6,6 +6,7 @@
  *   npm run bench -- --scale 2
  *   npm run bench -- --only status-throughput
  *   npm run bench -- --only pipeline-dag,pipeline-real-data
+ *   npm run bench -- --only mcp-latency
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -36,6 +37,7 @@ const BENCHES: readonly BenchSpec[] = [
   // so the warehouse scale is not passed on.
   { name: 'pipeline-dag', args: () => ['--graphs', String(DAG_GRAPHS)], figures: pipelineDagFigures },
   { name: 'pipeline-real-data', args: (scale) => ['--scale', String(scale)], figures: 'file' },
+  { name: 'mcp-latency', args: (scale) => ['--scale', String(scale)], figures: 'file' },
 ];
 const NAMES = BENCHES.map((b) => b.name);
 /** A benchmark process that runs longer than this is stopped. */
