@@ -6,7 +6,7 @@ import { dashboardUrl } from '../dashboards/presenter';
 import { createDashboardBody, updateDashboardBody } from '../dashboards/schemas';
 import { archiveDashboard, createDashboard, ownDashboard, updateDashboard } from '../dashboards/use-cases';
 import type { Services } from '../services';
-import { guarded, ok } from './tool-results';
+import { annotate, guarded, ok } from './tool-results';
 
 interface Context {
   services: Services;
@@ -100,13 +100,7 @@ export function registerDashboardTools(server: McpServer, { services, account, b
         tags: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
       },
       outputSchema: dashboardShape,
-      annotations: {
-        title: 'Create a dashboard',
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: annotate('Create a dashboard'),
     },
     (args) =>
       guarded(async () => {
@@ -131,13 +125,7 @@ export function registerDashboardTools(server: McpServer, { services, account, b
         'Returns one of your dashboards: name, widgets with their grid positions (6 columns wide), and its page URL. The share key is not stored in readable form, so the URL comes without it; call updateDashboard with rotateShareToken: true for a new shareable link.',
       inputSchema: { dashboardId },
       outputSchema: dashboardShape,
-      annotations: {
-        title: 'Read a dashboard',
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: annotate('Read a dashboard', { readOnly: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
@@ -162,13 +150,7 @@ export function registerDashboardTools(server: McpServer, { services, account, b
         rotateShareToken: z.boolean().optional(),
       },
       outputSchema: dashboardShape,
-      annotations: {
-        title: 'Update a dashboard',
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: annotate('Update a dashboard', { destructive: true }),
     },
     (args) =>
       guarded(async () => {
@@ -198,13 +180,7 @@ export function registerDashboardTools(server: McpServer, { services, account, b
         'Archives one of your dashboards: its page stops being served (404) and it can no longer be changed. The visualizations and queries it showed are kept.',
       inputSchema: { dashboardId },
       outputSchema: { ok: z.boolean(), dashboardId: z.number() },
-      annotations: {
-        title: 'Archive a dashboard',
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: annotate('Archive a dashboard', { destructive: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {

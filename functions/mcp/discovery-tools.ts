@@ -6,9 +6,7 @@ import { blockchainSchema, categorySchema, searchByContractBody } from '../datas
 import { searchDatasets, searchDatasetsByContract } from '../datasets/use-cases';
 import type { Services } from '../services';
 import { searchDocs } from './docs-search';
-import { formatBytes, guarded, ok, toolError, trimText } from './tool-results';
-
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+import { annotate, formatBytes, guarded, ok, toolError, trimText } from './tool-results';
 
 const tableSummary = z.object({
   fullName: z.string(),
@@ -91,7 +89,7 @@ export function registerDiscoveryTools(server: McpServer, { services, account }:
         offset: z.number().int().min(0).default(0),
       },
       outputSchema: { tables: z.array(tableSummary), ...paging },
-      annotations: { title: 'Search tables', ...READ_ONLY },
+      annotations: annotate('Search tables', { readOnly: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
@@ -123,7 +121,7 @@ export function registerDiscoveryTools(server: McpServer, { services, account }:
         'Lists the blockchains this service indexes, with how many tables each has. Use it to learn valid values for the blockchains filter of searchTables and searchTablesByContractAddress.',
       inputSchema: {},
       outputSchema: { blockchains: z.array(z.object({ name: z.string(), tableCount: z.number() })) },
-      annotations: { title: 'List blockchains', ...READ_ONLY },
+      annotations: annotate('List blockchains', { readOnly: true, idempotent: true }),
     },
     () =>
       guarded(async () => {
@@ -153,7 +151,7 @@ export function registerDiscoveryTools(server: McpServer, { services, account }:
         blockchains: z.array(blockchainSchema).max(20).optional(),
       },
       outputSchema: { contractAddress: z.string(), tables: z.array(tableSummary), total: z.number() },
-      annotations: { title: 'Find tables for a contract', ...READ_ONLY },
+      annotations: annotate('Find tables for a contract', { readOnly: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
@@ -219,7 +217,7 @@ export function registerDiscoveryTools(server: McpServer, { services, account }:
         totalEstimatedBytes: z.number(),
         note: z.string(),
       },
-      annotations: { title: 'Estimate bytes scanned', ...READ_ONLY },
+      annotations: annotate('Estimate bytes scanned', { readOnly: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
@@ -265,7 +263,7 @@ export function registerDiscoveryTools(server: McpServer, { services, account }:
           z.object({ title: z.string(), path: z.string(), snippet: z.string(), score: z.number() }),
         ),
       },
-      annotations: { title: 'Search the service docs', ...READ_ONLY },
+      annotations: annotate('Search the service docs', { readOnly: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {

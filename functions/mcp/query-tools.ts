@@ -11,7 +11,7 @@ import { queryResponse } from '../queries/presenter';
 import { createQueryBody, parameterSchema, updateQueryBody } from '../queries/schemas';
 import { createQuery, readableQuery, updateQuery } from '../queries/use-cases';
 import type { Services } from '../services';
-import { formatBytes, guarded, ok, toolError } from './tool-results';
+import { annotate, formatBytes, guarded, ok, toolError } from './tool-results';
 
 /** Text budget for result rows in one tool answer (models pay per token). */
 export const MAX_RESULT_CHARS = 8_000;
@@ -108,13 +108,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
           .describe('Private queries are visible only to you (default false).'),
       },
       outputSchema: savedQuery.shape,
-      annotations: {
-        title: 'Create a saved query',
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: annotate('Create a saved query'),
     },
     (args) =>
       guarded(async () => {
@@ -142,13 +136,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
         "Returns a saved query's SQL, parameters, tags, flags and version: yours, or another account's public query. Use it before updateServiceQuery or to see which parameters executeQueryById accepts.",
       inputSchema: { queryId },
       outputSchema: savedQuery.shape,
-      annotations: {
-        title: 'Read a saved query',
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: annotate('Read a saved query', { readOnly: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
@@ -180,13 +168,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
         parameters: parameters.optional(),
       },
       outputSchema: savedQuery.shape,
-      annotations: {
-        title: 'Update a saved query',
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: annotate('Update a saved query', { destructive: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
@@ -230,13 +212,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
           ),
       },
       outputSchema: { executionId: z.string(), state: executionState },
-      annotations: {
-        title: 'Run a saved query',
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: annotate('Run a saved query'),
     },
     (args) =>
       guarded(async () => {
@@ -292,13 +268,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
         creditsUsed: z.number().optional(),
         hint: z.string(),
       },
-      annotations: {
-        title: 'Get execution results',
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: annotate('Get execution results', { readOnly: true, idempotent: true }),
     },
     (args, extra) =>
       guarded(async () => {
@@ -343,13 +313,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
         storageBytesAllowed: z.number(),
         privateQueries: z.number(),
       },
-      annotations: {
-        title: 'Get credit usage',
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: annotate('Get credit usage', { readOnly: true, idempotent: true }),
     },
     () =>
       guarded(async () => {

@@ -46,3 +46,20 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
+
+/**
+ * Tool annotations (hints for clients): none of our tools reaches outside the service, so
+ * `openWorldHint` is always false; unset hints default to false.
+ */
+export function annotate(
+  title: string,
+  hints: { readOnly?: boolean; destructive?: boolean; idempotent?: boolean } = {},
+) {
+  return {
+    title,
+    readOnlyHint: hints.readOnly ?? false,
+    destructiveHint: hints.destructive ?? false,
+    idempotentHint: hints.idempotent ?? false,
+    openWorldHint: false,
+  };
+}

@@ -14,7 +14,7 @@ import {
   updateVisualization,
   visualizationImage,
 } from '../visualizations/use-cases';
-import { guarded, ok } from './tool-results';
+import { annotate, guarded, ok } from './tool-results';
 
 interface Context {
   services: Services;
@@ -127,13 +127,7 @@ export function registerVisualizationTools(server: McpServer, context: Context):
         description: z.string().max(1000).optional(),
       },
       outputSchema: visualizationShape,
-      annotations: {
-        title: 'Create a visualization',
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: annotate('Create a visualization'),
     },
     (args) =>
       guarded(async () => {
@@ -160,13 +154,7 @@ export function registerVisualizationTools(server: McpServer, context: Context):
         "Returns a visualization's type and options and, for a chart or counter, its image rendered from the query's latest result (run the query again with executeQueryById to refresh it). Use it to look at a chart or before updateVisualization.",
       inputSchema: { visualizationId },
       outputSchema: visualizationShape,
-      annotations: {
-        title: 'Read a visualization',
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: annotate('Read a visualization', { readOnly: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
@@ -189,13 +177,7 @@ export function registerVisualizationTools(server: McpServer, context: Context):
         options: options.optional(),
       },
       outputSchema: visualizationShape,
-      annotations: {
-        title: 'Update a visualization',
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: annotate('Update a visualization', { destructive: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
@@ -222,13 +204,7 @@ export function registerVisualizationTools(server: McpServer, context: Context):
         "Deletes a visualization for good (the query and its results stay). Only the query's owner can. Dashboards that showed it show a notice in its place; update them with updateDashboard.",
       inputSchema: { visualizationId },
       outputSchema: { ok: z.boolean(), visualizationId: z.number() },
-      annotations: {
-        title: 'Delete a visualization',
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: annotate('Delete a visualization', { destructive: true }),
     },
     (args) =>
       guarded(async () => {
@@ -248,13 +224,7 @@ export function registerVisualizationTools(server: McpServer, context: Context):
         'Lists the visualizations of a saved query (yours, or a public one), oldest first, with their options but no images. Use getVisualization to see one rendered.',
       inputSchema: { queryId },
       outputSchema: { visualizations: z.array(visualizationOutput), total: z.number() },
-      annotations: {
-        title: "List a query's visualizations",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: annotate("List a query's visualizations", { readOnly: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {

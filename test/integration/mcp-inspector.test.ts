@@ -10,34 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../functions/local/host';
+import { MCP_TOOLS } from '../support/mcp-tools';
 import { type Json, startTestHost, type TestHost } from '../support/test-host';
 
 const INSPECTOR = join(REPO_ROOT, 'node_modules/.bin/mcp-inspector');
 /** Per Inspector run; the first one also pays for loading the CLI bundle. */
 const RUN_TIMEOUT_MS = 45_000;
 
-const TOOLS = [
-  'archiveDashboard',
-  'createDashboard',
-  'createServiceQuery',
-  'deleteVisualization',
-  'executeQueryById',
-  'generateVisualization',
-  'getDashboard',
-  'getExecutionResults',
-  'getServiceQuery',
-  'getTableSize',
-  'getUsage',
-  'getVisualization',
-  'listBlockchains',
-  'listQueryVisualizations',
-  'searchDocs',
-  'searchTables',
-  'searchTablesByContractAddress',
-  'updateDashboard',
-  'updateServiceQuery',
-  'updateVisualization',
-];
+const TOOLS = MCP_TOOLS;
 
 interface Run {
   code: number;

@@ -2,31 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
+import { MCP_TOOLS } from '../support/mcp-tools';
 import { type Json, startTestHost, type TestHost } from '../support/test-host';
 
-/** All 20 tools of the `service` server. */
-const TOOLS = [
-  'archiveDashboard',
-  'createDashboard',
-  'createServiceQuery',
-  'deleteVisualization',
-  'executeQueryById',
-  'generateVisualization',
-  'getDashboard',
-  'getExecutionResults',
-  'getServiceQuery',
-  'getTableSize',
-  'getUsage',
-  'getVisualization',
-  'listBlockchains',
-  'listQueryVisualizations',
-  'searchDocs',
-  'searchTables',
-  'searchTablesByContractAddress',
-  'updateDashboard',
-  'updateServiceQuery',
-  'updateVisualization',
-];
+const TOOLS = MCP_TOOLS;
 
 describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the local host', () => {
   let host: TestHost;

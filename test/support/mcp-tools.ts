@@ -1,0 +1,23 @@
+/** The 20 tools of the `service` MCP server, sorted (what tools/list must show). */
+export const MCP_TOOLS = [
+  'archiveDashboard',
+  'createDashboard',
+  'createServiceQuery',
+  'deleteVisualization',
+  'executeQueryById',
+  'generateVisualization',
+  'getDashboard',
+  'getExecutionResults',
+  'getServiceQuery',
+  'getTableSize',
+  'getUsage',
+  'getVisualization',
+  'listBlockchains',
+  'listQueryVisualizations',
+  'searchDocs',
+  'searchTables',
+  'searchTablesByContractAddress',
+  'updateDashboard',
+  'updateServiceQuery',
+  'updateVisualization',
+];
