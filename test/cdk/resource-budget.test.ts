@@ -50,7 +50,9 @@ describe('stack resource budget', () => {
       `resources: ${current} for ${routes.length} routes; base ${base}, worst case ${perRoute}/route, ` +
         `actual ${((current - base) / routes.length).toFixed(2)}/route`,
     );
-    expect(current).toBeLessThan(250);
+    // 46 routes cost ~248 resources; past PROJECTED_ROUTES the API should move to nested stacks
+    // (or shared functions per feature) before CloudFormation's 500 is near.
+    expect(current).toBeLessThan(PROJECTED_BUDGET);
     expect(base + ((current - base) / routes.length) * PROJECTED_ROUTES).toBeLessThan(PROJECTED_BUDGET);
   });
 
