@@ -30,18 +30,15 @@
  *   hand-off  per non-root node: its start − the latest end among its dependencies.
  */
 import {
-  type BenchArgs,
   type BenchHost,
   type Figure,
   type Json,
   median,
   ms,
-  parseArgs,
-  printTable,
   ratio,
+  runBench,
   say,
   sleep,
-  startBenchHost,
   waitFinished,
 } from './support';
 
@@ -476,28 +473,6 @@ function parseRuns(argv: string[]): { runs: number; rest: string[] } {
   return { runs, rest: [...argv.slice(0, index), ...argv.slice(index + 2)] };
 }
 
-async function main(): Promise<void> {
-  const { runs, rest } = parseRuns(process.argv.slice(2));
-  const args: BenchArgs = parseArgs(rest);
-  const started = performance.now();
-  const name = 'pipeline-real-data';
-  say(`== ${name} (scale ${args.scale}, ${runs} runs) ==`);
-  const bench = await startBenchHost(args.scale);
-  say(`host up at ${bench.host.baseUrl} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  let figures: Figure[] = [];
-  try {
-    figures = await body(bench, runs);
-  } finally {
-    await bench.stop();
-  }
-  const seconds = (performance.now() - started) / 1000;
-  say('');
-  printTable(figures);
-  say(`${name} took ${seconds.toFixed(1)} s`);
-  if (args.summaryFile) {
-    const { writeFile } = await import('node:fs/promises');
-    await writeFile(args.summaryFile, JSON.stringify({ name, seconds, figures }, null, 2));
-  }
-}
-
-await main();
+const { runs, rest } = parseRuns(process.argv.slice(2));
+say(`pipeline-real-data: ${runs} runs`);
+await runBench('pipeline-real-data', (bench) => body(bench, runs), rest);

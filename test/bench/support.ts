@@ -194,8 +194,10 @@ export function printTable(figures: readonly Figure[], extraColumns: Record<stri
 export async function runBench(
   name: string,
   body: (bench: BenchHost, args: BenchArgs) => Promise<Figure[]>,
+  /** Command-line arguments (a script that takes its own flags passes what is left of them). */
+  argv: string[] = process.argv.slice(2),
 ): Promise<void> {
-  const args = parseArgs();
+  const args = parseArgs(argv);
   const started = performance.now();
   say(`== ${name} (scale ${args.scale}) ==`);
   const bench = await startBenchHost(args.scale);
