@@ -1,18 +1,11 @@
 import { join } from 'node:path';
 import { NotFoundError } from '../../core/errors';
+import { isValidExecutionId } from '../../core/result-encoding';
 
 /** Parquet key-value metadata entry holding the result's columns with their engine types. */
 export const COLUMNS_METADATA_KEY = 'onchain_sql_columns';
 
-/**
- * Execution ids become file names, so only a safe alphabet is accepted (ULIDs and test ids);
- * anything else cannot name a stored result.
- */
-const EXECUTION_ID = /^[A-Za-z0-9_-]{1,128}$/;
-
-export function isValidExecutionId(executionId: string): boolean {
-  return EXECUTION_ID.test(executionId);
-}
+export { isValidExecutionId };
 
 /** Where an execution's result lives: `<resultsDir>/<executionId>.parquet`. */
 export function resultFilePath(resultsDir: string, executionId: string): string {

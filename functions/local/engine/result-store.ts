@@ -22,6 +22,7 @@ import type {
   SortKey,
 } from '../../core/engine';
 import { BadRequestError, NotFoundError } from '../../core/errors';
+import { resolveColumn as resolve, validatePaging } from '../../core/result-encoding';
 import { parseDuckDbError } from './duckdb-errors';
 import { COLUMNS_METADATA_KEY, isValidExecutionId, resultFilePath, sqlIdentifier } from './result-files';
 import { CSV_LINE_BREAK, csvField, encodeValue, storedBytes } from './result-values';
@@ -215,34 +216,6 @@ function parseColumnsMetadata(value: DuckDBValue | undefined): ResultColumn[] | 
   } catch {
     return undefined;
   }
-}
-
-function validatePaging(request: ResultPageRequest): void {
-  if (!Number.isSafeInteger(request.limit) || request.limit < 0) {
-    throw new BadRequestError('limit must be a non-negative integer');
-  }
-  if (!Number.isSafeInteger(request.offset) || request.offset < 0) {
-    throw new BadRequestError('offset must be a non-negative integer');
-  }
-  if (request.sampleCount !== undefined) {
-    if (!Number.isSafeInteger(request.sampleCount) || request.sampleCount < 0) {
-      throw new BadRequestError('sample_count must be a non-negative integer');
-    }
-    if (request.filters !== undefined)
-      throw new BadRequestError('sample_count cannot be combined with filters');
-  }
-}
-
-/** Exact name first, then a unique case-insensitive match (SQL identifiers are case-insensitive). */
-function resolve(columns: StoredColumn[], name: string, parameter: string): StoredColumn {
-  const exact = columns.find((column) => column.name === name);
-  if (exact) return exact;
-  const folded = columns.filter((column) => column.name.toLowerCase() === name.toLowerCase());
-  if (folded.length === 1) return folded[0]!;
-  const available = columns.map((column) => column.name).join(', ');
-  throw new BadRequestError(
-    `${parameter}: unknown column ${JSON.stringify(name)}; available columns: ${available}`,
-  );
 }
 
 class Parameters {

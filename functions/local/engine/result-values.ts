@@ -22,6 +22,9 @@ import {
   DuckDBVariantValue,
 } from '@duckdb/node-api';
 import type { ResultValue } from '../../core/engine';
+import { decimalValue as decimal, integerValue as integer } from '../../core/result-encoding';
+
+export { CSV_LINE_BREAK, csvField } from '../../core/result-encoding';
 
 /**
  * Turns DuckDB values into the JSON values analysts expect from the results API:
@@ -96,20 +99,6 @@ export function encodeValue(value: DuckDBValue, exactText = false): ResultValue 
   return String(value);
 }
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-function integer(value: bigint): number | string {
-  return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : value.toString();
-}
-
-function decimal(text: string): number | string {
-  const number = Number(text);
-  // Normalise DuckDB's fixed-scale text (1.5000) to JS's shortest form (1.5) and compare.
-  let normal = text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
-  if (normal === '-0') normal = '0';
-  return Number.isFinite(number) && String(number) === normal ? number : text;
-}
-
 function hex(bytes: Uint8Array): string {
   return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
 }
@@ -166,13 +155,3 @@ export function storedBytes(value: DuckDBValue): number {
   if (value instanceof DuckDBBitValue) return value.data.byteLength;
   return 8;
 }
-
-/** One RFC 4180 field: quoted when it holds a comma, quote or line break; NULL empty, '' as "". */
-export function csvField(value: ResultValue): string {
-  if (value === null) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (text === '' || /[",\r\n]/.test(text)) return `"${text.replaceAll('"', '""')}"`;
-  return text;
-}
-
-export const CSV_LINE_BREAK = '\r\n';

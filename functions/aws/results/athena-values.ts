@@ -1,0 +1,299 @@
+/**
+ * Athena's CSV text of each column type, decoded to the results API's JSON values (the same rules
+ * as the local store: exact integers, 0x hex for binary, `… UTC` timestamps), and compared the way
+ * SQL compares them, for `filters` and `sort_by`.
+ */
+import type { FilterExpression, FilterValue, ResultColumn, ResultValue } from '../../core/engine';
+import { BadRequestError } from '../../core/errors';
+import { decimalValue, integerValue, resolveColumn } from '../../core/result-encoding';
+
+/** How a column's text is read and compared. */
+export type ValueKind = 'integer' | 'number' | 'boolean' | 'binary' | 'timestamp' | 'date' | 'text';
+
+export interface AthenaColumn extends ResultColumn {
+  kind: ValueKind;
+}
+
+/**
+ * Athena type names as GetQueryResults reports them (ColumnInfo.Type, with Precision/Scale for
+ * decimals), e.g. `bigint`, `decimal(38,0)`, `varbinary`, `timestamp`, `array`.
+ */
+export function valueKind(type: string): ValueKind {
+  const base = type.toLowerCase().replace(/\(.*$/, '').trim();
+  switch (base) {
+    case 'tinyint':
+    case 'smallint':
+    case 'integer':
+    case 'int':
+    case 'bigint':
+      return 'integer';
+    case 'decimal':
+      // decimal(p,0) holds uint256/int256 amounts: exact integers.
+      return /,\s*0\)$/.test(type) ? 'integer' : 'number';
+    case 'double':
+    case 'real':
+    case 'float':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'varbinary':
+      return 'binary';
+    case 'timestamp':
+    case 'timestamp with time zone':
+      return 'timestamp';
+    case 'date':
+      return 'date';
+    default:
+      return 'text';
+  }
+}
+
+/** `2024-01-01 00:00:00.000 UTC`, the local store's timestamp form, from Athena's text. */
+function timestampText(text: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?/.exec(text);
+  if (!match) return text;
+  const millis = (match[3] ?? '').padEnd(3, '0').slice(0, 3);
+  return `${match[1]} ${match[2]}.${millis} UTC`;
+}
+
+/** Binary as Athena prints it (hex pairs, space-separated) or already as 0x hex → `0x…` lowercase. */
+function binaryText(text: string): string {
+  const hex = text.startsWith('0x') ? text.slice(2) : text.replaceAll(' ', '');
+  return `0x${hex.toLowerCase()}`;
+}
+
+export function decodeValue(text: string | null, kind: ValueKind): ResultValue {
+  if (text === null) return null;
+  switch (kind) {
+    case 'integer':
+      return /^-?\d+$/.test(text) ? integerValue(BigInt(text)) : text;
+    case 'number': {
+      const number = Number(text);
+      if (!Number.isFinite(number)) return text;
+      return text.includes('e') || text.includes('E') ? number : decimalValue(text);
+    }
+    case 'boolean':
+      return text === 'true';
+    case 'binary':
+      return binaryText(text);
+    case 'timestamp':
+      return timestampText(text);
+    default:
+      return text;
+  }
+}
+
+/** Bytes a value occupies as stored (no JSON overhead); an estimate for page accounting. */
+export function storedBytes(text: string | null, kind: ValueKind): number {
+  if (text === null) return 0;
+  switch (kind) {
+    case 'integer':
+      return text.length > 19 ? 16 : 8;
+    case 'number':
+    case 'timestamp':
+      return 8;
+    case 'boolean':
+      return 1;
+    case 'date':
+      return 4;
+    case 'binary':
+      return Math.floor(binaryText(text).length / 2) - 1;
+    default:
+      return Buffer.byteLength(text, 'utf8');
+  }
+}
+
+/** A comparable form of a column's text: bigint, number, string; null stays null. */
+type Comparable = bigint | number | string | boolean | null;
+
+function comparable(text: string | null, kind: ValueKind): Comparable {
+  if (text === null) return null;
+  switch (kind) {
+    case 'integer':
+      return /^-?\d+$/.test(text) ? BigInt(text) : Number(text);
+    case 'number':
+      return Number(text);
+    case 'boolean':
+      return text === 'true';
+    case 'binary':
+      return binaryText(text);
+    case 'timestamp':
+      return timestampText(text);
+    default:
+      return text;
+  }
+}
+
+/** Orders two non-null values of one column (an integer column may meet a float literal). */
+function compareValues(a: NonNullable<Comparable>, b: NonNullable<Comparable>): number {
+  if (typeof a === 'bigint' && typeof b === 'number') return compareMixed(a, b);
+  if (typeof a === 'number' && typeof b === 'bigint') return -compareMixed(b, a);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareMixed(a: bigint, b: number): number {
+  if (Number.isNaN(b)) return -1;
+  if (Number.isInteger(b) && Math.abs(b) <= Number.MAX_SAFE_INTEGER) {
+    const other = BigInt(b);
+    return a < other ? -1 : a > other ? 1 : 0;
+  }
+  const number = Number(a);
+  return number < b ? -1 : number > b ? 1 : 0;
+}
+
+function conversionError(value: FilterValue, column: AthenaColumn): never {
+  throw new BadRequestError(
+    `filters: Conversion Error: could not convert ${JSON.stringify(value)} to ${column.type} (column ${JSON.stringify(column.name)})`,
+  );
+}
+
+/** A filter literal converted to the column's kind, as SQL would cast it. */
+function literal(column: AthenaColumn, value: FilterValue): Comparable {
+  switch (column.kind) {
+    case 'integer':
+    case 'number': {
+      if (typeof value === 'number') {
+        return column.kind === 'integer' && Number.isSafeInteger(value) ? BigInt(value) : value;
+      }
+      const text = value.trim();
+      if (column.kind === 'integer' && /^-?\d+$/.test(text)) return BigInt(text);
+      const number = Number(text);
+      if (text === '' || Number.isNaN(number)) conversionError(value, column);
+      return number;
+    }
+    case 'boolean': {
+      const text = String(value).toLowerCase();
+      if (text === 'true' || text === '1') return true;
+      if (text === 'false' || text === '0') return false;
+      return conversionError(value, column);
+    }
+    case 'binary':
+      if (typeof value === 'string' && /^0x([0-9a-f]{2})*$/i.test(value)) return value.toLowerCase();
+      return String(value);
+    case 'timestamp': {
+      const text = String(value).trim();
+      const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?))?(?:\s*(?:UTC|Z))?$/.exec(
+        text,
+      );
+      if (!match || Number.isNaN(Date.parse(`${match[1]}T00:00:00Z`))) conversionError(value, column);
+      const time = match[2] ?? '00:00:00';
+      return timestampText(`${match[1]} ${time.length === 5 ? `${time}:00` : time}`);
+    }
+    case 'date': {
+      const text = String(value).trim();
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(text))) conversionError(value, column);
+      return text;
+    }
+    default:
+      return String(value);
+  }
+}
+
+/** What LIKE matches against: the value as displayed (0x hex for binary, numbers as text). */
+function displayText(text: string, kind: ValueKind): string {
+  const value = decodeValue(text, kind);
+  return typeof value === 'string' ? value : String(value);
+}
+
+function likePattern(pattern: string): RegExp {
+  let source = '';
+  for (const char of pattern) {
+    if (char === '%') source += '[\\s\\S]*';
+    else if (char === '_') source += '[\\s\\S]';
+    else source += char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+export type RowPredicate = (record: (string | null)[]) => boolean;
+
+const COMPARE: Record<string, (order: number) => boolean> = {
+  '=': (order) => order === 0,
+  '!=': (order) => order !== 0,
+  '<>': (order) => order !== 0,
+  '<': (order) => order < 0,
+  '<=': (order) => order <= 0,
+  '>': (order) => order > 0,
+  '>=': (order) => order >= 0,
+};
+
+/** Compiles `filters` to a predicate over raw CSV records; a comparison with NULL is false, as in SQL. */
+export function compileFilter(expression: FilterExpression, columns: AthenaColumn[]): RowPredicate {
+  const index = (name: string) => columns.indexOf(resolveColumn(columns, name, 'filters'));
+  switch (expression.kind) {
+    case 'and': {
+      const left = compileFilter(expression.left, columns);
+      const right = compileFilter(expression.right, columns);
+      return (record) => left(record) && right(record);
+    }
+    case 'or': {
+      const left = compileFilter(expression.left, columns);
+      const right = compileFilter(expression.right, columns);
+      return (record) => left(record) || right(record);
+    }
+    case 'compare': {
+      const i = index(expression.column);
+      const column = columns[i]!;
+      const value = literal(column, expression.value) as NonNullable<Comparable>;
+      const test = COMPARE[expression.operator]!;
+      return (record) => {
+        const own = comparable(record[i] ?? null, column.kind);
+        return own !== null && test(compareValues(own, value));
+      };
+    }
+    case 'in': {
+      const i = index(expression.column);
+      const column = columns[i]!;
+      const values = expression.values.map((value) => literal(column, value) as NonNullable<Comparable>);
+      return (record) => {
+        const own = comparable(record[i] ?? null, column.kind);
+        return own !== null && values.some((value) => compareValues(own, value) === 0);
+      };
+    }
+    case 'like': {
+      const i = index(expression.column);
+      const kind = columns[i]!.kind;
+      const pattern = likePattern(expression.pattern);
+      return (record) => {
+        const text = record[i] ?? null;
+        return text !== null && pattern.test(displayText(text, kind));
+      };
+    }
+    case 'null': {
+      const i = index(expression.column);
+      return expression.negated ? (record) => record[i] != null : (record) => record[i] == null;
+    }
+  }
+}
+
+/** A sortable row: its key values and its position in the stored result (the final tiebreaker). */
+export interface KeyedRow {
+  keys: Comparable[];
+  rowNumber: number;
+  record: (string | null)[];
+}
+
+export interface SortSpec {
+  indexes: number[];
+  kinds: ValueKind[];
+  descending: boolean[];
+}
+
+export function sortKeys(record: (string | null)[], spec: SortSpec): Comparable[] {
+  return spec.indexes.map((i, k) => comparable(record[i] ?? null, spec.kinds[k]!));
+}
+
+/** ORDER BY the keys (NULLS LAST in both directions, as locally), then the stored position. */
+export function compareRows(a: KeyedRow, b: KeyedRow, spec: SortSpec): number {
+  for (let k = 0; k < spec.indexes.length; k++) {
+    const x = a.keys[k] ?? null;
+    const y = b.keys[k] ?? null;
+    if (x === null || y === null) {
+      if (x === y) continue;
+      return x === null ? 1 : -1;
+    }
+    const order = compareValues(x, y);
+    if (order !== 0) return spec.descending[k] ? -order : order;
+  }
+  return a.rowNumber - b.rowNumber;
+}

@@ -1,0 +1,91 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { sdkStreamMixin } from '@smithy/core/serde';
+import { mockClient } from 'aws-sdk-client-mock';
+
+/** An object held in memory or a file on disk (large results in benchmarks). */
+type StoredObject = { bytes: Buffer } | { path: string; size: number };
+
+/**
+ * A mocked S3 client over an in-memory/disk object map that honours GetObject `Range`
+ * (`bytes=start-end`, inclusive, as S3 does) and answers a missing key with NoSuchKey, the way
+ * S3 does; bodies are real Node streams with the SDK's stream mixin, as in Lambda.
+ */
+export function mockS3Objects() {
+  const objects = new Map<string, StoredObject>();
+  const mock = mockClient(S3Client);
+  const id = (bucket: string | undefined, key: string | undefined) => `${bucket}/${key}`;
+
+  const install = () => {
+    mock.on(GetObjectCommand).callsFake(async (input: { Bucket?: string; Key?: string; Range?: string }) => {
+      const object = objects.get(id(input.Bucket, input.Key));
+      if (!object) throw new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} });
+      const size = 'bytes' in object ? object.bytes.length : object.size;
+      let start = 0;
+      let end = size - 1;
+      if (input.Range) {
+        const match = /^bytes=(\d+)-(\d*)$/.exec(input.Range);
+        if (!match) throw new Error(`Unsupported Range ${input.Range}`);
+        start = Number(match[1]);
+        end = match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
+      }
+      const stream =
+        'bytes' in object
+          ? Readable.from([object.bytes.subarray(start, end + 1)])
+          : createReadStream(object.path, { start, end, highWaterMark: 1 << 20 });
+      return {
+        Body: sdkStreamMixin(stream),
+        ContentLength: end - start + 1,
+        ...(input.Range ? { ContentRange: `bytes ${start}-${end}/${size}` } : {}),
+      };
+    });
+    mock.on(PutObjectCommand).callsFake(async (input: { Bucket?: string; Key?: string; Body?: unknown }) => {
+      const body = input.Body;
+      objects.set(id(input.Bucket, input.Key), {
+        bytes: Buffer.isBuffer(body) ? body : Buffer.from(body as string | Uint8Array),
+      });
+      return { ETag: '"etag"' };
+    });
+    mock
+      .on(DeleteObjectsCommand)
+      .callsFake(async (input: { Bucket?: string; Delete?: { Objects?: { Key?: string }[] } }) => {
+        const deleted = (input.Delete?.Objects ?? []).map(({ Key }) => {
+          objects.delete(id(input.Bucket, Key));
+          return { Key };
+        });
+        return { Deleted: deleted };
+      });
+  };
+  install();
+
+  return {
+    mock,
+    client: new S3Client({ region: 'us-east-1' }),
+    put(bucket: string, key: string, bytes: Buffer | string) {
+      objects.set(id(bucket, key), { bytes: Buffer.from(bytes) });
+    },
+    async putFile(bucket: string, key: string, path: string) {
+      objects.set(id(bucket, key), { path, size: (await stat(path)).size });
+    },
+    has(bucket: string, key: string) {
+      return objects.has(id(bucket, key));
+    },
+    /** Ranges requested with GetObject, in order. */
+    ranges(): (string | undefined)[] {
+      return mock.commandCalls(GetObjectCommand).map((call) => call.args[0].input.Range);
+    },
+    reset() {
+      mock.reset();
+      objects.clear();
+      install();
+    },
+  };
+}
