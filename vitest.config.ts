@@ -9,7 +9,7 @@ export default defineConfig({
     // 2-core machines: DuckDB and dynalite work in-process, so keep parallelism modest.
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: ['test/support/ensure-chromium.ts', 'test/support/global-setup.ts'],
     env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_DEV: 'false' },
   },
 });

@@ -8,21 +8,19 @@
  * shown as literal text and never run, both SVG images decoded and drawing visible pixels, and a
  * full-page screenshot.
  *
- * Needs `/usr/bin/chromium` (Debian package `chromium`). `.ci/run` installs it when missing; on a
- * machine of your own: `sudo apt-get install -y chromium`. Without it this test fails (no skip).
+ * Needs `/usr/bin/chromium` (Debian package `chromium`): the test run's global setup installs it when
+ * missing and it can, or stops the run with the command to run (test/support/ensure-chromium.ts).
  * Set DASHBOARD_SCREENSHOT=/some/path.png to keep the screenshot; otherwise it goes to a temp dir
  * that is removed afterwards.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from '../support/ensure-chromium';
 import { waitUntilFinished } from '../support/executions';
 import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('dashboard page in headless Chromium', () => {
   let host: TestHost | undefined;
@@ -32,12 +30,6 @@ describe('dashboard page in headless Chromium', () => {
   let counterId: number;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} not found: this end-to-end test needs Debian's Chromium. ` +
-          'Install it with `apt-get update && apt-get install -y chromium` (as root; .ci/run does this).',
-      );
-    }
     host = await startTestHost();
     const created = await bodyOf(
       await host.call('/v1/query', {
@@ -75,7 +67,7 @@ describe('dashboard page in headless Chromium', () => {
     // launch() starts Chromium on a new empty profile in a temp dir of its own (and refuses
     // --user-data-dir; that is launchPersistentContext's job), removed again on close.
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_PATH,
       timeout: 15_000,
       args: [
         '--headless',
