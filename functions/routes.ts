@@ -28,6 +28,7 @@ const PIPELINES = 'functions/pipelines/handlers.ts';
 const MCP = 'functions/mcp/handler.ts';
 const VISUALIZATIONS = 'functions/visualizations/handlers.ts';
 const DASHBOARDS = 'functions/dashboards/handlers.ts';
+const HOME = 'functions/home/handlers.ts';
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
 function route(
@@ -48,6 +49,8 @@ function route(
 }
 
 export const routes: readonly RouteDefinition[] = [
+  // Landing page for a browser (public)
+  route('GET', '/', HOME, 'homePage'),
   // Table catalog
   route('GET', '/v1/datasets', DATASETS, 'listDatasets'),
   route('GET', '/v1/datasets/{full_name}', DATASETS, 'getDataset'),

@@ -29,8 +29,9 @@ export function assertRoutesDeployable(routes: readonly RouteDefinition[]): void
     if (seenFunctions.has(route.functionName)) problems.push(`duplicate functionName ${route.functionName}`);
     seenFunctions.add(route.functionName);
 
-    if (!route.path.startsWith('/') || route.path === '/' || route.path.endsWith('/')) {
-      problems.push(`${name}: path must start with "/", name a resource and not end with "/"`);
+    if (route.path === '/') continue; // a method on the API's root resource
+    if (!route.path.startsWith('/') || route.path.endsWith('/')) {
+      problems.push(`${name}: path must be "/" or start with "/" and not end with "/"`);
       continue;
     }
     const parts = route.path.slice(1).split('/');

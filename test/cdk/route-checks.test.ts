@@ -46,8 +46,9 @@ describe('route table checks at synth time', () => {
   });
 
   it('reject malformed paths and function ids', () => {
-    expect(() => assertRoutesDeployable([route('GET', 'v1/a', 'A')])).toThrow(/must start with/);
-    expect(() => assertRoutesDeployable([route('GET', '/v1/a/', 'A')])).toThrow(/must start with/);
+    expect(() => assertRoutesDeployable([route('GET', 'v1/a', 'A')])).toThrow(/must be "\/" or start with/);
+    expect(() => assertRoutesDeployable([route('GET', '/v1/a/', 'A')])).toThrow(/not end with/);
+    expect(() => assertRoutesDeployable([route('GET', '/', 'Root')])).not.toThrow();
     expect(() => assertRoutesDeployable([route('GET', '/v1//a', 'A')])).toThrow(/bad path segment/);
     expect(() => assertRoutesDeployable([route('GET', '/v1/{a-b}', 'A')])).toThrow(/bad path parameter/);
     expect(() => assertRoutesDeployable([route('GET', '/v1/a', 'list-a')])).toThrow(/functionName/);

@@ -72,7 +72,7 @@ describe('the route table drives the API', () => {
         ApiKeyRequired: false,
         Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
       });
-      return `${p.HttpMethod} ${resourcePath(p.ResourceId)} -> ${integrationTarget(p.Integration)}`;
+      return `${p.HttpMethod} ${resourcePath(p.ResourceId) || '/'} -> ${integrationTarget(p.Integration)}`;
     });
     const expected = routes.map(
       (r) => `${r.method} ${r.path} -> ${logicalIdOf(stack, stack.api.functions.get(r.functionName)!)}`,
@@ -86,6 +86,7 @@ describe('the route table drives the API', () => {
         r.path
           .split('/')
           .slice(1)
+          .filter(Boolean) // `/` is the API's root resource, not a resource of its own
           .map((_, i, parts) => `/${parts.slice(0, i + 1).join('/')}`),
       ),
     );
