@@ -92,7 +92,7 @@ async function resultsOf(
         column_names: page.columns.map((c) => c.name),
         column_types: page.columns.map((c) => c.type.toLowerCase()),
         row_count: page.rows.length,
-        result_set_bytes: page.pageBytes,
+        // result_set_bytes stays the whole result's size, as in the status (one meaning per name).
         total_row_count: page.totalRowCount,
         datapoint_count: page.rows.length * page.columns.length,
       },

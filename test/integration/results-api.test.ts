@@ -38,6 +38,9 @@ describe('results: paging, projection, filters, sorting, sampling and CSV on a 1
       column_names: ['n', 'kind', 'amount_raw', 'tag', 'block_time'],
     });
     expect(page.next_offset).toBe(15);
+    // One meaning per name: the page's metadata and the status agree on the whole result's size.
+    expect(page.result.metadata.result_set_bytes).toBe(page.result_metadata.result_set_bytes);
+    expect(page.result.metadata.result_set_bytes).toBeGreaterThan(100_000);
     expect(page.next_uri).toMatch(new RegExp(`/v1/execution/${id}/results\\?limit=5&offset=15$`));
     const next = await bodyOf(await fetch(page.next_uri, { headers: { 'x-service-api-key': host.apiKey } }));
     expect(next.result.rows[0].n).toBe(15);
