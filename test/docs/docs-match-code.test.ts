@@ -15,14 +15,14 @@ const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const mcpDoc = readFileSync(join(ROOT, 'docs/mcp.md'), 'utf8');
 
 /** `METHOD /path` of each table row whose first cell is one, e.g. "| `GET /v1/queries` | …". */
-export function documentedEndpoints(markdown: string): string[] {
+function documentedEndpoints(markdown: string): string[] {
   return [...markdown.matchAll(/^\|\s*`(GET|POST|PATCH|PUT|DELETE) (\/[^`\s?]*)`\s*\|/gm)].map(
     (match) => `${match[1]} ${match[2]}`,
   );
 }
 
 /** Names in the first column of the tables under a heading, up to the next heading of that level. */
-export function firstColumnNames(markdown: string, heading: string): string[] {
+function firstColumnNames(markdown: string, heading: string): string[] {
   const text = `\n${markdown}`;
   const start = text.indexOf(`\n${heading}\n`);
   if (start < 0) throw new Error(`heading "${heading}" not found`);

@@ -21,7 +21,7 @@ const README = join(import.meta.dirname, '../../README.md');
 /** The script writes the index of the block it is running here; the proxy reads it per request. */
 const CURRENT_BLOCK_FILE = join(tmpdir(), `readme-block-${process.pid}`);
 
-export interface ReadmeBlock {
+interface ReadmeBlock {
   /** 1-based line of the opening fence. */
   line: number;
   code: string;
@@ -29,7 +29,7 @@ export interface ReadmeBlock {
   expectedStatuses: Set<number>;
 }
 
-export function bashBlocks(markdown: string): ReadmeBlock[] {
+function bashBlocks(markdown: string): ReadmeBlock[] {
   const blocks: ReadmeBlock[] = [];
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
