@@ -11,7 +11,7 @@ export type Blockchain = (typeof BLOCKCHAINS)[number];
 
 export interface ColumnDefinition {
   name: string;
-  /** Engine type name as the SQL engine reports it (e.g. VARCHAR, BIGINT, UHUGEINT, TIMESTAMP). */
+  /** DuneSQL type name users see (varchar, varbinary, uint256, bigint, timestamp, array(...); see sql-types.ts). */
   type: string;
   description: string;
   nullable?: boolean;

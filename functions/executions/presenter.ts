@@ -1,5 +1,6 @@
 import type { Execution } from '../core/executions';
 import { isTerminal } from '../core/executions';
+import { duneSqlTypeName } from '../core/sql-types';
 
 /** `GET /v1/execution/{id}/status` (and the status part of results responses). */
 export function executionStatus(
@@ -33,7 +34,7 @@ export function resultMetadata(execution: Execution) {
   const result = execution.result!;
   return {
     column_names: result.columns.map((c) => c.name),
-    column_types: result.columns.map((c) => c.type.toLowerCase()),
+    column_types: result.columns.map((c) => duneSqlTypeName(c.type)),
     row_count: result.rowCount,
     result_set_bytes: result.resultBytes,
     total_row_count: result.rowCount,

@@ -3,6 +3,7 @@ import type { ResultPage, ResultPageRequest } from '../core/engine';
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { Execution } from '../core/executions';
 import { parseColumns, parseResultFilter, parseSortBy } from '../core/result-filter';
+import { duneSqlTypeName } from '../core/sql-types';
 import { readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { executionStatus, resultMetadata } from './presenter';
@@ -90,7 +91,7 @@ async function resultsOf(
       metadata: {
         ...resultMetadata(execution),
         column_names: page.columns.map((c) => c.name),
-        column_types: page.columns.map((c) => c.type.toLowerCase()),
+        column_types: page.columns.map((c) => duneSqlTypeName(c.type)),
         row_count: page.rows.length,
         // result_set_bytes stays the whole result's size, as in the status (one meaning per name).
         total_row_count: page.totalRowCount,

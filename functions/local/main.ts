@@ -36,12 +36,18 @@ console.log(`
 Onchain SQL service running locally (started in ${((Date.now() - started) / 1000).toFixed(1)} s)
   Base URL : ${host.baseUrl}
   API key  : ${host.apiKey}
-  Data     : ${values['data-dir']} (sample data scale ${host.warehouse.manifest.scale})
+  Data     : ${values['data-dir']} (sample data scale ${host.warehouse.manifest.scale}, ${dataWindow(host.warehouse.manifest.window)})
 
 Try:
   curl -s -H "x-service-api-key: ${host.apiKey}" ${host.baseUrl}/v1/datasets/search -d '{"query":"swap"}'
 
 Press Ctrl-C to stop.`);
+
+/** `2026-10-24 to 2026-11-22 UTC` (the end is exclusive, so the last day shown is the day before). */
+function dataWindow(window: { start: string; end: string }): string {
+  const lastDay = new Date(Date.parse(window.end) - 1).toISOString().slice(0, 10);
+  return `blocks from ${window.start.slice(0, 10)} to ${lastDay} UTC`;
+}
 
 let stopping = false;
 async function shutdown(signal: string) {

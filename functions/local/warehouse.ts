@@ -4,15 +4,27 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { TableStats } from '../core/catalog';
 import { BASE_TABLES } from '../datasets/base-tables';
+import type { SampleWindow } from './sample-data/config';
 import { generateSampleData } from './sample-data/generate';
 import { measureTableStats } from './sample-data/table-stats';
 
 export const DEFAULT_SCALE = 1;
 export const DEFAULT_SEED = 42;
 
+/**
+ * Bumped whenever the warehouse's tables change shape (v2: Dune's types, varbinary addresses, a
+ * window ending at the build date), so a warehouse built by an older version is rebuilt on start.
+ */
+export const WAREHOUSE_FORMAT = 2;
+
 export interface WarehouseManifest {
+  format: number;
   scale: number;
   seed: number;
+  /** UTC day the data was built for: the data window is the 30 days before it. */
+  buildDate: string;
+  /** The data window, start inclusive and end exclusive (ISO-8601 UTC). */
+  window: { start: string; end: string };
   builtAt: string;
   buildMillis: number;
   stats: TableStats[];
@@ -34,6 +46,8 @@ export async function ensureWarehouse(options: {
   dataDir: string;
   scale?: number;
   seed?: number;
+  /** `YYYY-MM-DD`; default today (UTC). Only used when the data is (re)built. */
+  buildDate?: string;
   log?: (message: string) => void;
 }): Promise<Warehouse> {
   const path = join(options.dataDir, 'warehouse.duckdb');
@@ -41,7 +55,12 @@ export async function ensureWarehouse(options: {
   const existing = await readManifest(manifestPath);
   const wantScale = options.scale ?? existing?.scale ?? DEFAULT_SCALE;
   const wantSeed = options.seed ?? existing?.seed ?? DEFAULT_SEED;
-  if (existing && existsSync(path) && existing.scale === wantScale && existing.seed === wantSeed) {
+  if (
+    existing?.format === WAREHOUSE_FORMAT &&
+    existsSync(path) &&
+    existing.scale === wantScale &&
+    existing.seed === wantSeed
+  ) {
     return { path, manifest: existing, generated: false };
   }
 
@@ -49,13 +68,22 @@ export async function ensureWarehouse(options: {
   const temporary = `${path}.building`;
   await rm(temporary, { force: true });
   await rm(`${temporary}.wal`, { force: true });
-  options.log?.(`Generating sample onchain data (scale ${wantScale}, seed ${wantSeed})...`);
+  options.log?.(
+    existing && existing.format !== WAREHOUSE_FORMAT
+      ? 'The sample data was built by an older version; rebuilding it with the current table types...'
+      : `Generating sample onchain data (scale ${wantScale}, seed ${wantSeed})...`,
+  );
   const started = Date.now();
   const instance = await DuckDBInstance.create(temporary);
   let stats: TableStats[];
+  let plan: Awaited<ReturnType<typeof generateSampleData>>;
   try {
     const connection = await instance.connect();
-    await generateSampleData(connection, { scale: wantScale, seed: wantSeed });
+    plan = await generateSampleData(connection, {
+      scale: wantScale,
+      seed: wantSeed,
+      buildDate: options.buildDate,
+    });
     stats = await measureTableStats(connection, BASE_TABLES);
     await connection.run('CHECKPOINT');
     connection.closeSync();
@@ -63,8 +91,11 @@ export async function ensureWarehouse(options: {
     instance.closeSync();
   }
   const manifest: WarehouseManifest = {
+    format: WAREHOUSE_FORMAT,
     scale: wantScale,
     seed: wantSeed,
+    buildDate: plan.buildDate,
+    window: isoWindow(plan.window),
     builtAt: new Date().toISOString(),
     buildMillis: Date.now() - started,
     stats,
@@ -75,6 +106,11 @@ export async function ensureWarehouse(options: {
   options.log?.(`Sample data ready in ${(manifest.buildMillis / 1000).toFixed(1)} s.`);
   return { path, manifest, generated: true };
 }
+
+const isoWindow = (window: SampleWindow) => ({
+  start: `${window.start.replace(' ', 'T')}.000Z`,
+  end: `${window.end.replace(' ', 'T')}.000Z`,
+});
 
 async function readManifest(path: string): Promise<WarehouseManifest | undefined> {
   try {

@@ -1,6 +1,7 @@
 import type { Account } from '../core/accounts';
 import type { CatalogEntry } from '../core/catalog';
 import type { MaterializedView, MaterializedViewStore } from '../core/materialized-views';
+import { duneSqlTypeName } from '../core/sql-types';
 import type { UserTableSource } from '../datasets/catalog-service';
 
 const TIME_TYPES = /^(TIMESTAMP|DATE)/i;
@@ -29,7 +30,7 @@ function toEntry(view: MaterializedView): CatalogEntry {
       description: `Materialized view of query ${view.queryId} by ${view.ownerHandle}${view.lastRefreshedAt ? `, last refreshed ${view.lastRefreshedAt}` : ', not refreshed yet'}.`,
       project: view.ownerHandle,
       partitionColumn: columns.find((c) => TIME_TYPES.test(c.type))?.name ?? '',
-      columns: columns.map((c) => ({ name: c.name, type: c.type, description: '' })),
+      columns: columns.map((c) => ({ name: c.name, type: duneSqlTypeName(c.type), description: '' })),
       popularity: 0.3,
     },
     ...(view.currentExecutionId

@@ -4,6 +4,7 @@ import { nextRuns, validateRefreshSchedule } from '../core/cron';
 import type { PerformanceTier } from '../core/engine';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors';
 import { type MaterializedView, materializedViewFullName } from '../core/materialized-views';
+import { duneSqlTypeName } from '../core/sql-types';
 import { type ExecutionRequest, submitExecution } from '../executions/use-cases';
 import { assertRunnable, ownedQuery } from '../queries/use-cases';
 import type { Services } from '../services';
@@ -163,7 +164,7 @@ export function materializedViewResponse(view: MaterializedView, now = new Date(
     current_execution_id: view.currentExecutionId ?? null,
     table_size_bytes: view.tableSizeBytes ?? 0,
     row_count: view.rowCount ?? null,
-    columns: (view.columns ?? []).map((c) => ({ name: c.name, type: c.type.toLowerCase() })),
+    columns: (view.columns ?? []).map((c) => ({ name: c.name, type: duneSqlTypeName(c.type) })),
     last_refreshed_at: view.lastRefreshedAt ?? null,
     created_at: view.createdAt,
     updated_at: view.updatedAt,

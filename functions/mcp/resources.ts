@@ -12,12 +12,13 @@ are fast queries.
 
 ## Filter on the partition (time) column
 Each table has a \`partition_column\` (shown by \`searchTables\`): \`block_time\`, \`evt_block_time\`,
-\`minute\`, … Filter on it first, with a literal range:
+\`minute\`, … Filter on it first (the sample data ends at the day the warehouse was built, so
+relative ranges such as the last 7 days find rows):
 
 \`\`\`sql
 select block_date, sum(amount_usd) as volume
 from dex.trades
-where block_time >= timestamp '2026-10-01' and block_time < timestamp '2026-10-08'
+where block_time >= now() - interval '7' day
 group by 1 order by 1
 \`\`\`
 
@@ -32,8 +33,13 @@ Use \`getTableSize\` with \`columns\` and a time range to estimate what a query 
 - Explore with \`limit 10\`, or \`using sample 1000 rows\` / \`tablesample 1%\` for a rough picture.
 - Aggregate in SQL (\`group by\`, \`count\`, \`approx_count_distinct\`) instead of fetching raw rows.
 - Join on keys (\`tx_hash\`, \`block_number\`, \`contract_address\`) after filtering both sides by time.
-- Addresses and hashes are lower-case \`0x…\` strings: compare with lower-case literals.
-- uint256 amounts are exact \`UHUGEINT\`; divide by \`power(10, decimals)\` from \`tokens.erc20\` as a double.
+- Addresses, hashes, topics and calldata are \`varbinary\` (shown as \`0x…\` in results): compare
+  them with varbinary values such as \`from_hex('c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2')\` or
+  another column, never with \`'0x…'\` strings.
+- Raw amounts (\`value\`, \`amount_raw\`, \`*_amount_raw\`) are exact \`uint256\` (\`int256\` when
+  signed); divide by \`power(10, decimals)\` from \`tokens.erc20\` as a double. The local engine
+  holds them in 128 bits, so values of 2^128 and above (e.g. unlimited approvals) are not
+  representable there.
 
 ## The sandbox
 One statement per execution; read-only data; no files or network (\`read_csv\`, \`COPY\`,

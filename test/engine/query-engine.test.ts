@@ -45,7 +45,7 @@ describe('running a query over the sample data', () => {
       { name: 'token_pair', type: 'VARCHAR' },
       { name: 'amount_usd', type: 'DOUBLE' },
       { name: 'token_bought_amount_raw', type: 'UHUGEINT' },
-      { name: 'tx_hash', type: 'VARCHAR' },
+      { name: 'tx_hash', type: 'BLOB' },
     ]);
     expect(result.rowCount).toBeGreaterThan(100);
     expect(result.resultBytes).toBeGreaterThan(0);
@@ -69,6 +69,8 @@ describe('running a query over the sample data', () => {
         typeof row.token_bought_amount_raw === 'string' || Number.isSafeInteger(row.token_bought_amount_raw),
       ).toBe(true);
     }
+    // varbinary hashes come back as lowercase 0x hex.
+    expect(rows[0]!.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
   it.each([

@@ -5,12 +5,17 @@ import {
   UNISWAP_V3_FACTORY,
   WELL_KNOWN_TOKENS,
 } from '../../functions/datasets/base-tables';
-import { closeSampleDb, num, rows, type SampleDb, sampleDb } from './support';
+import { closeSampleDb, num, rows, SAMPLE_WINDOW, type SampleDb, sampleDb } from './support';
 
 let db: SampleDb;
 const count = (sql: string) => num(db.connection, sql);
-const word = (x: string) => `lpad(lower(to_hex(${x})), 64, CASE WHEN ${x} < 0 THEN 'f' ELSE '0' END)`;
-const topic = (address: string) => `'0x' || lpad(substr(${address}, 3), 64, '0')`;
+/** A varbinary literal for `0x…` hex (from_hex returns varbinary in DuckDB and Trino alike). */
+const bin = (hex: string) => `from_hex('${hex.slice(2)}')`;
+/** One ABI word (32 bytes) of an integer, two's complement for negatives. */
+const word = (x: string) =>
+  `from_hex(lpad(lower(to_hex(${x})), 64, CASE WHEN ${x} < 0 THEN 'f' ELSE '0' END))`;
+/** An address as a log topic: left-padded to 32 bytes. */
+const topic = (address: string) => `(${bin(`0x${'00'.repeat(12)}`)} || ${address})`;
 
 beforeAll(async () => {
   db = await sampleDb({ scale: 0.02 });
@@ -42,7 +47,7 @@ describe.each(EVM_CHAINS)('%s raw tables', (chain) => {
     ).toBe(0);
     expect(
       await count(`SELECT count(*) FROM ${chain}.blocks
-                   WHERE time < TIMESTAMP '2026-10-02' OR time >= TIMESTAMP '2026-11-01'`),
+                   WHERE time < TIMESTAMP '${SAMPLE_WINDOW.start}' OR time >= TIMESTAMP '${SAMPLE_WINDOW.end}'`),
     ).toBe(0);
   });
 
@@ -60,18 +65,23 @@ describe.each(EVM_CHAINS)('%s raw tables', (chain) => {
     ).toBe(0);
   });
 
-  it('encodes addresses and hashes as lowercase 0x hex of the right length, uniquely', async () => {
+  it('stores addresses (20 bytes), hashes and topics (32 bytes) and calldata as varbinary, uniquely', async () => {
     expect(
       await count(`SELECT count(*) FROM ${chain}.transactions
-                   WHERE NOT regexp_full_match(hash, '0x[0-9a-f]{64}') OR NOT regexp_full_match("from", '0x[0-9a-f]{40}')
-                      OR NOT regexp_full_match("to", '0x[0-9a-f]{40}') OR NOT regexp_full_match(block_hash, '0x[0-9a-f]{64}')
-                      OR NOT regexp_full_match(data, '0x([0-9a-f]{2})*')`),
+                   WHERE octet_length(hash) <> 32 OR octet_length("from") <> 20 OR octet_length("to") <> 20
+                      OR octet_length(block_hash) <> 32 OR (octet_length(data) - 4) % 32 NOT IN (0, -4)`),
     ).toBe(0);
     expect(await count(`SELECT count(*) - count(DISTINCT hash) FROM ${chain}.transactions`)).toBe(0);
     expect(
       await count(`SELECT count(*) FROM ${chain}.logs
-                   WHERE NOT regexp_full_match(topic0, '0x[0-9a-f]{64}') OR NOT regexp_full_match(contract_address, '0x[0-9a-f]{40}')
-                      OR NOT regexp_full_match(data, '0x([0-9a-f]{64})*')`),
+                   WHERE octet_length(topic0) <> 32 OR octet_length(contract_address) <> 20
+                      OR octet_length(data) % 32 <> 0 OR octet_length(coalesce(topic1, topic0)) <> 32`),
+    ).toBe(0);
+    // Calldata starts with the selector of the function called: ERC-20 transfer for token transfers.
+    expect(
+      await count(`SELECT count(*) FROM ${chain}.transactions t JOIN ${chain}.logs l ON l.tx_hash = t.hash
+                   WHERE l.topic0 = ${bin(EVENT_TOPICS.erc20Transfer)} AND t."to" = l.contract_address
+                     AND left(lower(to_hex(t.data)), 8) <> 'a9059cbb'`),
     ).toBe(0);
   });
 });
@@ -83,17 +93,17 @@ describe.each(EVM_CHAINS)('%s decoded tables', (chain) => {
     const transfers = await count(`SELECT count(*) FROM erc20_${chain}.evt_Transfer`);
     expect(transfers).toBeGreaterThan(100);
     expect(
-      await count(`SELECT count(*) FROM ${chain}.logs WHERE topic0 = '${EVENT_TOPICS.erc20Transfer}'`),
+      await count(`SELECT count(*) FROM ${chain}.logs WHERE topic0 = ${bin(EVENT_TOPICS.erc20Transfer)}`),
     ).toBe(transfers);
     expect(
       await count(`SELECT count(*) FROM erc20_${chain}.evt_Transfer e
                    JOIN ${chain}.logs l ON l.tx_hash = e.evt_tx_hash AND l."index" = e.evt_index
-                   WHERE l.topic0 = '${EVENT_TOPICS.erc20Transfer}' AND l.contract_address = e.contract_address
+                   WHERE l.topic0 = ${bin(EVENT_TOPICS.erc20Transfer)} AND l.contract_address = e.contract_address
                      AND l.topic1 = ${topic('e."from"')} AND l.topic2 = ${topic('e."to"')}
-                     AND l.data = '0x' || ${word('e."value"')} AND l.block_number = e.evt_block_number
+                     AND l.data = ${word('e."value"')} AND l.block_number = e.evt_block_number
                      AND l.block_time = e.evt_block_time`),
     ).toBe(transfers);
-    const known = tokens.map((token) => `'${token.address}'`).join(', ');
+    const known = tokens.map((token) => bin(token.address)).join(', ');
     expect(
       await count(
         `SELECT count(*) FROM erc20_${chain}.evt_Transfer WHERE contract_address NOT IN (${known})`,
@@ -119,7 +129,7 @@ describe.each(EVM_CHAINS)('%s decoded tables', (chain) => {
   it('creates pools in the real factory, with ordered known tokens, before any swap in them', async () => {
     expect(
       await count(`SELECT count(*) FROM uniswap_v3_${chain}.Factory_evt_PoolCreated
-                   WHERE contract_address <> '${UNISWAP_V3_FACTORY[chain]}' OR token0 >= token1
+                   WHERE contract_address <> ${bin(UNISWAP_V3_FACTORY[chain])} OR token0 >= token1
                       OR token0 NOT IN (SELECT contract_address FROM tokens.erc20 WHERE blockchain = '${chain}')
                       OR token1 NOT IN (SELECT contract_address FROM tokens.erc20 WHERE blockchain = '${chain}')`),
     ).toBe(0);
@@ -134,8 +144,8 @@ describe.each(EVM_CHAINS)('%s decoded tables', (chain) => {
     expect(
       await count(`SELECT count(*) FROM uniswap_v3_${chain}.Pair_evt_Swap s
                    JOIN ${chain}.logs l ON l.tx_hash = s.evt_tx_hash AND l."index" = s.evt_index
-                   WHERE sign(s.amount0) * sign(s.amount1) <> -1 OR l.topic0 <> '${EVENT_TOPICS.uniswapV3Swap}'
-                      OR l.data <> '0x' || ${word('s.amount0')} || ${word('s.amount1')} || ${word('s."sqrtPriceX96"')}
+                   WHERE sign(s.amount0) * sign(s.amount1) <> -1 OR l.topic0 <> ${bin(EVENT_TOPICS.uniswapV3Swap)}
+                      OR l.data <> ${word('s.amount0')} || ${word('s.amount1')} || ${word('s."sqrtPriceX96"')}
                                        || ${word('s.liquidity')} || ${word('s.tick')}`),
     ).toBe(0);
   });
@@ -220,13 +230,13 @@ describe('curated tables', () => {
     const weth = await rows(
       db.connection,
       `SELECT symbol, decimals FROM tokens.erc20
-       WHERE blockchain = 'ethereum' AND contract_address = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'`,
+       WHERE blockchain = 'ethereum' AND contract_address = ${bin('0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2')}`,
     );
     expect(weth).toEqual([{ symbol: 'WETH', decimals: 18 }]);
     const usdc = await rows(
       db.connection,
       `SELECT symbol, decimals FROM tokens.erc20
-       WHERE blockchain = 'base' AND contract_address = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'`,
+       WHERE blockchain = 'base' AND contract_address = ${bin('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913')}`,
     );
     expect(usdc).toEqual([{ symbol: 'USDC', decimals: 6 }]);
   });
@@ -315,7 +325,9 @@ describe('realism', () => {
     const tail = await num(db.connection, 'SELECT max(amount_usd) / median(amount_usd) FROM dex.trades');
     expect(tail).toBeGreaterThan(100);
     expect(
-      await count(`SELECT count(*) FROM ethereum.transactions WHERE data = '0x' AND gas_used <> 21000`),
+      await count(
+        `SELECT count(*) FROM ethereum.transactions WHERE octet_length(data) = 0 AND gas_used <> 21000`,
+      ),
     ).toBe(0);
     const gwei = await num(db.connection, 'SELECT median(gas_price) / 1e9 FROM ethereum.transactions');
     expect(gwei).toBeGreaterThan(0.5);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOCKCHAINS, DATASET_CATEGORIES, type TableStats } from '../../functions/core/catalog';
+import { duckDbTypeOf } from '../../functions/core/sql-types';
 import { BASE_TABLES, UNISWAP_V3_FACTORY, WELL_KNOWN_TOKENS } from '../../functions/datasets/base-tables';
 import { measureTableStats } from '../../functions/local/sample-data/table-stats';
-import { closeSampleDb, rows, type SampleDb, sampleDb } from './support';
+import { closeSampleDb, rows, SAMPLE_WINDOW, type SampleDb, sampleDb } from './support';
 
 let db: SampleDb;
 let stats: TableStats[];
@@ -13,6 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => closeSampleDb(db));
 
+/** information_schema quotes some struct field names ("index"); the registry mapping quotes all. */
+const unquoted = (type: string) => type.replaceAll('"', '');
+const iso = (sqlTimestamp: string) => `${sqlTimestamp.replace(' ', 'T')}.000Z`;
+
 const statsOf = (fullName: string) => {
   const entry = stats.find((candidate) => candidate.fullName === fullName);
   if (!entry) throw new Error(`no stats for ${fullName}`);
@@ -20,7 +25,7 @@ const statsOf = (fullName: string) => {
 };
 
 describe('the base-table registry', () => {
-  it('describes every generated table column for column (names, order, types)', async () => {
+  it('describes every generated table column for column (names, order, DuneSQL types mapped to DuckDB)', async () => {
     const columns = await rows(
       db.connection,
       `SELECT table_schema AS schema, table_name AS "table", column_name AS name, data_type AS type
@@ -32,14 +37,47 @@ describe('the base-table registry', () => {
     for (const column of columns) {
       const key = `${column.schema}.${column.table}`;
       const list = generated.get(key) ?? [];
-      list.push({ name: String(column.name), type: String(column.type) });
+      list.push({ name: String(column.name), type: unquoted(String(column.type)) });
       generated.set(key, list);
     }
     expect([...generated.keys()].sort()).toEqual(BASE_TABLES.map((definition) => definition.fullName).sort());
     for (const definition of BASE_TABLES) {
-      expect
-        .soft(generated.get(definition.fullName), definition.fullName)
-        .toEqual(definition.columns.map((column) => ({ name: column.name, type: column.type })));
+      expect.soft(generated.get(definition.fullName), definition.fullName).toEqual(
+        definition.columns.map((column) => ({
+          name: column.name,
+          type: unquoted(duckDbTypeOf(column.type)),
+        })),
+      );
+    }
+  });
+
+  it('states types as Dune does: varbinary addresses and hashes, uint256/int256 amounts, lowercase names', () => {
+    const typeOf = (fullName: string, column: string) =>
+      BASE_TABLES.find((definition) => definition.fullName === fullName)?.columns.find(
+        (c) => c.name === column,
+      )?.type;
+    expect(typeOf('prices.usd', 'contract_address')).toBe('varbinary');
+    expect(typeOf('ethereum.transactions', 'hash')).toBe('varbinary');
+    expect(typeOf('ethereum.transactions', 'data')).toBe('varbinary');
+    expect(typeOf('ethereum.logs', 'topic1')).toBe('varbinary');
+    expect(typeOf('ethereum.transactions', 'value')).toBe('uint256');
+    expect(typeOf('uniswap_v3_base.Pair_evt_Swap', 'amount0')).toBe('int256');
+    expect(typeOf('dex.trades', 'block_date')).toBe('date');
+    expect(typeOf('bitcoin.transactions', 'inputs')).toMatch(/^array\(row\(.*spent_tx_id varbinary/);
+    for (const definition of BASE_TABLES) {
+      for (const column of definition.columns) {
+        expect(column.type, `${definition.fullName}.${column.name}`).toBe(column.type.toLowerCase());
+        // Every column that holds an address, hash, topic or calldata is varbinary.
+        if (
+          /(^|_)(address|hash|from|to|topic\d|data|taker|maker|miner|sender|recipient|token[01]|pool)$|^id$/.test(
+            column.name,
+          )
+        ) {
+          if (!['blockchain', 'token_standard'].includes(column.name)) {
+            expect(column.type, `${definition.fullName}.${column.name}`).toBe('varbinary');
+          }
+        }
+      }
     }
   });
 
@@ -118,8 +156,8 @@ describe('measureTableStats', () => {
     expect(transactions.columnBytes.block_time).toBe(8 * transactions.rowCount);
     expect(transactions.columnBytes.value).toBe(16 * transactions.rowCount);
     expect(transactions.columnBytes.index).toBe(4 * transactions.rowCount);
-    expect(transactions.columnBytes.hash).toBe(66 * transactions.rowCount);
-    expect(transactions.columnBytes.from).toBe(42 * transactions.rowCount);
+    expect(transactions.columnBytes.hash).toBe(32 * transactions.rowCount);
+    expect(transactions.columnBytes.from).toBe(20 * transactions.rowCount);
     expect(statsOf('bitcoin.transactions').columnBytes.fee).toBe(
       8 * statsOf('bitcoin.transactions').rowCount,
     );
@@ -129,8 +167,12 @@ describe('measureTableStats', () => {
     for (const entry of stats) {
       if (['tokens.erc20'].includes(entry.fullName) || entry.fullName.endsWith('.contracts')) continue;
       expect(entry.timeRange, entry.fullName).toBeDefined();
-      expect(entry.timeRange!.min >= '2026-10-02T00:00:00.000Z', entry.fullName).toBe(true);
-      expect(entry.timeRange!.max < '2026-11-01T00:00:00.000Z', entry.fullName).toBe(true);
+      expect(entry.timeRange!.min >= iso(SAMPLE_WINDOW.start), entry.fullName).toBe(true);
+      expect(entry.timeRange!.max < iso(SAMPLE_WINDOW.end), entry.fullName).toBe(true);
+      // The data runs up to the end of the window: its last day holds rows (pools are created early).
+      if (!entry.fullName.endsWith('_evt_PoolCreated')) {
+        expect(entry.timeRange!.max >= iso('2026-10-31 00:00:00'), entry.fullName).toBe(true);
+      }
       expect(entry.timeRange!.min <= entry.timeRange!.max).toBe(true);
     }
     expect(statsOf('tokens.erc20').timeRange).toBeUndefined();

@@ -6,16 +6,27 @@ export interface SampleDb {
   connection: DuckDBConnection;
 }
 
+/**
+ * The build date of the tests' sample databases: fixed, so tests never depend on the wall clock.
+ * Its window is 2026-10-02 to 2026-11-01 (exclusive).
+ */
+export const SAMPLE_BUILD_DATE = '2026-11-01';
+export const SAMPLE_WINDOW = { start: '2026-10-02 00:00:00', end: '2026-11-01 00:00:00' };
+
 /** A fresh in-memory DuckDB with the sample data at a small scale. */
 export async function sampleDb(
-  options: { scale?: number; seed?: number; threads?: number } = {},
+  options: { scale?: number; seed?: number; threads?: number; buildDate?: string } = {},
 ): Promise<SampleDb> {
   const instance = await DuckDBInstance.create(
     ':memory:',
     options.threads ? { threads: String(options.threads) } : undefined,
   );
   const connection = await instance.connect();
-  await generateSampleData(connection, { scale: options.scale ?? 0.02, seed: options.seed ?? 42 });
+  await generateSampleData(connection, {
+    scale: options.scale ?? 0.02,
+    seed: options.seed ?? 42,
+    buildDate: options.buildDate ?? SAMPLE_BUILD_DATE,
+  });
   return { instance, connection };
 }
 

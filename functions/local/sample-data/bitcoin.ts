@@ -1,4 +1,4 @@
-import { BITCOIN, WINDOW_SECONDS, WINDOW_START } from './config';
+import { BITCOIN, WINDOW_SECONDS } from './config';
 import { weightedPick } from './evm';
 import { lit } from './sql';
 
@@ -6,6 +6,8 @@ export interface BitcoinPlan {
   blocks: number;
   transactions: number;
   addressCount: number;
+  /** Start of the data window, `YYYY-MM-DD HH:MM:SS` UTC. */
+  windowStart: string;
 }
 
 /**
@@ -18,15 +20,16 @@ const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 export function bitcoinStatements(plan: BitcoinPlan): string[] {
-  const start = `TIMESTAMP ${lit(WINDOW_START)}`;
+  const start = `TIMESTAMP ${lit(plan.windowStart)}`;
   const sats = (expr: string) => `CAST((${expr}) * 0.00000001 AS DECIMAL(18,8))`;
   const minerPick = weightedPick(
     'u_miner',
     BITCOIN.minerWeights.map((weight, idx) => [idx, weight] as const),
   );
+  // Hashes and txids are varbinary (as on Dune), built from hex text.
   const blockHash = (height: string) =>
-    `'0000000000000000000' || left(_sd_hex64('btc.block', ${height}), 45)`;
-  const txid = (id: string) => `_sd_hex64('btc.tx', ${id})`;
+    `from_hex('0000000000000000000' || left(_sd_hex64('btc.block', ${height}), 45))`;
+  const txid = (id: string) => `from_hex(_sd_hex64('btc.tx', ${id}))`;
   // Splits `total` into parts i = 0..n-1 along the curve ((i+1)/n)^a: integer differences of a
   // cumulative that ends exactly at total, so the parts always add up to it.
   const part = (total: string, i: string, n: string, a: string) =>
@@ -128,7 +131,7 @@ export function bitcoinStatements(plan: BitcoinPlan): string[] {
                 'index': i::INTEGER,
                 'spent_tx_id': CASE WHEN tx_id > 5000
                   THEN ${txid(`tx_id - 1 - (_sd_h('btc.spent', tx_id * 64 + i) % 5000)::BIGINT`)}
-                  ELSE _sd_hex64('btc.pre', tx_id * 64 + i) END,
+                  ELSE from_hex(_sd_hex64('btc.pre', tx_id * 64 + i)) END,
                 'spent_output_number': (_sd_h('btc.vout', tx_id * 64 + i) % 2)::BIGINT,
                 'value': ${sats(part('input_total', 'i', 'n_in', 'in_curve'))},
                 'address': from_address, 'type': from_type}) AS inputs,
@@ -136,9 +139,9 @@ export function bitcoinStatements(plan: BitcoinPlan): string[] {
        FROM _sd_btx JOIN _sd_bout o USING (tx_id)
        UNION ALL
        -- Coinbase: new coins plus the block's fees to the mining pool, and the witness commitment.
-       SELECT b.time, b.time::DATE, b.height, ${blockHash('b.height')}, 0, _sd_hex64('btc.coinbase', b.height),
+       SELECT b.time, b.time::DATE, b.height, ${blockHash('b.height')}, 0, from_hex(_sd_hex64('btc.coinbase', b.height)),
               250, 223, 0, true, 1, 2, ${sats('0')}, ${sats(`${BITCOIN.subsidySats} + coalesce(f.fees, 0)`)}, ${sats('0')},
-              [{'index': 0::INTEGER, 'spent_tx_id': NULL::VARCHAR, 'spent_output_number': NULL::BIGINT,
+              [{'index': 0::INTEGER, 'spent_tx_id': NULL::BLOB, 'spent_output_number': NULL::BIGINT,
                 'value': ${sats('0')}, 'address': NULL::VARCHAR, 'type': 'coinbase'}],
               [{'index': 0::INTEGER, 'value': ${sats(`${BITCOIN.subsidySats} + coalesce(f.fees, 0)`)},
                 'address': _sd_btc_address(b.pool_idx), 'type': _sd_btc_type(b.pool_idx)},

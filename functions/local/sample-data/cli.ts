@@ -10,10 +10,11 @@ import { measureTableStats } from './table-stats';
 
 const USAGE = `Builds the sample onchain warehouse (a DuckDB file).
 
-Usage: npm run generate-data -- [--scale 1] [--seed ${DEFAULT_SAMPLE_SEED}] [--out .data/warehouse.duckdb] [--force]
+Usage: npm run generate-data -- [--scale 1] [--seed ${DEFAULT_SAMPLE_SEED}] [--build-date YYYY-MM-DD] [--out .data/warehouse.duckdb] [--force]
 
   --scale  volume multiplier (1 = >= 100k transactions per EVM chain)
-  --seed   pseudo-random seed; the same seed and scale give identical data
+  --seed   pseudo-random seed; the same seed, scale and build date give identical data
+  --build-date  UTC day the data ends at (exclusive; default today): the window is the 30 days before it
   --out    output file (refuses to overwrite an existing file unless --force)`;
 
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
@@ -23,6 +24,7 @@ async function main(): Promise<number> {
     options: {
       scale: { type: 'string', default: '1' },
       seed: { type: 'string', default: String(DEFAULT_SAMPLE_SEED) },
+      'build-date': { type: 'string' },
       out: { type: 'string', default: '.data/warehouse.duckdb' },
       force: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -56,11 +58,13 @@ async function main(): Promise<number> {
   try {
     const connection = await instance.connect();
     try {
-      await generateSampleData(connection, {
+      const plan = await generateSampleData(connection, {
         scale,
         seed,
+        buildDate: values['build-date'],
         onPhase: (phase, millis) => console.log(`  ${phase.padEnd(20)} ${(millis / 1000).toFixed(1)} s`),
       });
+      console.log(`  window ${plan.window.start} to ${plan.window.end} UTC (end exclusive)`);
       const checkpointStarted = performance.now();
       await connection.run('CHECKPOINT');
       console.log(

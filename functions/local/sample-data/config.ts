@@ -5,12 +5,39 @@ import type { EvmChain } from '../../datasets/base-tables';
  * the Uniswap V3 pools and the activity mix. Everything else is derived from these and the seed.
  */
 
-/** Fixed (never "now") so the same seed and scale always give the same data. */
-export const WINDOW_END = '2026-11-01 00:00:00';
 export const WINDOW_DAYS = 30;
-export const WINDOW_START = '2026-10-02 00:00:00';
 export const WINDOW_SECONDS = WINDOW_DAYS * 86_400;
 export const WINDOW_MINUTES = WINDOW_DAYS * 1_440;
+
+/** The data window: start inclusive, end exclusive, as `YYYY-MM-DD HH:MM:SS` (UTC). */
+export interface SampleWindow {
+  start: string;
+  end: string;
+}
+
+/**
+ * The window ends where the build date begins (00:00 UTC): the WINDOW_DAYS full days before the
+ * day the warehouse is built, so "the last 7 days" finds rows and no row lies in the future. It
+ * depends on the build date only, never on the time of day, so the same build date, seed and scale
+ * always give the same data.
+ */
+export function sampleWindow(buildDate: string): SampleWindow {
+  const end = Date.parse(`${buildDate}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(buildDate) || Number.isNaN(end) || buildDate < EARLIEST_BUILD_DATE) {
+    throw new Error(
+      `buildDate must be a date like 2026-11-01, not before ${EARLIEST_BUILD_DATE}; got ${buildDate}`,
+    );
+  }
+  const sql = (millis: number) => new Date(millis).toISOString().slice(0, 19).replace('T', ' ');
+  return { start: sql(end - WINDOW_SECONDS * 1000), end: sql(end) };
+}
+
+/** Contracts that predate the window were deployed up to mid-2025, so the window must start after. */
+export const CONTRACTS_DEPLOYED_BEFORE = '2025-06-01';
+const EARLIEST_BUILD_DATE = '2025-08-01';
+
+/** The UTC day of `now` (the default build date). */
+export const utcDate = (now = new Date()): string => now.toISOString().slice(0, 10);
 
 /** Externally owned accounts shared by the EVM chains (the same people use several chains). */
 export const EOA_COUNT_AT_SCALE_1 = 60_000;

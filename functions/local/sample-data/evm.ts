@@ -5,15 +5,23 @@ import {
   WELL_KNOWN_TOKENS,
   type WellKnownToken,
 } from '../../datasets/base-tables';
-import { type EvmChainConfig, TICK_SPACING, TOKEN_PRICE_ASSET, WINDOW_SECONDS, WINDOW_START } from './config';
+import {
+  CONTRACTS_DEPLOYED_BEFORE,
+  type EvmChainConfig,
+  TICK_SPACING,
+  TOKEN_PRICE_ASSET,
+  WINDOW_SECONDS,
+} from './config';
 import { assetIndex } from './prices';
-import { lit, num, valuesTable } from './sql';
+import { insertFromHex, lit, num, valuesTable } from './sql';
 
 export interface EvmPlan {
   config: EvmChainConfig;
   blocks: number;
   transactions: number;
   eoaCount: number;
+  /** Start of the data window, `YYYY-MM-DD HH:MM:SS` UTC. */
+  windowStart: string;
 }
 
 /** `CASE` picking an index by weight from a uniform (0,1) column. */
@@ -80,11 +88,13 @@ export function evmStatements(plan: EvmPlan): string[] {
   const weth = tokenIndex(tokens, 'WETH');
   const factory = lit(UNISWAP_V3_FACTORY[c]);
   const router = lit(UNISWAP_V3_SWAP_ROUTER_02[c]);
-  const start = `TIMESTAMP ${lit(WINDOW_START)}`;
+  const start = `TIMESTAMP ${lit(plan.windowStart)}`;
   const salt = (name: string) => lit(`${c}.${name}`);
   // Contracts that predate the window were deployed between the chain's launch and mid-2025.
   const genesis = `TIMESTAMP ${lit(config.genesis)}`;
-  const lifetime = Math.floor((Date.parse('2025-06-01T00:00:00Z') - Date.parse(`${config.genesis}Z`)) / 1000);
+  const lifetime = Math.floor(
+    (Date.parse(`${CONTRACTS_DEPLOYED_BEFORE}T00:00:00Z`) - Date.parse(`${config.genesis}Z`)) / 1000,
+  );
 
   const tokenTable = valuesTable(
     't',
@@ -311,8 +321,9 @@ export function evmStatements(plan: EvmPlan): string[] {
      FROM v`,
 
     // ------------------------------------------------------------ final transactions
-    `INSERT INTO ${c}.transactions BY NAME
-     SELECT t.block_time, t.block_time::DATE AS block_date, t.block_number, t.block_hash, t.hash,
+    insertFromHex(
+      `${c}.transactions`,
+      `     SELECT t.block_time, t.block_time::DATE AS block_date, t.block_number, t.block_hash, t.hash,
             t.tx_index AS "index",
             t.from_address AS "from", t.to_address AS "to", t.value, t.gas_limit,
             t.base_fee + t.priority_fee AS gas_price, t.gas_used,
@@ -343,6 +354,7 @@ export function evmStatements(plan: EvmPlan): string[] {
             ${config.chainId} AS chain_id
      FROM _sd_tx t
      ORDER BY t.block_number, t.tx_index`,
+    ),
 
     // ------------------------------------------------------------ events (structured)
     `CREATE OR REPLACE TEMP TABLE _sd_ev AS
@@ -390,8 +402,9 @@ export function evmStatements(plan: EvmPlan): string[] {
             t.to_address AS tx_to, t.m, (b.logs_before + e.pos)::INTEGER AS log_index
      FROM _sd_ev e JOIN _sd_tx t USING (tx_id) JOIN before b USING (tx_id)`,
 
-    `INSERT INTO ${c}.logs BY NAME
-     SELECT block_time, block_time::DATE AS block_date, block_number, block_hash, contract_address,
+    insertFromHex(
+      `${c}.logs`,
+      `     SELECT block_time, block_time::DATE AS block_date, block_number, block_hash, contract_address,
             CASE ev WHEN 'transfer' THEN ${lit(EVENT_TOPICS.erc20Transfer)}
                     WHEN 'approval' THEN ${lit(EVENT_TOPICS.erc20Approval)}
                     WHEN 'swap' THEN ${lit(EVENT_TOPICS.uniswapV3Swap)}
@@ -410,33 +423,41 @@ export function evmStatements(plan: EvmPlan): string[] {
             tx_hash, log_index AS "index", tx_index, tx_from, tx_to
      FROM _sd_log
      ORDER BY block_number, log_index`,
+    ),
 
     // ------------------------------------------------------------ decoded events
-    `INSERT INTO erc20_${c}."evt_Transfer" BY NAME
-     SELECT contract_address, tx_hash AS evt_tx_hash, tx_from AS evt_tx_from, tx_to AS evt_tx_to,
+    insertFromHex(
+      `erc20_${c}.evt_Transfer`,
+      `     SELECT contract_address, tx_hash AS evt_tx_hash, tx_from AS evt_tx_from, tx_to AS evt_tx_to,
             tx_index AS evt_tx_index, log_index AS evt_index, block_time AS evt_block_time,
             block_number AS evt_block_number, block_time::DATE AS evt_block_date,
             a_from AS "from", a_to AS "to", raw AS "value"
      FROM _sd_log WHERE ev = 'transfer'
      ORDER BY block_number, log_index`,
-    `INSERT INTO uniswap_v3_${c}."Factory_evt_PoolCreated" BY NAME
-     SELECT contract_address, tx_hash AS evt_tx_hash, tx_from AS evt_tx_from, tx_to AS evt_tx_to,
+    ),
+    insertFromHex(
+      `uniswap_v3_${c}.Factory_evt_PoolCreated`,
+      `     SELECT contract_address, tx_hash AS evt_tx_hash, tx_from AS evt_tx_from, tx_to AS evt_tx_to,
             tx_index AS evt_tx_index, log_index AS evt_index, block_time AS evt_block_time,
             block_number AS evt_block_number, block_time::DATE AS evt_block_date,
             token0, token1, fee, tick_spacing AS "tickSpacing", pool
      FROM _sd_log WHERE ev = 'pool_created'
      ORDER BY block_number, log_index`,
-    `INSERT INTO uniswap_v3_${c}."Pair_evt_Swap" BY NAME
-     SELECT contract_address, tx_hash AS evt_tx_hash, tx_from AS evt_tx_from, tx_to AS evt_tx_to,
+    ),
+    insertFromHex(
+      `uniswap_v3_${c}.Pair_evt_Swap`,
+      `     SELECT contract_address, tx_hash AS evt_tx_hash, tx_from AS evt_tx_from, tx_to AS evt_tx_to,
             tx_index AS evt_tx_index, log_index AS evt_index, block_time AS evt_block_time,
             block_number AS evt_block_number, block_time::DATE AS evt_block_date,
             a_from AS sender, a_to AS recipient, amount0, amount1, sqrt_price AS "sqrtPriceX96", liquidity, tick
      FROM _sd_log WHERE ev = 'swap'
      ORDER BY block_number, log_index`,
+    ),
 
     // ------------------------------------------------------------ blocks
-    `INSERT INTO ${c}.blocks BY NAME
-     SELECT b.time, b.number, b.time::DATE AS date, b.hash, _sd_hash32(${salt('block')}, b.number - 1) AS parent_hash,
+    insertFromHex(
+      `${c}.blocks`,
+      `     SELECT b.time, b.number, b.time::DATE AS date, b.hash, _sd_hash32(${salt('block')}, b.number - 1) AS parent_hash,
             mi.address AS miner, ${config.blockGasLimit} AS gas_limit, coalesce(g.gas_used, 0) AS gas_used,
             b.base_fee AS base_fee_per_gas, 620 + coalesce(g.bytes, 0) AS size,
             coalesce(g.n, 0) AS transaction_count
@@ -444,14 +465,16 @@ export function evmStatements(plan: EvmPlan): string[] {
      JOIN _sd_miner mi ON mi.idx = b.miner_idx
      LEFT JOIN (
        SELECT block_number, sum(gas_used) AS gas_used, count(*) AS n,
-              sum(110 + (strlen(data) - 2) // 2) AS bytes
+              sum(110 + octet_length(data)) AS bytes
        FROM ${c}.transactions GROUP BY block_number
      ) g ON g.block_number = b.number
      ORDER BY b.number`,
+    ),
 
     // ------------------------------------------------------------ contracts
-    `INSERT INTO ${c}.contracts BY NAME
-     SELECT address, 'erc20' AS namespace, token_name AS name, _sd_addr(${salt('deployer')}, idx) AS "from",
+    insertFromHex(
+      `${c}.contracts`,
+      `     SELECT address, 'erc20' AS namespace, token_name AS name, _sd_addr(${salt('deployer')}, idx) AS "from",
             ${genesis} + to_seconds((_sd_h(${salt('tokcreated')}, idx) % ${lifetime})::BIGINT) AS created_at,
             false AS dynamic, false AS factory, 'submitted' AS detection_source
      FROM _sd_tok
@@ -470,18 +493,24 @@ export function evmStatements(plan: EvmPlan): string[] {
      SELECT address, 'uniswap_v3', 'Pair', ${factory}, created_time, true, false, 'factory'
      FROM _sd_pool
      ORDER BY created_at, address`,
+    ),
 
     // ------------------------------------------------------------ curated
-    `INSERT INTO tokens.erc20 BY NAME
-     SELECT '${c}' AS blockchain, address AS contract_address, symbol, decimals, token_name AS name
+    insertFromHex(
+      `tokens.erc20`,
+      `     SELECT '${c}' AS blockchain, address AS contract_address, symbol, decimals, token_name AS name
      FROM _sd_tok ORDER BY idx`,
-    `INSERT INTO prices.usd BY NAME
-     SELECT ${start} + to_minutes(p.m) AS minute, '${c}' AS blockchain, t.address AS contract_address,
+    ),
+    insertFromHex(
+      `prices.usd`,
+      `     SELECT ${start} + to_minutes(p.m) AS minute, '${c}' AS blockchain, t.address AS contract_address,
             t.symbol, t.decimals, p.price
      FROM _sd_tp p JOIN _sd_tok t ON t.idx = p.tok_idx
      ORDER BY minute, contract_address`,
-    `INSERT INTO tokens.transfers BY NAME
-     SELECT '${c}' AS blockchain, date_trunc('month', l.block_time)::DATE AS block_month,
+    ),
+    insertFromHex(
+      `tokens.transfers`,
+      `     SELECT '${c}' AS blockchain, date_trunc('month', l.block_time)::DATE AS block_month,
             l.block_time::DATE AS block_date, l.block_time, l.block_number, l.tx_hash, l.log_index AS evt_index,
             l.tx_index, l.tx_from, l.tx_to, 'erc20' AS token_standard, l.contract_address, t.symbol,
             l.a_from AS "from", l.a_to AS "to", l.raw AS amount_raw, _sd_units(l.raw, t.decimals) AS amount,
@@ -490,8 +519,10 @@ export function evmStatements(plan: EvmPlan): string[] {
      LEFT JOIN _sd_tp p ON p.tok_idx = l.tok_idx AND p.m = l.m
      WHERE l.ev = 'transfer'
      ORDER BY l.block_number, l.log_index`,
-    `INSERT INTO dex.trades BY NAME
-     SELECT '${c}' AS blockchain, 'uniswap' AS project, '3' AS version,
+    ),
+    insertFromHex(
+      `dex.trades`,
+      `     SELECT '${c}' AS blockchain, 'uniswap' AS project, '3' AS version,
             date_trunc('month', l.block_time)::DATE AS block_month, l.block_time::DATE AS block_date,
             l.block_time, l.block_number,
             tb.symbol AS token_bought_symbol, ts.symbol AS token_sold_symbol,
@@ -506,6 +537,7 @@ export function evmStatements(plan: EvmPlan): string[] {
      FROM _sd_log l JOIN _sd_tok tb ON tb.idx = l.tok_out_idx JOIN _sd_tok ts ON ts.idx = l.tok_idx
      WHERE l.ev = 'swap'
      ORDER BY l.block_number, l.log_index`,
+    ),
   ];
 }
 

@@ -1,7 +1,15 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { BASE_TABLES } from '../../datasets/base-tables';
 import { BITCOIN_MACROS, BITCOIN_TEMP_TABLES, type BitcoinPlan, bitcoinStatements } from './bitcoin';
-import { BITCOIN, BTC_ADDRESS_COUNT_AT_SCALE_1, EOA_COUNT_AT_SCALE_1, EVM_CHAIN_CONFIGS } from './config';
+import {
+  BITCOIN,
+  BTC_ADDRESS_COUNT_AT_SCALE_1,
+  EOA_COUNT_AT_SCALE_1,
+  EVM_CHAIN_CONFIGS,
+  type SampleWindow,
+  sampleWindow,
+  utcDate,
+} from './config';
 import { EVM_TEMP_TABLES, type EvmPlan, evmStatements } from './evm';
 import { assetPriceStatements, nativePriceStatement } from './prices';
 import { createTableStatement, DROP_MACROS, ident, macroStatements } from './sql';
@@ -9,8 +17,13 @@ import { createTableStatement, DROP_MACROS, ident, macroStatements } from './sql
 export interface SampleDataOptions {
   /** Volume multiplier; 1 gives >= 100k transactions per EVM chain. */
   scale?: number;
-  /** Same seed and scale give identical data. */
+  /** Same seed, scale and build date give identical data. */
   seed?: number;
+  /**
+   * UTC day the warehouse is built, `YYYY-MM-DD` (default: today). The data window is the 30 days
+   * before it, so relative filters such as `now() - interval '7' day` find rows.
+   */
+  buildDate?: string;
   /** Called after each phase (prices, each chain) with its wall-clock duration. */
   onPhase?: (phase: string, millis: number) => void;
 }
@@ -20,6 +33,8 @@ export const DEFAULT_SAMPLE_SEED = 42;
 export interface SamplePlan {
   scale: number;
   seed: number;
+  buildDate: string;
+  window: SampleWindow;
   eoaCount: number;
   evm: EvmPlan[];
   bitcoin: BitcoinPlan;
@@ -36,20 +51,26 @@ export function planSampleData(options: SampleDataOptions = {}): SamplePlan {
   }
   if (!Number.isSafeInteger(seed)) throw new Error(`seed must be an integer, got ${seed}`);
   const eoaCount = scaled(EOA_COUNT_AT_SCALE_1, scale, 300);
+  const buildDate = options.buildDate ?? utcDate();
+  const window = sampleWindow(buildDate);
   return {
     scale,
     seed,
+    buildDate,
+    window,
     eoaCount,
     evm: EVM_CHAIN_CONFIGS.map((config) => ({
       config,
       blocks: scaled(config.blocksAtScale1, scale, 100),
       transactions: scaled(config.txsAtScale1, scale, 200),
       eoaCount,
+      windowStart: window.start,
     })),
     bitcoin: {
       blocks: scaled(BITCOIN.blocksAtScale1, scale, 24),
       transactions: scaled(BITCOIN.txsAtScale1, scale, 200),
       addressCount: scaled(BTC_ADDRESS_COUNT_AT_SCALE_1, scale, 300),
+      windowStart: window.start,
     },
   };
 }
@@ -62,7 +83,7 @@ export function planSampleData(options: SampleDataOptions = {}): SamplePlan {
 export async function generateSampleData(
   connection: DuckDBConnection,
   options: SampleDataOptions = {},
-): Promise<void> {
+): Promise<SamplePlan> {
   const plan = planSampleData(options);
   const run = async (statements: readonly string[]) => {
     for (const sql of statements) {
@@ -91,7 +112,7 @@ export async function generateSampleData(
     ]);
     await phase('prices and accounts', [
       ...assetPriceStatements(),
-      nativePriceStatement(),
+      nativePriceStatement(plan.window.start),
       `CREATE OR REPLACE TEMP TABLE _sd_eoa AS SELECT range::INTEGER AS idx, _sd_addr('eoa', range) AS address
        FROM range(${plan.eoaCount})`,
     ]);
@@ -103,4 +124,5 @@ export async function generateSampleData(
     for (const macro of [...BITCOIN_MACROS, ...DROP_MACROS])
       await connection.run(`DROP MACRO IF EXISTS temp.${macro}`);
   }
+  return plan;
 }

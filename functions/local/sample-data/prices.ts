@@ -1,5 +1,5 @@
-import { NATIVE_PRICES, PRICE_ASSETS, WINDOW_MINUTES, WINDOW_START } from './config';
-import { lit, num, valuesTable } from './sql';
+import { NATIVE_PRICES, PRICE_ASSETS, WINDOW_MINUTES } from './config';
+import { insertFromHex, lit, num, valuesTable } from './sql';
 
 /** Index of an asset in PRICE_ASSETS (the key of the `_sd_ap` price series). */
 export function assetIndex(asset: string): number {
@@ -41,7 +41,7 @@ export function assetPriceStatements(): string[] {
 }
 
 /** Native coins in prices.usd: blockchain and contract_address NULL, as Dune lists them. */
-export function nativePriceStatement(): string {
+export function nativePriceStatement(windowStart: string): string {
   const natives = valuesTable(
     'n',
     ['symbol', 'decimals', 'asset_idx'],
@@ -51,9 +51,11 @@ export function nativePriceStatement(): string {
       String(assetIndex(native.asset)),
     ]),
   );
-  return `INSERT INTO prices.usd BY NAME
-    SELECT TIMESTAMP ${lit(WINDOW_START)} + to_minutes(ap.m) AS minute, NULL AS blockchain, NULL AS contract_address,
+  return insertFromHex(
+    'prices.usd',
+    `SELECT TIMESTAMP ${lit(windowStart)} + to_minutes(ap.m) AS minute, NULL AS blockchain, NULL AS contract_address,
            n.symbol, n.decimals, ap.price
     FROM ${natives} JOIN _sd_ap ap USING (asset_idx)
-    ORDER BY minute, n.symbol`;
+    ORDER BY minute, n.symbol`,
+  );
 }

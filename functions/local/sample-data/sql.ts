@@ -1,4 +1,6 @@
 import type { TableDefinition } from '../../core/catalog';
+import { duckDbTypeOf } from '../../core/sql-types';
+import { BASE_TABLES } from '../../datasets/base-tables';
 
 /**
  * SQL building blocks for the generator. All pseudo-randomness comes from DuckDB's hash() of
@@ -92,6 +94,23 @@ export const DROP_MACROS = [
 
 /** CREATE OR REPLACE TABLE from a registry definition, so the data always matches the catalog. */
 export function createTableStatement(definition: TableDefinition): string {
-  const columns = definition.columns.map((column) => `  ${ident(column.name)} ${column.type}`).join(',\n');
+  const columns = definition.columns
+    .map((column) => `  ${ident(column.name)} ${duckDbTypeOf(column.type)}`)
+    .join(',\n');
   return `CREATE OR REPLACE TABLE ${qualified(definition)} (\n${columns}\n)`;
+}
+
+/**
+ * `INSERT INTO <table> BY NAME` from a SELECT that spells the table's varbinary columns as `0x` hex
+ * text. The generator builds addresses, hashes and ABI words with string functions (lpad, concat,
+ * printf); they become bytes here, once, at the boundary to the stored table.
+ */
+export function insertFromHex(fullName: string, select: string): string {
+  const definition = BASE_TABLES.find((candidate) => candidate.fullName === fullName);
+  if (!definition) throw new Error(`no base table ${fullName}`);
+  const binary = definition.columns
+    .filter((column) => column.type === 'varbinary')
+    .map((column) => `from_hex(substr(${ident(column.name)}, 3)) AS ${ident(column.name)}`);
+  const projection = binary.length > 0 ? `* REPLACE (${binary.join(', ')})` : '*';
+  return `INSERT INTO ${qualified(definition)} BY NAME SELECT ${projection} FROM (\n${select}\n)`;
 }

@@ -111,9 +111,15 @@ export async function measureTableStats(
       };
     }
     if (definition.category === 'decoded' && columns.some((column) => column.name === 'contract_address')) {
+      // Reported as the lowercase 0x hex users search with (varbinary sorts like its hex).
+      const address = ident('contract_address');
+      const hex =
+        columns.find((column) => column.name === 'contract_address')?.type === 'BLOB'
+          ? `'0x' || lower(hex(${address}))`
+          : address;
       const contracts = await connection.runAndReadAll(
-        `SELECT DISTINCT contract_address FROM ${qualified(definition)} WHERE contract_address IS NOT NULL
-         ORDER BY contract_address LIMIT ${MAX_CONTRACT_ADDRESSES}`,
+        `SELECT ${hex} FROM (SELECT DISTINCT ${address} FROM ${qualified(definition)} WHERE ${address} IS NOT NULL
+         ORDER BY ${address} LIMIT ${MAX_CONTRACT_ADDRESSES})`,
       );
       entry.contractAddresses = contracts.getRows().map(([address]) => String(address));
     }
