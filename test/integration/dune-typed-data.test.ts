@@ -86,7 +86,7 @@ describe("the sample warehouse looks like Dune's: types, varbinary values and a 
     // 18-decimal WETH amounts exceed 2^53: exact decimal strings.
     expect(typeof row.value).toBe('string');
     expect(row.value).toMatch(/^\d{16,}$/);
-    expect(row.eth_value).toBe(0);
+    expect(row.eth_value).toBe('0');
 
     const csv = await csvOf(sql);
     const [header, first] = csv.split('\r\n');

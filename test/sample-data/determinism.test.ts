@@ -73,4 +73,18 @@ describe('sample data generation', () => {
     expect(() => planSampleData({ scale: 0 })).toThrow();
     expect(() => planSampleData({ seed: 1.5 })).toThrow();
   });
+
+  it('ends the window where the build date begins, 30 days long, whatever the time of day', () => {
+    expect(planSampleData({ buildDate: '2026-12-15' }).window).toEqual({
+      start: '2026-11-15 00:00:00',
+      end: '2026-12-15 00:00:00',
+    });
+    expect(planSampleData({ buildDate: '2027-03-01' }).window.start).toBe('2027-01-30 00:00:00');
+    const today = new Date().toISOString().slice(0, 10);
+    expect(planSampleData().buildDate).toBe(today);
+    expect(planSampleData().window.end).toBe(`${today} 00:00:00`);
+    expect(() => planSampleData({ buildDate: '2026-13-01' })).toThrow(/buildDate must be a date/);
+    expect(() => planSampleData({ buildDate: 'yesterday' })).toThrow(/buildDate must be a date/);
+    expect(() => planSampleData({ buildDate: '2024-01-01' })).toThrow(/not before/);
+  });
 });

@@ -79,7 +79,7 @@ export class DuckDbResultStore implements ResultStore {
       columns.forEach((column, i) => {
         const value = row[i] ?? null;
         pageBytes += storedBytes(value);
-        record[column.name] = encodeValue(value, isBigIntegerType(column.type));
+        record[column.name] = encodeValue(value, isNumberWhenExact(column.type));
       });
       return record;
     });
@@ -94,7 +94,7 @@ export class DuckDbResultStore implements ResultStore {
     for (const row of rows) {
       lines.push(
         columns
-          .map((column, i) => csvField(encodeValue(row[i] ?? null, isBigIntegerType(column.type))))
+          .map((column, i) => csvField(encodeValue(row[i] ?? null, isNumberWhenExact(column.type))))
           .join(','),
       );
     }
@@ -203,6 +203,15 @@ export class DuckDbResultStore implements ResultStore {
     this.info.set(executionId, info);
     return info;
   }
+}
+
+/**
+ * HUGEINT (int256; also DuckDB's type for sums of integers) is stored as exact text and shown as a
+ * number while exact. UHUGEINT (uint256) stays the exact decimal string it is stored as, at any
+ * magnitude, as Dune renders uint256 amounts.
+ */
+function isNumberWhenExact(type: string): boolean {
+  return type === 'HUGEINT';
 }
 
 function publicColumns(columns: StoredColumn[]): ResultColumn[] {

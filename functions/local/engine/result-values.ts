@@ -38,8 +38,9 @@ export { CSV_LINE_BREAK, csvField } from '../../core/result-encoding';
  * - LIST/ARRAY → arrays, STRUCT → objects, MAP → an object (or [{key, value}] when keys are not
  *   scalars), recursively; BOOLEAN → boolean; everything else → DuckDB's text form.
  *
- * `exactText` marks a column stored as the decimal text of a HUGEINT/UHUGEINT, converted like an
- * integer.
+ * `exactText` marks a column stored as the decimal text of a HUGEINT, converted like an integer.
+ * Other text, such as a UHUGEINT (uint256) stored as its decimal text, stays a string: Dune renders
+ * uint256 values as exact decimal strings.
  */
 export function encodeValue(value: DuckDBValue, exactText = false): ResultValue {
   if (value === null) return null;
