@@ -106,13 +106,11 @@ describe('Athena queries', () => {
 
   it('stops a query and reports it cancelled', async () => {
     athena.on(StopQueryExecutionCommand).resolves({});
-    athena
-      .on(GetQueryExecutionCommand)
-      .resolves(
-        execution('CANCELLED', {
-          Status: { State: 'CANCELLED', StateChangeReason: 'Query was cancelled by user' },
-        }),
-      );
+    athena.on(GetQueryExecutionCommand).resolves(
+      execution('CANCELLED', {
+        Status: { State: 'CANCELLED', StateChangeReason: 'Query was cancelled by user' },
+      }),
+    );
     const client = queries();
     await client.stop(QUERY_ID);
     expect(athena.commandCalls(StopQueryExecutionCommand)[0]!.args[0].input).toEqual({
