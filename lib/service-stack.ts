@@ -5,6 +5,7 @@ import type { RouteDefinition } from '../functions/routes';
 import { Api } from './constructs/api';
 import { Data } from './constructs/data';
 import { Executions } from './constructs/executions';
+import { QueryEngine } from './constructs/query-engine';
 
 export interface ServiceStackProps extends StackProps {
   /** Defaults to `functions/routes.ts`; tests pass synthetic tables. */
@@ -21,24 +22,33 @@ export class ServiceStack extends Stack {
   readonly data: Data;
   readonly api: Api;
   readonly executions: Executions;
+  readonly queryEngine: QueryEngine;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
     this.data = new Data(this, 'Data', { tables: props.tables });
-    this.api = new Api(this, 'Api', { environment: this.data.environment, routes: props.routes });
+    this.queryEngine = new QueryEngine(this, 'QueryEngine');
+    const environment = { ...this.data.environment, ...this.queryEngine.environment };
+    this.api = new Api(this, 'Api', { environment, routes: props.routes });
     this.data.grantReadWriteData(this.api.role);
 
     // The runner runs under the API's role (see ExecutionsProps.role), so it shares its grants.
     this.executions = new Executions(this, 'Executions', {
       role: this.api.role,
-      environment: this.data.environment,
+      environment,
     });
+    // The runner (sharing the API's role, see ExecutionsProps.role) runs Athena queries.
+    this.queryEngine.grantRunQueries(this.api.role);
     this.executions.grantStartExecutions(this.api.role);
     this.api.addEnvironment(this.executions.environment);
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the REST API (route paths start with /v1)',
       value: this.api.restApi.url,
+    });
+    new CfnOutput(this, 'DataBucketName', {
+      description: 'Bucket of the onchain data lake (npm run load-data -- --aws --bucket <this value>)',
+      value: this.queryEngine.dataBucket.bucketName,
     });
     for (const [logicalId, table] of this.data.tables) {
       new CfnOutput(this, `${logicalId}Name`, {

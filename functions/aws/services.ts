@@ -1,3 +1,4 @@
+import { S3Client } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { QueryEngine, ResultStore } from '../core/engine';
@@ -11,6 +12,7 @@ import { createDocumentClient } from './dynamo/client';
 import { SERVICE_TABLE } from './dynamo/table-definitions';
 import { DynamoTaskTokenStore } from './dynamo/task-token-store';
 import { EventBridgeRefreshSchedules } from './eventbridge-schedules';
+import { S3ResultStore } from './results/s3-result-store';
 import { StepFunctionsDependencyGate } from './step-functions-gate';
 import { StepFunctionsOrchestrator } from './step-functions-orchestrator';
 
@@ -31,9 +33,12 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
   if (!tableName) throw new Error(`Missing environment variable ${SERVICE_TABLE.envVar}.`);
   const db = createDocumentClient();
   return createServices(db, tableName, {
-    // The Athena engine and the S3 result store are the next AWS adapters to build.
+    // The Athena client (functions/aws/athena) goes behind the engine port once the port is split
+    // into submit / status / cancel (issue 11 item 0); until then executions answer 501 here.
     engine: notYetInAws<QueryEngine>('The Athena query engine'),
-    results: notYetInAws<ResultStore>('The S3 result store'),
+    results: env.RESULTS_BUCKET
+      ? new S3ResultStore(new S3Client({}), { bucket: env.RESULTS_BUCKET })
+      : notYetInAws<ResultStore>('The S3 result store (RESULTS_BUCKET is not set)'),
     orchestrator:
       env.STATE_MACHINE_ROLE_ARN && env.STATE_MACHINE_PREFIX
         ? new StepFunctionsOrchestrator(new SFNClient({}), {

@@ -61,8 +61,29 @@ export async function submitExecution(
   now = new Date(),
 ): Promise<SubmittedExecution> {
   const execution = await createExecution(services, account, request, now);
-  await startExecutionWorkflow(services, execution);
+  try {
+    await startExecutionWorkflow(services, execution);
+  } catch (error) {
+    await failUnstarted(services, execution, error);
+    throw error;
+  }
   return { execution_id: execution.executionId, state: execution.state };
+}
+
+/**
+ * A workflow that never started must not stay PENDING: slots go to the oldest PENDING execution
+ * first, so a stuck record would hold up every later execution of the account.
+ */
+async function failUnstarted(services: Services, execution: Execution, cause: unknown): Promise<void> {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  await services.executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+    state: 'QUERY_STATE_FAILED',
+    executionEndedAt: new Date().toISOString(),
+    error: {
+      type: 'engine_unavailable',
+      message: `The execution could not be started (${reason.slice(0, 300)}); this is not a problem with the SQL — retry later. [Execution ID: ${execution.executionId}]`,
+    },
+  });
 }
 
 /** Checks the credit limit and records a PENDING execution (pipelines run it inside their own workflow). */

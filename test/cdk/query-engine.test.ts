@@ -1,0 +1,87 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { BYTES_SCANNED_CUTOFF, RESULT_RETENTION_DAYS } from '../../lib/constructs/query-engine';
+import { FIXTURE_ENTRY, synthServiceStack } from './helpers';
+
+const { stack, template } = synthServiceStack({
+  routes: [
+    { method: 'GET', path: '/v1/ping', entry: FIXTURE_ENTRY, handler: 'handler', functionName: 'Ping' },
+  ],
+});
+
+describe('the query engine resources', () => {
+  it('creates one Athena workgroup per tier: engine v3, enforced encrypted results, a scan cutoff', () => {
+    for (const tier of ['medium', 'large'] as const) {
+      template.hasResourceProperties('AWS::Athena::WorkGroup', {
+        Name: `TestService-${tier}`,
+        RecursiveDeleteOption: true,
+        WorkGroupConfiguration: {
+          EnforceWorkGroupConfiguration: true,
+          EngineVersion: { SelectedEngineVersion: 'Athena engine version 3' },
+          PublishCloudWatchMetricsEnabled: true,
+          BytesScannedCutoffPerQuery: BYTES_SCANNED_CUTOFF[tier],
+          ResultConfiguration: {
+            OutputLocation: Match.anyValue(),
+            EncryptionConfiguration: { EncryptionOption: 'SSE_S3' },
+          },
+        },
+      });
+    }
+    expect(BYTES_SCANNED_CUTOFF.large).toBeGreaterThan(BYTES_SCANNED_CUTOFF.medium);
+  });
+
+  it('keeps results for the executions retention and both buckets (private, TLS-only) on stack deletion', () => {
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([
+            Match.objectLike({ ExpirationInDays: RESULT_RETENTION_DAYS, Status: 'Enabled' }),
+          ]),
+        },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+      }),
+    });
+    const buckets = template.findResources('AWS::S3::Bucket');
+    expect(Object.values(buckets).map((bucket) => bucket.DeletionPolicy)).toEqual(['Retain', 'Retain']);
+    const policies = template.findResources('AWS::S3::BucketPolicy');
+    for (const policy of Object.values(policies)) {
+      expect(JSON.stringify(policy)).toContain('aws:SecureTransport');
+    }
+    template.hasResourceProperties('AWS::Glue::Database', {
+      DatabaseInput: Match.objectLike({ Name: 'onchain' }),
+    });
+  });
+
+  it('hands functions the bucket, database and workgroup names, and scopes Athena to the tier workgroups', () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    for (const fn of Object.values(functions)) {
+      const variables = Object.keys(fn.Properties.Environment.Variables);
+      expect(variables).toEqual(
+        expect.arrayContaining([
+          'RESULTS_BUCKET',
+          'DATA_BUCKET',
+          'GLUE_DATABASE',
+          'ATHENA_WORKGROUP_MEDIUM',
+          'ATHENA_WORKGROUP_LARGE',
+        ]),
+      );
+    }
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+      (policy) =>
+        policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
+    );
+    const athena = statements.find((statement) =>
+      [statement.Action].flat().includes('athena:StartQueryExecution'),
+    );
+    const resources = JSON.stringify(stack.resolve(athena?.Resource));
+    expect(resources).toContain('workgroup/TestService-medium');
+    expect(resources).toContain('workgroup/TestService-large');
+    expect(resources).not.toContain('"*"');
+  });
+});
