@@ -1,14 +1,13 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
-import { CfnDatabase } from 'aws-cdk-lib/aws-glue';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { PERFORMANCE_TIERS, type PerformanceTier } from '../../functions/core/engine';
+import { DataLakeCatalog } from './data-lake-catalog';
 
 /** Results live as long as an execution's `expires_at` (the service default, 90 days). */
 export const RESULT_RETENTION_DAYS = 90;
-export const GLUE_DATABASE_NAME = 'onchain';
 
 /**
  * Per-query scan cutoff per tier (Athena cancels the query past it and bills what it scanned):
@@ -26,7 +25,7 @@ export const WORKGROUP_ENV: Record<PerformanceTier, string> = {
 };
 
 /**
- * What Athena needs: the onchain data lake (a data bucket and its Glue database), a results
+ * What Athena needs: the onchain data lake (a data bucket and its Glue catalog), a results
  * bucket whose lifecycle is the executions' retention, and one workgroup per tier with engine
  * version 3, the result location and encryption enforced, and a bytes-scanned cutoff.
  */
@@ -34,6 +33,7 @@ export class QueryEngine extends Construct {
   readonly resultsBucket: Bucket;
   readonly dataBucket: Bucket;
   readonly workGroups: Record<PerformanceTier, CfnWorkGroup>;
+  readonly catalog: DataLakeCatalog;
   readonly environment: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string) {
@@ -55,19 +55,11 @@ export class QueryEngine extends Construct {
       ],
     });
     this.dataBucket = new Bucket(this, 'Data', bucketDefaults);
-    new CfnDatabase(this, 'Database', {
-      catalogId: stack.account,
-      databaseInput: {
-        name: GLUE_DATABASE_NAME,
-        description: 'Onchain base tables (partitioned Parquet in the data bucket)',
-        locationUri: this.dataBucket.s3UrlForObject('tables/'),
-      },
-    });
+    this.catalog = new DataLakeCatalog(this, 'Catalog', { dataBucket: this.dataBucket });
     const workGroups = {} as Record<PerformanceTier, CfnWorkGroup>;
     const environment: Record<string, string> = {
       RESULTS_BUCKET: this.resultsBucket.bucketName,
       DATA_BUCKET: this.dataBucket.bucketName,
-      GLUE_DATABASE: GLUE_DATABASE_NAME,
     };
     for (const tier of PERFORMANCE_TIERS) {
       const name = `${stack.stackName}-${tier}`;
@@ -122,8 +114,10 @@ export class QueryEngine extends Construct {
         ],
         resources: [
           stack.formatArn({ service: 'glue', resource: 'catalog' }),
-          stack.formatArn({ service: 'glue', resource: 'database', resourceName: GLUE_DATABASE_NAME }),
-          stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${GLUE_DATABASE_NAME}/*` }),
+          ...this.catalog.databaseNames.flatMap((name) => [
+            stack.formatArn({ service: 'glue', resource: 'database', resourceName: name }),
+            stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${name}/*` }),
+          ]),
         ],
       }),
     );

@@ -53,9 +53,7 @@ describe('the query engine resources', () => {
     for (const policy of Object.values(policies)) {
       expect(JSON.stringify(policy)).toContain('aws:SecureTransport');
     }
-    template.hasResourceProperties('AWS::Glue::Database', {
-      DatabaseInput: Match.objectLike({ Name: 'onchain' }),
-    });
+    template.resourceCountIs('AWS::CloudFormation::Stack', 1);
   });
 
   it('hands functions the bucket, database and workgroup names, and scopes Athena to the tier workgroups', () => {
@@ -66,7 +64,6 @@ describe('the query engine resources', () => {
         expect.arrayContaining([
           'RESULTS_BUCKET',
           'DATA_BUCKET',
-          'GLUE_DATABASE',
           'ATHENA_WORKGROUP_MEDIUM',
           'ATHENA_WORKGROUP_LARGE',
         ]),
@@ -83,5 +80,26 @@ describe('the query engine resources', () => {
     expect(resources).toContain('workgroup/TestService-medium');
     expect(resources).toContain('workgroup/TestService-large');
     expect(resources).not.toContain('"*"');
+  });
+});
+
+describe('the data lake catalog (nested stack)', () => {
+  it('has one Glue database per schema and one table per base table', async () => {
+    const { Template } = await import('aws-cdk-lib/assertions');
+    const { BASE_TABLES } = await import('../../functions/datasets/base-tables');
+    const catalog = Template.fromStack(stack.queryEngine.catalog);
+    catalog.resourceCountIs('AWS::Glue::Table', BASE_TABLES.length);
+    catalog.resourceCountIs(
+      'AWS::Glue::Database',
+      new Set(BASE_TABLES.map((table) => table.schema.toLowerCase())).size,
+    );
+    catalog.hasResourceProperties('AWS::Glue::Table', {
+      DatabaseName: 'ethereum',
+      TableInput: Match.objectLike({
+        Name: 'transactions',
+        PartitionKeys: [Match.objectLike({ Name: 'block_date', Type: 'date' })],
+        Parameters: Match.objectLike({ 'projection.enabled': 'true' }),
+      }),
+    });
   });
 });

@@ -22,8 +22,8 @@ export interface ResultLocation {
 export interface AthenaQueriesOptions {
   /** The stack's workgroup per tier (engine v3, enforced result location and scan cutoff). */
   workGroups: Record<PerformanceTier, string>;
-  /** Database unqualified table names resolve in (the onchain data lake). */
-  database: string;
+  /** Database unqualified table names resolve in; DuneSQL names are schema-qualified, so optional. */
+  database?: string;
   catalog?: string;
   /**
    * Reuse a previous identical query's result up to this age (0 = never). Safe only for SQL over
@@ -67,7 +67,7 @@ export class AthenaQueries {
           WorkGroup: this.options.workGroups[request.tier],
           QueryExecutionContext: {
             Catalog: this.options.catalog ?? 'AwsDataCatalog',
-            Database: this.options.database,
+            ...(this.options.database ? { Database: this.options.database } : {}),
           },
           ClientRequestToken: requestToken(request.executionId),
           ...(reuseMinutes > 0
