@@ -73,7 +73,8 @@ describe('Glue tables from the registry', () => {
         'projection.enabled': 'true',
         'projection.block_date.format': 'yyyy-MM-dd',
         'projection.block_date.range': '2009-01-03,NOW',
-        'storage.location.template': 's3://svc-data/tables/ethereum/transactions/block_date=${block_date}/',
+        // Athena's placeholder syntax, not a JS template.
+        'storage.location.template': `s3://svc-data/tables/ethereum/transactions/block_date=\${block_date}/`,
       },
       storageDescriptor: {
         location: 's3://svc-data/tables/ethereum/transactions/',
