@@ -1,4 +1,5 @@
 import type { PerformanceTier, QueryFailureType, ResultColumn } from './engine';
+import type { ParameterValues } from './parameters';
 
 /** Execution states, as the Dune API names them. */
 export const EXECUTION_STATES = [
@@ -48,6 +49,8 @@ export interface Execution {
   queryId: number;
   /** The SQL as run, parameters bound. */
   sql: string;
+  /** A saved query's parameter values in this run (defaults included). */
+  parameters?: ParameterValues;
   tier: PerformanceTier;
   timeoutMs: number;
   state: ExecutionState;

@@ -17,9 +17,6 @@ export function validateParameterDefinitions(sql: string, parameters: readonly Q
   for (const parameter of parameters) {
     if (keys.has(parameter.key)) throw new BadRequestError(`Parameter "${parameter.key}" is declared twice.`);
     keys.add(parameter.key);
-    if (parameter.type === 'enum' && !parameter.enumOptions?.length) {
-      throw new BadRequestError(`Parameter "${parameter.key}" is an enum and needs enumOptions.`);
-    }
     if (parameter.value !== '') literalFor(parameter, parameter.value, false);
   }
   for (const name of placeholdersIn(sql)) {
@@ -117,7 +114,7 @@ function literalFor(
   const value = String(raw).trim();
   switch (parameter.type) {
     case 'number': {
-      if (!/^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(value)) {
+      if (!NUMBER.test(value)) {
         throw new BadRequestError(`Parameter "${name}" must be a number, got "${truncate(value)}".`);
       }
       return value.replace(/^\+/, '');
@@ -133,7 +130,7 @@ function literalFor(
       return insideQuotes ? canonical : `TIMESTAMP '${canonical}'`;
     }
     case 'enum': {
-      if (!parameter.enumOptions?.includes(value)) {
+      if (!isFreeform(parameter) && !parameter.enumOptions?.includes(value)) {
         throw new BadRequestError(
           `Parameter "${name}" must be one of ${parameter.enumOptions?.map((o) => `"${o}"`).join(', ')}, got "${truncate(value)}".`,
         );
@@ -145,11 +142,18 @@ function literalFor(
   }
 }
 
+/** An enum without options (as the Dune SDKs create them) takes any value, like `isFreeformAllowed`. */
+function isFreeform(parameter: QueryParameter): boolean {
+  return parameter.isFreeformAllowed === true || !parameter.enumOptions?.length;
+}
+
 function stringLiteral(value: string, insideQuotes: boolean): string {
   if (value.includes('\0')) throw new BadRequestError('Parameter values cannot contain NUL characters.');
   const escaped = value.replaceAll("'", "''");
   return insideQuotes ? escaped : `'${escaped}'`;
 }
+
+const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
 const DATETIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]00:?00| UTC)?$/;
@@ -174,4 +178,52 @@ function canonicalDatetime(value: string): string | undefined {
 
 function truncate(value: string): string {
   return value.length > 60 ? `${value.slice(0, 57)}...` : value;
+}
+
+/** The value each declared parameter had in a run: the override if given, else the saved default. */
+export type ParameterValues = Record<string, string | string[]>;
+
+export function effectiveParameterValues(
+  parameters: readonly QueryParameter[],
+  overrides: ParameterOverrides = {},
+): ParameterValues {
+  return Object.fromEntries(
+    parameters.map((parameter) => {
+      const override = overrides[parameter.key];
+      if (override === undefined || override === null) return [parameter.key, parameter.value];
+      return [parameter.key, Array.isArray(override) ? override.map(String) : String(override)];
+    }),
+  );
+}
+
+/** Whether a run used every value asked for (`params.<name>=` on the latest-result endpoints). */
+export function usedParameterValues(run: ParameterValues, requested: Record<string, string>): boolean {
+  return Object.entries(requested).every(([key, value]) => {
+    const used = run[key];
+    return Array.isArray(used) ? used.join(',') === value : used === value;
+  });
+}
+
+/**
+ * Declarations from bare values (`query_parameters: {"k": "5"}`, how the Dune TypeScript SDK sends
+ * parameters when it creates or updates a query): a name declared already keeps its type and
+ * options and takes the new default; a new one is typed by its value (number, date-time or text).
+ */
+export function parametersFromValues(
+  values: Record<string, string | number | boolean>,
+  declared: readonly QueryParameter[] = [],
+): QueryParameter[] {
+  const byKey = new Map(declared.map((parameter) => [parameter.key, parameter]));
+  return Object.entries(values).map(([key, raw]) => {
+    const value = String(raw).trim();
+    const existing = byKey.get(key);
+    if (existing) return { ...existing, value };
+    return { key, type: inferredType(raw, value), value };
+  });
+}
+
+function inferredType(raw: string | number | boolean, value: string): QueryParameter['type'] {
+  if (typeof raw === 'number' || NUMBER.test(value)) return 'number';
+  if (canonicalDatetime(value)) return 'datetime';
+  return 'text';
 }

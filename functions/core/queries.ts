@@ -12,6 +12,8 @@ export interface QueryParameter {
   enumOptions?: string[];
   /** enum: several values may be chosen; they bind as a comma-separated list of literals. */
   isMultiselect?: boolean;
+  /** enum: values outside enumOptions are accepted too (always so for an enum without options). */
+  isFreeformAllowed?: boolean;
 }
 
 export interface SavedQuery {
@@ -31,6 +33,30 @@ export interface SavedQuery {
   updatedAt: string;
   /** The newest execution of this query that completed (what GET /v1/query/{id}/results reads). */
   latestCompletedExecutionId?: string;
+}
+
+/**
+ * Parameters as a request declares them: full declarations, or bare default values whose types the
+ * use case infers (keeping the declared type of a name the query already has).
+ */
+export type ParameterDeclarations = QueryParameter[] | { values: Record<string, string | number | boolean> };
+
+/** What a caller sends to save a new query (any API face). */
+export interface NewQuery {
+  name: string;
+  description: string;
+  querySql: string;
+  parameters: ParameterDeclarations;
+  tags: string[];
+  isPrivate: boolean;
+}
+
+/** What a caller sends to change a query: only the fields present change; tags and parameters are replaced. */
+export interface QueryEdit
+  extends Partial<
+    Pick<SavedQuery, 'name' | 'description' | 'querySql' | 'tags' | 'isPrivate' | 'isArchived'>
+  > {
+  parameters?: ParameterDeclarations;
 }
 
 export type QueryChanges = Partial<

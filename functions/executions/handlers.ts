@@ -20,7 +20,7 @@ export const executeQuery = routeHandler(
   ({ services, account, path, body, query }) =>
     executions.executeSavedQuery(services, account, path.query_id, {
       tier: query.performance === 'large' ? 'large' : body.performance,
-      parameters: { ...query.query_parameters, ...body.query_parameters },
+      parameters: { ...query.query_parameters, ...query.params, ...body.query_parameters },
     }),
 );
 
@@ -67,7 +67,7 @@ export const getQueryResultsCsv = routeHandler(
     csvResponse(
       await results.executionResultsCsv(
         services,
-        await results.latestCompletedExecution(services, account, path.query_id),
+        await results.latestCompletedExecution(services, account, path.query_id, query.params),
         query,
         locationOf(event),
       ),
@@ -87,7 +87,15 @@ function csvResponse(page: { csv: string; nextOffset?: number; nextUri?: string 
   return new HttpResponse(200, page.csv, {
     'content-type': 'text/csv; charset=utf-8',
     'cache-control': 'no-store',
-    ...(page.nextOffset !== undefined ? { 'x-service-next-offset': String(page.nextOffset) } : {}),
-    ...(page.nextUri ? { 'x-service-next-uri': page.nextUri } : {}),
+    ...pagingHeaders('x-service', page),
+    // Dune's names too: its SDKs page CSV by these.
+    ...pagingHeaders('x-dune', page),
   });
+}
+
+function pagingHeaders(prefix: string, page: { nextOffset?: number; nextUri?: string }) {
+  return {
+    ...(page.nextOffset !== undefined ? { [`${prefix}-next-offset`]: String(page.nextOffset) } : {}),
+    ...(page.nextUri ? { [`${prefix}-next-uri`]: page.nextUri } : {}),
+  };
 }

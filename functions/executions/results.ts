@@ -2,12 +2,13 @@ import type { Account } from '../core/accounts';
 import type { ResultPage, ResultPageRequest } from '../core/engine';
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { Execution } from '../core/executions';
+import { usedParameterValues } from '../core/parameters';
 import { parseColumns, parseResultFilter, parseSortBy } from '../core/result-filter';
 import { duneSqlTypeName } from '../core/sql-types';
 import { readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { executionStatus, resultMetadata } from './presenter';
-import type { ResultsQuery } from './schemas';
+import { PARAMS_PREFIX, type ResultsQuery } from './schemas';
 import { ownExecution, queuePosition } from './use-cases';
 
 /** Rows per page at most: an oversized `limit` is lowered and `next_offset` says where to go on. */
@@ -49,14 +50,19 @@ export async function latestQueryResults(
   query: ResultsQuery,
   location: ResultsLocation,
 ) {
-  const execution = await latestCompletedExecution(services, account, queryId);
+  const execution = await latestCompletedExecution(services, account, queryId, query.params);
   return resultsOf(services, execution, query, location);
 }
 
+/**
+ * The query's newest completed run; with `parameterValues` (`params.<name>=` in the request) it must
+ * have run with those values, or the caller is told to run it so.
+ */
 export async function latestCompletedExecution(
   services: Services,
   account: Account,
   queryId: number,
+  parameterValues: Record<string, string> = {},
 ): Promise<Execution> {
   const saved = await readableQuery(services.queries, account, queryId);
   const execution = saved.latestCompletedExecutionId
@@ -65,6 +71,12 @@ export async function latestCompletedExecution(
   if (execution?.state !== 'QUERY_STATE_COMPLETED') {
     throw new NotFoundError(
       `Query ${queryId} has no completed execution yet; run it with POST /v1/query/${queryId}/execute.`,
+    );
+  }
+  if (!usedParameterValues(execution.parameters ?? {}, parameterValues)) {
+    const wanted = Object.entries(parameterValues).map(([key, value]) => `${key}=${value}`);
+    throw new NotFoundError(
+      `The latest completed execution of query ${queryId} (${execution.executionId}) ran with other parameter values than ${wanted.join(', ')}; run it with those values first (POST /v1/query/${queryId}/execute with query_parameters).`,
     );
   }
   return execution;
@@ -167,7 +179,12 @@ function fitToByteBudget(page: ResultPage): ResultPage {
 function nextUri(location: ResultsLocation, query: ResultsQuery, nextOffset: number): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && key !== 'offset') params.set(key, String(value));
+    if (value === undefined || key === 'offset') continue;
+    if (key === 'params') {
+      for (const [name, text] of Object.entries(value as Record<string, string>)) {
+        params.set(`${PARAMS_PREFIX}${name}`, text);
+      }
+    } else params.set(key, String(value));
   }
   params.set('offset', String(nextOffset));
   return `${location.baseUrl}${location.path}?${params.toString()}`;

@@ -8,29 +8,72 @@ export const performanceSchema = z
   .transform((tier) => (tier === 'large' ? 'large' : 'medium') as 'medium' | 'large');
 
 const parameterValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]);
-export const queryParametersSchema = z.record(z.string(), parameterValue);
+const valuesByName = z.record(z.string(), parameterValue);
+/** A list of parameter objects, as some clients send on execute: only key (or name) and value count. */
+const valuesAsParameterObjects = z
+  .array(
+    z
+      .object({ key: z.string().optional(), name: z.string().optional(), value: parameterValue })
+      .refine((p) => (p.key ?? p.name) !== undefined, 'each parameter needs its key (or name)'),
+  )
+  .max(100)
+  .transform((list) => Object.fromEntries(list.map((p) => [(p.key ?? p.name)!, p.value])));
+
+/** Parameter values on execute: `{"chain": "base"}` (the API's and SDKs' form) or `[{key|name, value}]`. */
+export const queryParametersSchema = z.union([valuesByName, valuesAsParameterObjects], {
+  error: 'query_parameters is an object of values by parameter name, e.g. {"chain": "base", "days": 7}',
+});
+
+/** Query-string parameter values: `params.<name>=<value>`, as the Dune SDKs send them on GET requests. */
+export const PARAMS_PREFIX = 'params.';
+
+/**
+ * Moves every `params.<name>` query-string entry into one `params` object, so a strict schema can
+ * still refuse keys it does not know.
+ */
+function withParamsPrefix<T extends z.ZodType>(schema: T) {
+  return z.preprocess((input) => {
+    if (!input || typeof input !== 'object') return input;
+    const rest: Record<string, unknown> = {};
+    const params: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(input)) {
+      if (key.startsWith(PARAMS_PREFIX) && key.length > PARAMS_PREFIX.length) {
+        params[key.slice(PARAMS_PREFIX.length)] = value;
+      } else rest[key] = value;
+    }
+    return Object.keys(params).length ? { ...rest, params } : rest;
+  }, schema);
+}
+
+const paramsFromQueryString = z.record(z.string(), z.string()).optional();
 
 export const executeQueryBody = z.strictObject({
   performance: performanceSchema,
   query_parameters: queryParametersSchema.optional(),
 });
 
-/** The same inputs may come in the query string (the spec's form); query_parameters as JSON text. */
-export const executeQueryQuery = z.strictObject({
-  performance: z.enum([...PERFORMANCE_TIERS, 'small', 'free']).optional(),
-  query_parameters: z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'query_parameters must be a URL-encoded JSON object' });
-        return z.NEVER;
-      }
-    })
-    .pipe(queryParametersSchema)
-    .optional(),
-});
+/**
+ * The same inputs may come in the query string (the spec's form): query_parameters as JSON text,
+ * or one `params.<name>=<value>` per parameter.
+ */
+export const executeQueryQuery = withParamsPrefix(
+  z.strictObject({
+    performance: z.enum([...PERFORMANCE_TIERS, 'small', 'free']).optional(),
+    query_parameters: z
+      .string()
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'query_parameters must be a URL-encoded JSON object' });
+          return z.NEVER;
+        }
+      })
+      .pipe(queryParametersSchema)
+      .optional(),
+    params: paramsFromQueryString,
+  }),
+);
 
 export const executeSqlBody = z.strictObject({
   sql: z.string().trim().min(1, 'sql must not be empty').max(100_000),
@@ -49,28 +92,40 @@ export const executionIdPath = z.strictObject({
     .transform((id) => id.toUpperCase()),
 });
 
-const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
+const flag = z
+  .string()
+  .transform((value) => value.toLowerCase())
+  .pipe(z.enum(['true', 'false'], { error: 'use true or false' }))
+  .transform((value) => value === 'true');
 
-export const resultsQuery = z
-  .strictObject({
-    limit: z.coerce.number().int().min(1).optional(),
-    offset: z.coerce.number().int().min(0).optional(),
-    columns: z.string().max(10_000).optional(),
-    filters: z.string().max(4000).optional(),
-    sort_by: z.string().max(2000).optional(),
-    sample_count: z.coerce.number().int().min(1).max(1_000_000).optional(),
-    allow_partial_results: flag.optional(),
-    ignore_max_datapoints_per_request: flag.optional(),
-    ignore_max_credits_per_request: flag.optional(),
-  })
-  .refine(
-    (q) =>
-      q.sample_count === undefined ||
-      (q.limit === undefined && q.offset === undefined && q.filters === undefined),
-    {
-      message: 'sample_count cannot be combined with limit, offset or filters',
-    },
-  );
+/**
+ * Result options. `params.<name>` entries choose, on a query's latest-result endpoints, the run with
+ * those parameter values; on an execution's endpoints they are accepted and ignored (the SDKs send
+ * them there too; an execution's values are fixed).
+ */
+export const resultsQuery = withParamsPrefix(
+  z
+    .strictObject({
+      limit: z.coerce.number().int().min(1).optional(),
+      offset: z.coerce.number().int().min(0).optional(),
+      columns: z.string().max(10_000).optional(),
+      filters: z.string().max(4000).optional(),
+      sort_by: z.string().max(2000).optional(),
+      sample_count: z.coerce.number().int().min(1).max(1_000_000).optional(),
+      allow_partial_results: flag.optional(),
+      ignore_max_datapoints_per_request: flag.optional(),
+      ignore_max_credits_per_request: flag.optional(),
+      params: paramsFromQueryString,
+    })
+    .refine(
+      (q) =>
+        q.sample_count === undefined ||
+        (q.limit === undefined && q.offset === undefined && q.filters === undefined),
+      {
+        message: 'sample_count cannot be combined with limit, offset or filters',
+      },
+    ),
+);
 export type ResultsQuery = z.output<typeof resultsQuery>;
 
 export const usageBody = z

@@ -4,7 +4,12 @@ import type { PerformanceTier } from '../core/engine';
 import { ConflictError, NotFoundError, PaymentRequiredError } from '../core/errors';
 import { type Execution, isTerminal } from '../core/executions';
 import { newId } from '../core/ids';
-import { bindParameters, type ParameterOverrides } from '../core/parameters';
+import {
+  bindParameters,
+  effectiveParameterValues,
+  type ParameterOverrides,
+  type ParameterValues,
+} from '../core/parameters';
 import { singleQueryInput, singleQueryWorkflow } from '../core/workflows';
 import { assertRunnable, readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
@@ -33,8 +38,14 @@ export async function savedQueryRequest(
 ): Promise<ExecutionRequest> {
   const query = await readableQuery(services.queries, account, queryId);
   assertRunnable(query);
-  const sql = bindParameters(query.querySql, query.parameters, options.parameters ?? {});
-  return { queryId, sql, tier: options.tier };
+  const overrides = options.parameters ?? {};
+  const sql = bindParameters(query.querySql, query.parameters, overrides);
+  return {
+    queryId,
+    sql,
+    tier: options.tier,
+    ...(query.parameters.length ? { parameters: effectiveParameterValues(query.parameters, overrides) } : {}),
+  };
 }
 
 /** Runs ad-hoc SQL (query id 0). */
@@ -46,6 +57,7 @@ export interface ExecutionRequest {
   queryId: number;
   sql: string;
   tier: PerformanceTier;
+  parameters?: ParameterValues;
   pipelineExecutionId?: string;
   materializedViewName?: string;
 }
@@ -100,6 +112,7 @@ export async function createExecution(
     accountId: account.accountId,
     queryId: request.queryId,
     sql: request.sql,
+    ...(request.parameters ? { parameters: request.parameters } : {}),
     tier: request.tier,
     timeoutMs: config.queryTimeoutMs[request.tier],
     state: 'QUERY_STATE_PENDING',

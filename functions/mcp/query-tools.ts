@@ -52,6 +52,7 @@ const savedQuery = z.object({
       description: z.string().optional(),
       enumOptions: z.array(z.string()).optional(),
       isMultiselect: z.boolean().optional(),
+      isFreeformAllowed: z.boolean().optional(),
     }),
   ),
   createdAt: z.string(),
@@ -187,7 +188,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
             'Nothing to change: pass at least one of query, name, description, tags, parameters.',
           );
         }
-        const updated = await updateQuery(services.queries, account, args.queryId, parsed.data);
+        const updated = await updateQuery(services.queries, account, args.queryId, parsed.data.edit);
         const saved = savedQueryOf(queryResponse(updated));
         return ok(saved, `Updated query ${saved.queryId} to version ${saved.version}.`);
       }),

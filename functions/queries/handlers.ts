@@ -1,3 +1,4 @@
+import { BadRequestError } from '../core/errors';
 import { pagination } from '../http/pagination';
 import { routeHandler } from '../http/route-handler';
 import { queryListItem, queryResponse } from './presenter';
@@ -16,7 +17,12 @@ export const getQuery = routeHandler({ path: queryIdPath }, async ({ services, a
 export const updateQuery = routeHandler(
   { path: queryIdPath, body: updateQueryBody },
   async ({ services, account, path, body }) => {
-    const query = await queries.updateQuery(services.queries, account, path.query_id, body);
+    if (body.queryId !== undefined && body.queryId !== path.query_id) {
+      throw new BadRequestError(
+        `Body query_id ${body.queryId} does not match the path's query ${path.query_id}.`,
+      );
+    }
+    const query = await queries.updateQuery(services.queries, account, path.query_id, body.edit);
     return { query_id: query.queryId, version: query.version };
   },
 );

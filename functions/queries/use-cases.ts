@@ -1,9 +1,15 @@
-import type { z } from 'zod';
 import type { Account } from '../core/accounts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors';
-import { validateParameterDefinitions } from '../core/parameters';
-import type { QueryChanges, QueryParameter, QueryStore, SavedQuery } from '../core/queries';
-import type { createQueryBody, parameterSchema, updateQueryBody } from './schemas';
+import { ForbiddenError, NotFoundError } from '../core/errors';
+import { parametersFromValues, validateParameterDefinitions } from '../core/parameters';
+import type {
+  NewQuery,
+  ParameterDeclarations,
+  QueryChanges,
+  QueryEdit,
+  QueryParameter,
+  QueryStore,
+  SavedQuery,
+} from '../core/queries';
 
 /** A query the caller may read: their own, or another account's public one. Private ones are 404. */
 export async function readableQuery(
@@ -38,22 +44,22 @@ export function assertRunnable(query: SavedQuery): void {
 export async function createQuery(
   store: QueryStore,
   account: Account,
-  body: z.output<typeof createQueryBody>,
+  input: NewQuery,
   now = new Date(),
 ): Promise<SavedQuery> {
-  const parameters = body.parameters.map(toParameter);
-  validateParameterDefinitions(body.query_sql, parameters);
+  const parameters = declaredParameters(input.parameters);
+  validateParameterDefinitions(input.querySql, parameters);
   const at = now.toISOString();
   const query: SavedQuery = {
     queryId: await store.nextQueryId(),
     accountId: account.accountId,
     ownerHandle: account.handle,
-    name: body.name,
-    description: body.description,
-    querySql: body.query_sql,
+    name: input.name,
+    description: input.description,
+    querySql: input.querySql,
     parameters,
-    tags: dedupe(body.tags),
-    isPrivate: body.is_private,
+    tags: dedupe(input.tags),
+    isPrivate: input.isPrivate,
     isArchived: false,
     version: 1,
     createdAt: at,
@@ -67,23 +73,20 @@ export async function updateQuery(
   store: QueryStore,
   account: Account,
   queryId: number,
-  body: z.output<typeof updateQueryBody>,
+  edit: QueryEdit,
   now = new Date(),
 ): Promise<SavedQuery> {
-  if (body.query_id !== undefined && body.query_id !== queryId) {
-    throw new BadRequestError(`Body query_id ${body.query_id} does not match the path's query ${queryId}.`);
-  }
   const current = await ownedQuery(store, account, queryId);
-  const unarchiving = body.is_archived === false;
+  const unarchiving = edit.isArchived === false;
   if (current.isArchived && !unarchiving) assertRunnable(current);
   const changes: QueryChanges = {
-    name: body.name,
-    description: body.description,
-    querySql: body.query_sql,
-    parameters: body.parameters?.map(toParameter),
-    tags: body.tags ? dedupe(body.tags) : undefined,
-    isPrivate: body.is_private,
-    isArchived: body.is_archived,
+    name: edit.name,
+    description: edit.description,
+    querySql: edit.querySql,
+    parameters: edit.parameters && declaredParameters(edit.parameters, current.parameters),
+    tags: edit.tags ? dedupe(edit.tags) : undefined,
+    isPrivate: edit.isPrivate,
+    isArchived: edit.isArchived,
   };
   if (changes.querySql !== undefined || changes.parameters !== undefined) {
     validateParameterDefinitions(
@@ -110,15 +113,11 @@ export async function listQueries(store: QueryStore, account: Account, limit: nu
   return store.listByAccount(account.accountId, limit, offset);
 }
 
-function toParameter(input: z.output<typeof parameterSchema>): QueryParameter {
-  return {
-    key: input.key,
-    type: input.type,
-    value: input.value,
-    ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(input.enumOptions !== undefined ? { enumOptions: input.enumOptions } : {}),
-    ...(input.isMultiselect !== undefined ? { isMultiselect: input.isMultiselect } : {}),
-  };
+function declaredParameters(
+  declarations: ParameterDeclarations,
+  current: readonly QueryParameter[] = [],
+): QueryParameter[] {
+  return Array.isArray(declarations) ? declarations : parametersFromValues(declarations.values, current);
 }
 
 function dedupe(values: string[]): string[] {

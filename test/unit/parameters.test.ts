@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   bindParameters,
+  effectiveParameterValues,
+  parametersFromValues,
   placeholdersIn,
+  usedParameterValues,
   validateParameterDefinitions,
 } from '../../functions/core/parameters';
 import type { QueryParameter } from '../../functions/core/queries';
@@ -90,13 +93,46 @@ describe('query parameters', () => {
       validateParameterDefinitions('select {{a}}', [{ key: 'a', type: 'number', value: 'abc' }]),
     ).toThrow(/must be a number/);
     expect(() =>
-      validateParameterDefinitions('select {{a}}', [{ key: 'a', type: 'enum', value: 'x' }]),
-    ).toThrow(/needs enumOptions/);
-    expect(() =>
       validateParameterDefinitions('select {{a}}', [
         { key: 'a', type: 'text', value: '' },
         { key: 'a', type: 'text', value: '' },
       ]),
     ).toThrow(/declared twice/);
+  });
+
+  it('an enum without options (as the Dune SDKs create them) or with isFreeformAllowed takes any value', () => {
+    const bare: QueryParameter[] = [{ key: 'chain', type: 'enum', value: 'ethereum' }];
+    expect(bindParameters('where c = {{chain}}', bare, { chain: 'base' })).toBe("where c = 'base'");
+    const freeform: QueryParameter[] = [
+      { key: 'chain', type: 'enum', value: 'ethereum', enumOptions: ['ethereum'], isFreeformAllowed: true },
+    ];
+    expect(bindParameters('where c = {{chain}}', freeform, { chain: "it's" })).toBe("where c = 'it''s'");
+  });
+
+  it('types bare default values by their value, keeping the declared type of known names', () => {
+    expect(parametersFromValues({ n: '5', at: '2024-03-05 10:00:00', s: 'base', f: 1.5 })).toEqual([
+      { key: 'n', type: 'number', value: '5' },
+      { key: 'at', type: 'datetime', value: '2024-03-05 10:00:00' },
+      { key: 's', type: 'text', value: 'base' },
+      { key: 'f', type: 'number', value: '1.5' },
+    ]);
+    const declared: QueryParameter[] = [{ key: 'code', type: 'text', value: 'a' }];
+    expect(parametersFromValues({ code: '42' }, declared)).toEqual([
+      { key: 'code', type: 'text', value: '42' },
+    ]);
+  });
+
+  it('matches a run by the values asked for', () => {
+    const run = effectiveParameterValues(
+      [
+        { key: 'chain', type: 'text', value: 'ethereum' },
+        { key: 'n', type: 'number', value: '5' },
+      ],
+      { n: 7 },
+    );
+    expect(run).toEqual({ chain: 'ethereum', n: '7' });
+    expect(usedParameterValues(run, { n: '7' })).toBe(true);
+    expect(usedParameterValues(run, { chain: 'ethereum', n: '7' })).toBe(true);
+    expect(usedParameterValues(run, { n: '5' })).toBe(false);
   });
 });
