@@ -14,6 +14,7 @@ import { API_KEY_HEADER, API_KEY_QUERY_PARAMETER, presentedApiKey } from '../htt
 import { getServices, type Services } from '../services';
 import { AccountEventStore, mcpEventLog, sseEvent } from './event-store';
 import { buildMcpServer } from './server';
+import { malformedToolCallAnswer } from './tool-arguments';
 
 /** No MCP request runs longer than this (API Gateway ends requests at 29 s). */
 export const MCP_REQUEST_DEADLINE_MS = 25_000;
@@ -42,6 +43,14 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const account = await authenticate(services, event, requestId);
       if ('statusCode' in account) return account;
       logger.appendKeys({ accountId: account.accountId });
+      const malformed = malformedToolCallAnswer(event);
+      if (malformed) {
+        return {
+          statusCode: 200,
+          headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+          body: JSON.stringify(malformed),
+        };
+      }
       const baseUrl = requestBaseUrl(event);
       const server = buildMcpServer({ services, account, baseUrl });
       // The SDK refuses (406) a POST whose Accept lacks text/event-stream; a client that takes
@@ -59,7 +68,7 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const deadline = startDeadline(requestDeadlineMs());
       try {
         const handled = await Promise.race([
-          transport.handleRequest(toRequest(event, baseUrl, jsonOnly)),
+          transport.handleRequest(toRequest(event, baseUrl)),
           deadline.expired,
         ]);
         // Reads to the end: in SSE mode the stream closes itself after the final response.
@@ -314,7 +323,7 @@ function rpcError(
   };
 }
 
-function toRequest(event: APIGatewayProxyEvent, baseUrl: string, jsonOnly: boolean): Request {
+function toRequest(event: APIGatewayProxyEvent, baseUrl: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) headers.set(name, value);
@@ -326,7 +335,9 @@ function toRequest(event: APIGatewayProxyEvent, baseUrl: string, jsonOnly: boole
   }
   // The key stays out of anything the SDK might echo or log.
   headers.delete(API_KEY_HEADER);
-  if (jsonOnly) headers.set('accept', 'application/json, text/event-stream');
+  // The SDK refuses (406) an Accept that lacks either type; the answer's form was chosen above
+  // (SSE whenever Accept lists text/event-stream, else JSON), so it gets both.
+  headers.set('accept', 'application/json, text/event-stream');
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
     if (value !== undefined && name !== API_KEY_QUERY_PARAMETER) query.set(name, value);

@@ -1,0 +1,46 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+
+/**
+ * `tools/call` whose `params` or `params.arguments` is not a JSON object (null, a list, a string, a
+ * number): the SDK would answer with a JSON-RPC -32603 holding its raw validation dump. The caller
+ * gets instead a tool result with `isError` that says what to send; undefined when the request is
+ * anything else (the SDK handles it).
+ */
+export function malformedToolCallAnswer(event: APIGatewayProxyEvent): JSONRPCMessage | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(bodyText(event));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(message) || message.method !== 'tools/call') return undefined;
+  const { id, params } = message;
+  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  const tool = isObject(params) && typeof params.name === 'string' ? params.name : undefined;
+  let problem: string | undefined;
+  if (!isObject(params))
+    problem = `params must be an object {"name": ..., "arguments": {...}}, not ${describe(params)}`;
+  else if ('arguments' in params && !isObject(params.arguments)) {
+    problem = `arguments must be a JSON object of named arguments such as {"queryId": 42}, not ${describe(params.arguments)}`;
+  }
+  if (!problem) return undefined;
+  const text = `Invalid tools/call${tool ? ` of ${tool}` : ''}: ${problem}. Send {} (or leave arguments out) for a tool without arguments; tools/list gives each tool's inputSchema with the argument names and types.`;
+  return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } };
+}
+
+function bodyText(event: APIGatewayProxyEvent): string {
+  if (!event.body) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (value === undefined) return 'missing';
+  return `a ${typeof value} (${JSON.stringify(value).slice(0, 40)})`;
+}
