@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { TableStats } from '../core/catalog';
 import { BASE_TABLES } from '../datasets/base-tables';
-import type { SampleWindow } from './sample-data/config';
+import { type SampleWindow, utcDate } from './sample-data/config';
 import { generateSampleData } from './sample-data/generate';
 import { measureTableStats } from './sample-data/table-stats';
 
@@ -55,12 +55,14 @@ export async function ensureWarehouse(options: {
   const existing = await readManifest(manifestPath);
   const wantScale = options.scale ?? existing?.scale ?? DEFAULT_SCALE;
   const wantSeed = options.seed ?? existing?.seed ?? DEFAULT_SEED;
-  if (
-    existing?.format === WAREHOUSE_FORMAT &&
-    existsSync(path) &&
-    existing.scale === wantScale &&
-    existing.seed === wantSeed
-  ) {
+  const reason = rebuildReason(existing, { scale: wantScale, seed: wantSeed }, existsSync(path));
+  if (existing && reason === undefined) {
+    if (existing.buildDate < utcDate()) {
+      options.log?.(
+        `The sample data ends ${existing.window.end.slice(0, 10)} (built for ${existing.buildDate}): queries over ` +
+          `"the last N days" see less of it each day. Delete ${path} to rebuild it for today.`,
+      );
+    }
     return { path, manifest: existing, generated: false };
   }
 
@@ -68,11 +70,7 @@ export async function ensureWarehouse(options: {
   const temporary = `${path}.building`;
   await rm(temporary, { force: true });
   await rm(`${temporary}.wal`, { force: true });
-  options.log?.(
-    existing && existing.format !== WAREHOUSE_FORMAT
-      ? 'The sample data was built by an older version; rebuilding it with the current table types...'
-      : `Generating sample onchain data (scale ${wantScale}, seed ${wantSeed})...`,
-  );
+  options.log?.(`${reason} Generating sample onchain data (scale ${wantScale}, seed ${wantSeed})...`);
   const started = Date.now();
   const instance = await DuckDBInstance.create(temporary);
   let stats: TableStats[];
@@ -105,6 +103,22 @@ export async function ensureWarehouse(options: {
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   options.log?.(`Sample data ready in ${(manifest.buildMillis / 1000).toFixed(1)} s.`);
   return { path, manifest, generated: true };
+}
+
+/** Why the existing warehouse cannot serve a start with these settings; undefined when it can. */
+export function rebuildReason(
+  existing: WarehouseManifest | undefined,
+  want: { scale: number; seed: number },
+  fileExists: boolean,
+): string | undefined {
+  if (!existing || !fileExists) return 'No sample data yet.';
+  if (existing.format !== WAREHOUSE_FORMAT) {
+    return 'The sample data was built by an older version (other table types); rebuilding it.';
+  }
+  if (existing.scale !== want.scale || existing.seed !== want.seed) {
+    return `The sample data was built with scale ${existing.scale}, seed ${existing.seed}.`;
+  }
+  return undefined;
 }
 
 const isoWindow = (window: SampleWindow) => ({
