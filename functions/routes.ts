@@ -18,6 +18,12 @@ export interface RouteDefinition {
   /** Lambda timeout in seconds (API Gateway cuts requests at 29 s anyway). */
   timeoutSeconds?: number;
   memoryMb?: number;
+  /**
+   * Public routes answer without credentials: the OAuth endpoints (they are how a client gets
+   * credentials), their well-known metadata, and the dashboard page (it checks its share token).
+   * Every other route goes through the one authorizer (functions/auth) on both hosts.
+   */
+  public?: boolean;
 }
 
 const DATASETS = 'functions/datasets/handlers.ts';
@@ -29,6 +35,8 @@ const MCP = 'functions/mcp/handler.ts';
 const VISUALIZATIONS = 'functions/visualizations/handlers.ts';
 const DASHBOARDS = 'functions/dashboards/handlers.ts';
 const HOME = 'functions/home/handlers.ts';
+const OAUTH = 'functions/oauth/handlers.ts';
+const PUBLIC = { public: true } as const;
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
 function route(
@@ -50,7 +58,7 @@ function route(
 
 export const routes: readonly RouteDefinition[] = [
   // Landing page for a browser (public)
-  route('GET', '/', HOME, 'homePage'),
+  route('GET', '/', HOME, 'homePage', PUBLIC),
   // Table catalog
   route('GET', '/v1/datasets', DATASETS, 'listDatasets'),
   route('GET', '/v1/datasets/{full_name}', DATASETS, 'getDataset'),
@@ -119,5 +127,26 @@ export const routes: readonly RouteDefinition[] = [
   route('GET', '/v1/dashboards/{dashboard_id}', DASHBOARDS, 'getDashboard'),
   route('PATCH', '/v1/dashboards/{dashboard_id}', DASHBOARDS, 'updateDashboard'),
   route('POST', '/v1/dashboards/{dashboard_id}/archive', DASHBOARDS, 'archiveDashboard'),
-  route('GET', '/dashboards/{dashboard_id}', DASHBOARDS, 'dashboardPage'),
+  route('GET', '/dashboards/{dashboard_id}', DASHBOARDS, 'dashboardPage', PUBLIC),
+  // OAuth 2.0 authorization server for MCP clients, and the metadata clients discover it by
+  route('GET', '/.well-known/oauth-protected-resource', OAUTH, 'protectedResourceMetadata', PUBLIC),
+  route(
+    'GET',
+    '/.well-known/oauth-protected-resource/{resource_path+}',
+    OAUTH,
+    'protectedResourceMetadataForPath',
+    PUBLIC,
+  ),
+  route(
+    'GET',
+    '/.well-known/oauth-authorization-server/oauth/mcp',
+    OAUTH,
+    'authorizationServerMetadata',
+    PUBLIC,
+  ),
+  route('GET', '/oauth/mcp/jwks.json', OAUTH, 'jwks', PUBLIC),
+  route('POST', '/oauth/mcp/register', OAUTH, 'registerClient', PUBLIC),
+  route('GET', '/oauth/mcp/authorize', OAUTH, 'authorizePage', PUBLIC),
+  route('POST', '/oauth/mcp/authorize', OAUTH, 'authorizeSubmit', PUBLIC),
+  route('POST', '/oauth/mcp/token', OAUTH, 'token', PUBLIC),
 ];

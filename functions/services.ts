@@ -6,6 +6,7 @@ import { DynamoDashboardStore } from './aws/dynamo/dashboard-store';
 import { DynamoExecutionStore } from './aws/dynamo/execution-store';
 import { DynamoMaterializedViewStore } from './aws/dynamo/materialized-view-store';
 import { DynamoMcpEventLog } from './aws/dynamo/mcp-event-store';
+import { DynamoOAuthStore } from './aws/dynamo/oauth-store';
 import { DynamoPipelineStore } from './aws/dynamo/pipeline-store';
 import { DynamoQueryStore } from './aws/dynamo/query-store';
 import { DynamoVisualizationStore } from './aws/dynamo/visualization-store';
@@ -19,6 +20,7 @@ import type { ConcurrencyLimiter, ExecutionStore } from './core/executions';
 import type { SqlTableReferenceParser } from './core/lineage';
 import type { MaterializedViewStore } from './core/materialized-views';
 import type { McpEventLog } from './core/mcp-events';
+import type { OAuthStore } from './core/oauth';
 import type { PipelineStore } from './core/pipelines';
 import type { QueryStore } from './core/queries';
 import type { RefreshScheduleRegistry } from './core/refresh-schedules';
@@ -28,6 +30,7 @@ import { BASE_TABLES } from './datasets/base-tables';
 import { CatalogService } from './datasets/catalog-service';
 import type { ExecutionConfig } from './executions/config';
 import { MaterializedViewTables } from './matviews/catalog-entries';
+import type { SigningKeys } from './oauth/signing-keys';
 
 /**
  * The ports and services a handler needs. Each host builds them once: the local host calls
@@ -47,6 +50,7 @@ export interface Services extends HostAdapters {
   visualizations: VisualizationStore;
   dashboards: DashboardStore;
   mcpEvents: McpEventLog;
+  oauth: OAuthStore;
 }
 
 /** What differs between hosts: the SQL engine and its parser, result storage, the workflow runner. */
@@ -58,6 +62,8 @@ export interface HostAdapters {
   sqlParser: SqlTableReferenceParser;
   schedules: RefreshScheduleRegistry;
   config: ExecutionConfig;
+  /** Access-token signing keys: a file under `.data/` locally, a Secrets Manager secret in AWS. */
+  signingKeys: SigningKeys;
 }
 
 /** Everything that talks to DynamoDB (dynalite locally) is the same code in both hosts. */
@@ -72,6 +78,7 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, ho
     materializedViews,
     pipelines: new DynamoPipelineStore(db, tableName),
     mcpEvents: new DynamoMcpEventLog(db, tableName),
+    oauth: new DynamoOAuthStore(db, tableName),
     queries: new DynamoQueryStore(db, tableName),
     executions: new DynamoExecutionStore(db, tableName),
     limiter: counters,

@@ -1,5 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { QueryEngine, ResultStore } from '../core/engine';
 import { NotImplementedError } from '../core/errors';
@@ -7,12 +8,14 @@ import type { SqlTableReferenceParser } from '../core/lineage';
 import type { RefreshScheduleRegistry } from '../core/refresh-schedules';
 import type { Orchestrator } from '../core/workflows';
 import { executionConfigFromEnv } from '../executions/config';
+import { SigningKeys } from '../oauth/signing-keys';
 import { createServices, type Services } from '../services';
 import { createDocumentClient } from './dynamo/client';
 import { SERVICE_TABLE } from './dynamo/table-definitions';
 import { DynamoTaskTokenStore } from './dynamo/task-token-store';
 import { EventBridgeRefreshSchedules } from './eventbridge-schedules';
 import { S3ResultStore } from './results/s3-result-store';
+import { SecretsManagerSigningKeyStore } from './secrets-manager-signing-keys';
 import { StepFunctionsDependencyGate } from './step-functions-gate';
 import { StepFunctionsOrchestrator } from './step-functions-orchestrator';
 
@@ -59,6 +62,11 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
             targetArn: env.NODE_RUNNER_ARN,
           })
         : notYetInAws<RefreshScheduleRegistry>('Refresh schedules (SCHEDULE_GROUP_NAME is not set)'),
+    signingKeys: env.SIGNING_KEYS_SECRET_ID
+      ? new SigningKeys(
+          new SecretsManagerSigningKeyStore(new SecretsManagerClient({}), env.SIGNING_KEYS_SECRET_ID),
+        )
+      : notYetInAws<SigningKeys>('OAuth (SIGNING_KEYS_SECRET_ID is not set)'),
     config: executionConfigFromEnv(
       env,
       env.NODE_RUNNER_ARN ?? 'arn:aws:lambda:us-east-1:000000000000:function:node-runner',

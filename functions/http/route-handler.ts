@@ -4,7 +4,9 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { ZodType, z } from 'zod';
-import { authenticateApiKey } from '../accounts/use-cases';
+import { requestPrincipal } from '../auth/authorizer';
+import { API_KEY_QUERY_PARAMETER } from '../auth/credentials';
+import { challengeHeaders } from '../auth/refusal';
 import type { Account } from '../core/accounts';
 import { BadRequestError, PayloadTooLargeError } from '../core/errors';
 import { formatZodError } from '../core/validation';
@@ -16,14 +18,11 @@ import { HttpResponse, jsonResult } from './responses';
 /** JSON bodies above this are refused with 413 (API Gateway itself stops at 10 MB). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-export const API_KEY_HEADER = 'x-service-api-key';
-export const API_KEY_QUERY_PARAMETER = 'api_key';
-
 export interface RouteRequest<Body, Query, Path> {
   body: Body;
   query: Query;
   path: Path;
-  /** The authenticated caller (routes declared `auth: 'none'` get undefined). */
+  /** The authenticated caller (public routes, declared `auth: 'none'`, get undefined). */
   account: Account;
   services: Services;
   requestId: string;
@@ -31,7 +30,8 @@ export interface RouteRequest<Body, Query, Path> {
 }
 
 export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodType> {
-  auth?: 'apiKey' | 'none';
+  /** `none` for the public routes of the route table; every other route needs credentials. */
+  auth?: 'account' | 'none';
   body?: B;
   query?: Q;
   path?: P;
@@ -89,12 +89,12 @@ export function routeHandler<
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer())
-    .use(requestContextMiddleware(spec.auth ?? 'apiKey'))
+    .use(requestContextMiddleware(spec.auth ?? 'account'))
     .handler(base);
 }
 
 function requestContextMiddleware(
-  auth: 'apiKey' | 'none',
+  auth: 'account' | 'none',
 ): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
@@ -103,37 +103,41 @@ function requestContextMiddleware(
       (request.context as Context & { internal?: Internal }).internal = internal;
       logger.appendKeys({ requestId, route: `${request.event.httpMethod} ${request.event.resource}` });
       internal.services = await getServices();
-      if (auth === 'apiKey') {
-        internal.account = await authenticateApiKey(
-          internal.services.accounts,
-          presentedApiKey(request.event),
-        );
-        logger.appendKeys({ accountId: internal.account.accountId });
+      if (auth === 'account') {
+        const principal = await requestPrincipal(request.event);
+        internal.account = principal.account;
+        logger.appendKeys({ accountId: principal.account.accountId, via: principal.via });
       }
     },
     onError: async (request) => {
       const internal = (request.context as Context & { internal?: Internal }).internal;
       const requestId = internal?.requestId ?? requestIdOf(request.event, request.context);
-      const mapped = mapError(request.error, requestId);
-      if (mapped.expected)
-        logger.info('request refused', { statusCode: mapped.statusCode, error: mapped.message });
-      else logger.error('request failed', { error: request.error as Error });
-      const headers: Record<string, string> = { 'x-request-id': requestId };
-      if (mapped.statusCode === 401) headers['www-authenticate'] = `ApiKey header="${API_KEY_HEADER}"`;
-      request.response = jsonResult(mapped.statusCode, { error: mapped.message }, headers);
+      request.response = errorResponse(request.error, request.event, requestId);
     },
   };
 }
 
-function requestIdOf(event: APIGatewayProxyEvent, context: Context): string {
-  return event.requestContext?.requestId || context.awsRequestId || randomUUID();
+/**
+ * The answer to a failed request: `{"error": "..."}` with the mapped status, and on 401/403 the
+ * `WWW-Authenticate` challenge that MCP clients discover OAuth from. The MCP endpoint answers
+ * refused credentials with this too, so every route refuses in one shape.
+ */
+export function errorResponse(
+  error: unknown,
+  event: APIGatewayProxyEvent,
+  requestId: string,
+): APIGatewayProxyResult {
+  const mapped = mapError(error, requestId);
+  if (mapped.expected)
+    logger.info('request refused', { statusCode: mapped.statusCode, error: mapped.message });
+  else logger.error('request failed', { error: error as Error });
+  const headers = { 'x-request-id': requestId, ...challengeHeaders(error, event) };
+  return jsonResult(mapped.statusCode, { error: mapped.message }, headers);
 }
 
-/** The API key from the header (any case; headers are normalized to lower case) or `?api_key=`. */
-export function presentedApiKey(event: APIGatewayProxyEvent): string | undefined {
-  return (
-    event.headers?.[API_KEY_HEADER] ?? event.queryStringParameters?.[API_KEY_QUERY_PARAMETER] ?? undefined
-  );
+/** API Gateway's request id (the local host makes one per request too), on every response and log line. */
+export function requestIdOf(event: APIGatewayProxyEvent, context: Context): string {
+  return event.requestContext?.requestId || context.awsRequestId || randomUUID();
 }
 
 function queryParameters(event: APIGatewayProxyEvent): Record<string, string> {

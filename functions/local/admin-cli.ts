@@ -6,11 +6,17 @@ import { createAccount, createApiKey, revokeApiKey } from '../accounts/use-cases
 import { DynamoAccountCounters } from '../aws/dynamo/account-limits-store';
 import { DynamoAccountStore } from '../aws/dynamo/account-store';
 import { createDocumentClient, localDynamoClient } from '../aws/dynamo/client';
+import { DynamoOAuthStore } from '../aws/dynamo/oauth-store';
 import { SERVICE_TABLE } from '../aws/dynamo/table-definitions';
+import { SecretsManagerSigningKeyStore } from '../aws/secrets-manager-signing-keys';
 import type { Account, AccountStore } from '../core/accounts';
 import type { UsageStore } from '../core/credits';
 import { ServiceError } from '../core/errors';
+import type { OAuthStore } from '../core/oauth';
+import { type SigningKeyStore, SigningKeys } from '../oauth/signing-keys';
+import { revokeClientAccess, setLogin } from '../oauth/use-cases';
 import { ensureTables, startDynalite } from './dynalite';
+import { FileSigningKeyStore } from './signing-key-file';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -21,6 +27,11 @@ Commands:
   list-accounts                                      list accounts
   list-keys --account <id|handle>                    list an account's keys (prefixes only)
   set-credit-limit --account <id|handle> --credits <n>   credit limit per billing period
+  set-login --account <id|handle> --email <email>    set the OAuth sign-in (password read from stdin)
+  list-clients --account <id|handle>                 OAuth clients the account allowed, with their grants
+  revoke-client --account <id|handle> --client <client_id>   end a client's access (refresh and access tokens)
+  delete-client --client <client_id>                 delete a registered client (it must register again)
+  rotate-signing-key [--secret-id <id>]              start signing access tokens with a new key
 
 Where the data is:
   default          the local data dir (.data or --data-dir); uses the running local host if any
@@ -33,6 +44,9 @@ const { values, positionals } = parseArgs({
     name: { type: 'string' },
     account: { type: 'string' },
     credits: { type: 'string' },
+    email: { type: 'string' },
+    client: { type: 'string' },
+    'secret-id': { type: 'string' },
     'data-dir': { type: 'string', default: process.env.DATA_DIR ?? '.data' },
     aws: { type: 'boolean', default: false },
     'table-name': { type: 'string' },
@@ -46,9 +60,9 @@ if (values.help || !command) {
   process.exit(command || values.help ? 0 : 2);
 }
 
-const { store, counters, close } = await openStore();
+const { store, counters, oauth, close } = await openStore();
 try {
-  await run(store, counters);
+  await run(store, counters, oauth);
 } catch (error) {
   if (error instanceof ServiceError) {
     console.error(`error: ${error.message}`);
@@ -58,7 +72,7 @@ try {
   await close();
 }
 
-async function run(accounts: AccountStore, counters: UsageStore): Promise<void> {
+async function run(accounts: AccountStore, counters: UsageStore, oauth: OAuthStore): Promise<void> {
   switch (command) {
     case 'create-account': {
       const account = await createAccount(accounts, { handle: required('handle'), name: values.name });
@@ -102,6 +116,44 @@ async function run(accounts: AccountStore, counters: UsageStore): Promise<void> 
       console.log(`Credit limit of ${account.handle}: ${credits} credits per billing period.`);
       return;
     }
+    case 'set-login': {
+      const account = await findAccount(accounts, required('account'));
+      const password = (await readStdin()).replace(/\r?\n$/, '');
+      const email = await setLogin({ oauth }, account.accountId, required('email'), password);
+      console.log(`${email} now signs in to ${account.handle}.`);
+      return;
+    }
+    case 'list-clients': {
+      const account = await findAccount(accounts, required('account'));
+      const families = await oauth.listFamilies(account.accountId);
+      for (const consent of await oauth.listConsents(account.accountId)) {
+        const active = families.filter((f) => f.clientId === consent.clientId && f.revokedAt === undefined);
+        const client = await oauth.getClient(consent.clientId);
+        console.log(
+          `${consent.clientId}  ${client?.clientName ?? '(metadata document)'}  allowed ${consent.grantedAt}  active grants ${active.length}`,
+        );
+      }
+      return;
+    }
+    case 'revoke-client': {
+      const account = await findAccount(accounts, required('account'));
+      const clientId = required('client');
+      const revoked = await revokeClientAccess({ oauth }, account.accountId, clientId);
+      console.log(`Revoked ${clientId} for ${account.handle}: ${revoked} active grant(s) ended.`);
+      return;
+    }
+    case 'delete-client': {
+      const clientId = required('client');
+      await oauth.deleteClient(clientId, new Date().toISOString());
+      console.log(`Deleted client ${clientId}; its token requests now get invalid_client.`);
+      return;
+    }
+    case 'rotate-signing-key': {
+      const keys = new SigningKeys(await signingKeyStore());
+      const set = await keys.rotate();
+      console.log(`Signing with ${set.keys[0]!.kid}; published: ${set.keys.map((k) => k.kid).join(', ')}.`);
+      return;
+    }
     default:
       fail(`unknown command "${command}"\n\n${USAGE}`);
   }
@@ -113,7 +165,7 @@ async function findAccount(accounts: AccountStore, idOrHandle: string): Promise<
   return account;
 }
 
-function required(name: 'handle' | 'account' | 'credits'): string {
+function required(name: 'handle' | 'account' | 'credits' | 'email' | 'client'): string {
   const value = values[name];
   if (!value) fail(`--${name} is required`);
   return value;
@@ -131,11 +183,13 @@ function fail(message: string): never {
 async function openStore(): Promise<{
   store: AccountStore;
   counters: UsageStore;
+  oauth: OAuthStore;
   close: () => Promise<void>;
 }> {
   const stores = (doc: DynamoDBDocumentClient, table: string) => ({
     store: new DynamoAccountStore(doc, table),
     counters: new DynamoAccountCounters(doc, table),
+    oauth: new DynamoOAuthStore(doc, table),
   });
   if (values.aws) {
     const tableName = values['table-name'];
@@ -158,6 +212,24 @@ async function openStore(): Promise<{
       await dynamo.close();
     },
   };
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) console.error('Password (then Enter, Ctrl-D):');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The local key file, or with --aws the Secrets Manager secret (--secret-id, the stack output). */
+async function signingKeyStore(): Promise<SigningKeyStore> {
+  if (values.aws) {
+    const secretId = values['secret-id'];
+    if (!secretId) fail('--aws rotate-signing-key needs --secret-id (the stack output SigningKeysSecretArn)');
+    const { SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
+    return new SecretsManagerSigningKeyStore(new SecretsManagerClient({}), secretId);
+  }
+  return new FileSigningKeyStore(join(resolve(values['data-dir']!), 'oauth-signing-keys.json'));
 }
 
 async function runningHost(dataDir: string): Promise<{ dynamoEndpoint: string } | undefined> {

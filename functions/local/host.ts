@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,8 @@ import { SERVICE_TABLE } from '../aws/dynamo/table-definitions';
 import type { AccountStore } from '../core/accounts';
 import { createNodeRunner, recoverExecutions } from '../executions/activities';
 import { type ExecutionConfig, executionConfigFromEnv } from '../executions/config';
+import { SigningKeys } from '../oauth/signing-keys';
+import { setLogin } from '../oauth/use-cases';
 import { recoverPipelines } from '../pipelines/use-cases';
 import { routes } from '../routes';
 import { configureServices, createServices, type Services } from '../services';
@@ -17,6 +20,7 @@ import { DuckDbTableReferenceParser } from './engine/table-references';
 import { startHttpServer } from './http-server';
 import { PollingDependencyGate } from './polling-gate';
 import { RefreshScheduler } from './refresh-scheduler';
+import { FileSigningKeyStore } from './signing-key-file';
 import { LOCAL_RUNNER_ARN, LocalStepFunctions } from './step-functions';
 import { ensureWarehouse, type Warehouse } from './warehouse';
 
@@ -38,12 +42,19 @@ export interface LocalHostOptions {
 export interface LocalHost {
   baseUrl: string;
   apiKey: string;
+  /** The dev account's browser login (OAuth sign-in page), made at first start. */
+  login: DevLogin;
   accountId: string;
   dynamoEndpoint: string;
   warehouse: Warehouse;
   services: Services;
   scheduler: RefreshScheduler;
   close(): Promise<void>;
+}
+
+export interface DevLogin {
+  email: string;
+  password: string;
 }
 
 interface DevKeyFile {
@@ -96,6 +107,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     // The local RefreshScheduler reads schedules from the views themselves.
     schedules: { sync: async () => {}, remove: async () => {} },
     config,
+    signingKeys: new SigningKeys(new FileSigningKeyStore(join(dataDir, 'oauth-signing-keys.json'))),
   });
   runner = createNodeRunner(services);
   configureServices(services);
@@ -117,6 +129,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   services.catalog.invalidate();
 
   const devKey = await ensureDevApiKey(services.accounts, join(dataDir, 'dev-api-key.json'));
+  const login = await ensureDevLogin(services, devKey.accountId, join(dataDir, 'dev-login.json'));
   const http = await startHttpServer({ routes, repoRoot: REPO_ROOT, port: options.port });
   await writeFile(
     hostFile,
@@ -127,6 +140,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   return {
     baseUrl: http.baseUrl,
     apiKey: devKey.apiKey,
+    login,
     accountId: devKey.accountId,
     dynamoEndpoint: dynamo.endpoint,
     warehouse,
@@ -188,6 +202,22 @@ async function ensureDevApiKey(accounts: AccountStore, path: string): Promise<De
   await writeFile(path, `${JSON.stringify(devKey, null, 2)}\n`, { mode: 0o600 });
   return devKey;
 }
+
+/**
+ * The local account's sign-in for the OAuth login page: made at first start with a random
+ * password, kept (like the dev key) in a mode-600 file so every start prints the same one.
+ */
+async function ensureDevLogin(services: Services, accountId: string, path: string): Promise<DevLogin> {
+  const saved = await readJson<DevLogin>(path);
+  const stored = saved ? await services.oauth.getLogin(saved.email) : undefined;
+  if (saved && stored?.accountId === accountId) return saved;
+  const login = { email: DEV_LOGIN_EMAIL, password: randomBytes(12).toString('base64url') };
+  await setLogin(services, accountId, login.email, login.password);
+  await writeFile(path, `${JSON.stringify(login, null, 2)}\n`, { mode: 0o600 });
+  return login;
+}
+
+export const DEV_LOGIN_EMAIL = 'dev@localhost.localdomain';
 
 function isAlive(pid: number): boolean {
   try {

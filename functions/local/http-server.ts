@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { authorizeRequest } from '../auth/authorizer';
 import { logger } from '../http/logger';
 import type { RouteDefinition } from '../routes';
 import { localLambdaContext, toApiGatewayEvent } from './api-gateway-event';
@@ -81,6 +82,9 @@ async function handle(router: Router, request: IncomingMessage, response: Server
     resource: match.route.path,
     pathParameters: match.pathParameters,
   });
+  // What API Gateway does before it calls a protected route's function: run the one authorizer
+  // and hand its verdict to the handler in the request context.
+  if (!match.route.public) event.requestContext.authorizer = await authorizeRequest(event);
   const handler = await router.handler(match.route);
   const context = localLambdaContext(
     match.route.functionName,

@@ -36,6 +36,8 @@ console.log(`
 Onchain SQL service running locally (started in ${((Date.now() - started) / 1000).toFixed(1)} s)
   Base URL : ${host.baseUrl}
   API key  : ${host.apiKey}
+  Sign-in  : ${host.login.email} / ${host.login.password}  (OAuth login page for MCP clients)
+  MCP URL  : ${host.baseUrl}/mcp/v1
   Data     : ${values['data-dir']} (sample data scale ${host.warehouse.manifest.scale}, ${dataWindow(host.warehouse.manifest.window)})
 
 Try:

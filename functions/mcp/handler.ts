@@ -1,17 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { authenticateApiKey } from '../accounts/use-cases';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { requestPrincipal } from '../auth/authorizer';
+import { API_KEY_HEADER, API_KEY_QUERY_PARAMETER } from '../auth/credentials';
 import type { Account } from '../core/accounts';
 import { mapError } from '../http/error-mapping';
 import { logger } from '../http/logger';
 import { requestBaseUrl } from '../http/request-url';
-import { API_KEY_HEADER, API_KEY_QUERY_PARAMETER, presentedApiKey } from '../http/route-handler';
-import { getServices, type Services } from '../services';
+import { errorResponse, requestIdOf } from '../http/route-handler';
+import { getServices } from '../services';
 import { AccountEventStore, mcpEventLog, sseEvent } from './event-store';
 import { buildMcpServer } from './server';
 import { malformedToolCallAnswer } from './tool-arguments';
@@ -39,10 +39,8 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     try {
       const refused = originRefusal(event, requestId);
       if (refused) return refused;
-      const services = await getServices();
-      const account = await authenticate(services, event, requestId);
+      const account = await authenticate(event, requestId);
       if ('statusCode' in account) return account;
-      logger.appendKeys({ accountId: account.accountId });
       const malformed = malformedToolCallAnswer(event);
       if (malformed) {
         return {
@@ -51,6 +49,7 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
           body: JSON.stringify(malformed),
         };
       }
+      const services = await getServices();
       const baseUrl = requestBaseUrl(event);
       const server = buildMcpServer({ services, account, baseUrl });
       // The SDK refuses (406) a POST whose Accept lacks text/event-stream; a client that takes
@@ -131,6 +130,8 @@ export const mcpGet = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     try {
       const refused = originRefusal(event, requestId);
       if (refused) return refused;
+      const account = await authenticate(event, requestId);
+      if ('statusCode' in account) return account;
       const lastEventId = event.headers?.['last-event-id'];
       if (!lastEventId) {
         return rpcError(
@@ -142,9 +143,6 @@ export const mcpGet = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
         );
       }
       const services = await getServices();
-      const account = await authenticate(services, event, requestId);
-      if ('statusCode' in account) return account;
-      logger.appendKeys({ accountId: account.accountId });
       const accept = event.headers?.accept;
       if (accept && !/text\/event-stream|\*\/\*/i.test(accept)) {
         return rpcError(
@@ -239,18 +237,19 @@ function deadlineAnswer(rawBody: string | null | undefined, ms: number): JSONRPC
   } as JSONRPCMessage;
 }
 
-/** The account behind the request's API key, or the 401 answer. */
+/** The caller (the shared authorizer's verdict), or the shared refusal (401/403/400). */
 async function authenticate(
-  services: Services,
   event: APIGatewayProxyEvent,
   requestId: string,
 ): Promise<Account | APIGatewayProxyResult> {
   try {
-    return await authenticateApiKey(services.accounts, presentedApiKey(event));
+    const principal = await requestPrincipal(event);
+    logger.appendKeys({ accountId: principal.account.accountId, via: principal.via });
+    return principal.account;
   } catch (error) {
     const mapped = mapError(error, requestId);
-    if (mapped.statusCode !== 401) throw error;
-    return unauthorized(mapped.message, requestId);
+    if (mapped.statusCode >= 500) throw error;
+    return errorResponse(error, event, requestId);
   }
 }
 
@@ -291,18 +290,6 @@ function originRefusal(event: APIGatewayProxyEvent, requestId: string): APIGatew
   );
 }
 
-function unauthorized(message: string, requestId: string): APIGatewayProxyResult {
-  return rpcError(
-    401,
-    -32001,
-    message.includes(API_KEY_HEADER)
-      ? `Unauthorized: ${message}`
-      : `Unauthorized: ${message} Send a valid key in the ${API_KEY_HEADER} header or as ?${API_KEY_QUERY_PARAMETER}= on the URL.`,
-    requestId,
-    { 'www-authenticate': `ApiKey header="${API_KEY_HEADER}"` },
-  );
-}
-
 /** JSON-RPC-shaped error without an id (the spec's form for refused HTTP requests), plus `error` text. */
 function rpcError(
   statusCode: number,
@@ -329,12 +316,12 @@ function toRequest(event: APIGatewayProxyEvent, baseUrl: string): Request {
     if (value !== undefined) headers.set(name, value);
   }
   for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
-    if (values && values.length > 1 && name.toLowerCase() !== API_KEY_HEADER) {
+    if (values && values.length > 1 && !CREDENTIAL_HEADERS.includes(name.toLowerCase())) {
       headers.set(name, values.join(', '));
     }
   }
-  // The key stays out of anything the SDK might echo or log.
-  headers.delete(API_KEY_HEADER);
+  // Credentials stay out of anything the SDK might echo or log.
+  for (const name of CREDENTIAL_HEADERS) headers.delete(name);
   // The SDK refuses (406) an Accept that lacks either type; the answer's form was chosen above
   // (SSE whenever Accept lists text/event-stream, else JSON), so it gets both.
   headers.set('accept', 'application/json, text/event-stream');
@@ -356,6 +343,4 @@ function toRequest(event: APIGatewayProxyEvent, baseUrl: string): Request {
   });
 }
 
-function requestIdOf(event: APIGatewayProxyEvent, context: Context): string {
-  return event.requestContext?.requestId || context.awsRequestId || randomUUID();
-}
+const CREDENTIAL_HEADERS = [API_KEY_HEADER, 'authorization'];

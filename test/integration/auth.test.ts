@@ -12,14 +12,16 @@ describe('API-key authentication on /v1', () => {
   const expect401 = async (response: Response, message: RegExp) => {
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
-    expect(response.headers.get('www-authenticate')).toMatch(/x-service-api-key/);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${host.baseUrl}/.well-known/oauth-protected-resource/v1", scope="mcp:service:full"`,
+    );
     expect(await bodyOf(response)).toEqual({ error: expect.stringMatching(message) });
   };
 
   it('refuses a request without a key, saying how to send one', async () => {
     await expect401(
       await host.call('/v1/datasets', { apiKey: null }),
-      /x-service-api-key header or the api_key query/,
+      /x-service-api-key header or as \?api_key=, or an OAuth access token/,
     );
   });
 

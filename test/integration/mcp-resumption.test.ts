@@ -137,7 +137,7 @@ describe('MCP stream resumption: SSE event ids, persisted events, GET /mcp/v1 wi
 
     const noKey = await replay(firstId, '');
     expect(noKey.status).toBe(401);
-    expect(noKey.headers.get('www-authenticate')).toContain('x-service-api-key');
+    expect(noKey.headers.get('www-authenticate')).toContain('resource_metadata=');
   });
 
   it('keeps answering a GET without Last-Event-ID with 405', async () => {

@@ -265,16 +265,18 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
         body: JSON.stringify(initialize),
       });
 
-    it('answers 401 with WWW-Authenticate for a missing or unknown key', async () => {
+    it('answers 401 with the shared shape (REST body, Bearer challenge) for a missing or unknown key', async () => {
       for (const headers of [{}, { 'x-service-api-key': 'osk_0000000000000000_nope' }] as Record<
         string,
         string
       >[]) {
         const response = await post('/mcp/v1', headers);
         expect(response.status).toBe(401);
-        expect(response.headers.get('www-authenticate')).toContain('x-service-api-key');
+        expect(response.headers.get('www-authenticate')).toBe(
+          `Bearer resource_metadata="${host.baseUrl}/.well-known/oauth-protected-resource/mcp/v1", scope="mcp:service:full"`,
+        );
         const body: Json = await response.json();
-        expect(body.error.message).toMatch(/Unauthorized/);
+        expect(body.error).toMatch(/Missing credentials|Invalid API key/);
       }
       const client401 = new Client({ name: 'nokey', version: '1' });
       await expect(

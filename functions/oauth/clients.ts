@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import type { OAuthClient } from '../core/oauth';
+import type { Services } from '../services';
+
+/** A registration or metadata-document problem, in RFC 7591's terms. */
+export class ClientMetadataError extends Error {
+  constructor(
+    readonly code: 'invalid_redirect_uri' | 'invalid_client_metadata',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** Schemes a redirect must never use (they run or read something in the browser itself). */
+const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'about:', 'blob:']);
+
+export function isLoopbackHttp(url: URL): boolean {
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+}
+
+/**
+ * Redirect URIs: https, loopback http (any port, RFC 8252 §7.3), or a native app's private-use
+ * scheme (RFC 8252 §7.1, e.g. `cursor://`); never plain http elsewhere, never a fragment.
+ */
+export function checkRedirectUri(value: unknown): string {
+  if (typeof value !== 'string' || !value) {
+    throw new ClientMetadataError('invalid_redirect_uri', 'Each redirect URI must be a non-empty string.');
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ClientMetadataError('invalid_redirect_uri', `Redirect URI ${value} is not an absolute URL.`);
+  }
+  if (value.includes('#')) {
+    throw new ClientMetadataError('invalid_redirect_uri', `Redirect URI ${value} must not have a fragment.`);
+  }
+  if (FORBIDDEN_SCHEMES.has(url.protocol)) {
+    throw new ClientMetadataError('invalid_redirect_uri', `Redirect URI ${value} uses a forbidden scheme.`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHttp(url)) {
+    throw new ClientMetadataError(
+      'invalid_redirect_uri',
+      `Redirect URI ${value} must use https (plain http only on a loopback address such as http://127.0.0.1:<port>/callback).`,
+    );
+  }
+  return value;
+}
+
+/** Exact match, except that a loopback http redirect may use any port (RFC 8252 §7.3). */
+export function redirectUriMatches(registered: string[], presented: string): boolean {
+  if (registered.includes(presented)) return true;
+  let url: URL;
+  try {
+    url = new URL(presented);
+  } catch {
+    return false;
+  }
+  if (!isLoopbackHttp(url)) return false;
+  return registered.some((candidate) => {
+    const allowed = new URL(candidate);
+    return (
+      isLoopbackHttp(allowed) &&
+      allowed.hostname === url.hostname &&
+      allowed.pathname === url.pathname &&
+      allowed.search === url.search
+    );
+  });
+}
+
+/** Validates RFC 7591 client metadata for a public client and returns what is stored. */
+export function clientFromMetadata(metadata: unknown, clientId: string, now: Date): OAuthClient {
+  if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) {
+    throw new ClientMetadataError(
+      'invalid_client_metadata',
+      'The body must be a JSON object of client metadata.',
+    );
+  }
+  const m = metadata as Record<string, unknown>;
+  if (!Array.isArray(m.redirect_uris) || m.redirect_uris.length === 0) {
+    throw new ClientMetadataError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of URLs.');
+  }
+  const redirectUris = m.redirect_uris.map(checkRedirectUri);
+  if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== 'none') {
+    throw new ClientMetadataError(
+      'invalid_client_metadata',
+      'Only public clients are supported: token_endpoint_auth_method must be "none" (PKCE replaces the secret).',
+    );
+  }
+  const grants = m.grant_types ?? ['authorization_code'];
+  if (
+    !Array.isArray(grants) ||
+    grants.some((grant) => grant !== 'authorization_code' && grant !== 'refresh_token')
+  ) {
+    throw new ClientMetadataError(
+      'invalid_client_metadata',
+      'grant_types may hold only "authorization_code" and "refresh_token".',
+    );
+  }
+  const responseTypes = m.response_types ?? ['code'];
+  if (!Array.isArray(responseTypes) || responseTypes.some((type) => type !== 'code')) {
+    throw new ClientMetadataError('invalid_client_metadata', 'response_types may hold only "code".');
+  }
+  if (m.client_name !== undefined && (typeof m.client_name !== 'string' || m.client_name.length > 200)) {
+    throw new ClientMetadataError(
+      'invalid_client_metadata',
+      'client_name must be a string of at most 200 characters.',
+    );
+  }
+  const clientName =
+    typeof m.client_name === 'string' && m.client_name.trim() ? m.client_name.trim() : clientId;
+  return { clientId, clientName, redirectUris, createdAt: now.toISOString() };
+}
+
+export function newClientId(): string {
+  return `mcp_${randomBytes(16).toString('base64url')}`;
+}
+
+/** Client ID metadata documents: fetched with these bounds (the URL is chosen by whoever calls). */
+export const METADATA_DOCUMENT_LIMITS = { timeoutMs: 5000, maxBytes: 64 * 1024, cacheMs: 5 * 60 * 1000 };
+
+/** True when `clientId` names a client metadata document (a URL) rather than a registered client. */
+export function isMetadataDocumentUrl(clientId: string): boolean {
+  if (!/^https?:\/\//.test(clientId)) return false;
+  try {
+    const url = new URL(clientId);
+    if (url.hash || url.username || url.password) return false;
+    if (url.protocol === 'https:') return url.pathname !== '/';
+    // Plain http only for loopback documents on the local host (tests, local clients).
+    return process.env.SERVICE_RUNTIME === 'local' && isLoopbackHttp(url);
+  } catch {
+    return false;
+  }
+}
+
+const documents = new Map<string, { client: OAuthClient; fetchedAt: number }>();
+
+/**
+ * The client a metadata document describes: fetched (no redirects, bounded time and size),
+ * checked like a registration, and cached for a few minutes.
+ */
+export async function fetchMetadataDocumentClient(url: string, now = Date.now()): Promise<OAuthClient> {
+  const cached = documents.get(url);
+  if (cached && now - cached.fetchedAt < METADATA_DOCUMENT_LIMITS.cacheMs) return cached.client;
+  let text: string;
+  try {
+    const response = await fetch(url, {
+      redirect: 'error',
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(METADATA_DOCUMENT_LIMITS.timeoutMs),
+    });
+    if (!response.ok) throw new Error(`it answered HTTP ${response.status}`);
+    text = await readCapped(response, METADATA_DOCUMENT_LIMITS.maxBytes);
+  } catch (error) {
+    throw new ClientMetadataError(
+      'invalid_client_metadata',
+      `The client metadata document ${url} could not be fetched: ${(error as Error).message}.`,
+    );
+  }
+  let metadata: Record<string, unknown>;
+  try {
+    metadata = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new ClientMetadataError(
+      'invalid_client_metadata',
+      `The client metadata document ${url} is not JSON.`,
+    );
+  }
+  if (metadata?.client_id !== url) {
+    throw new ClientMetadataError(
+      'invalid_client_metadata',
+      `The client metadata document's client_id must be its own URL (${url}).`,
+    );
+  }
+  const client = clientFromMetadata(metadata, url, new Date(now));
+  documents.set(url, { client, fetchedAt: now });
+  return client;
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error(`it is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A registered client that was not deleted, or the client a metadata-document URL describes. */
+export async function resolveClient(
+  services: Pick<Services, 'oauth'>,
+  clientId: string,
+): Promise<OAuthClient | undefined> {
+  if (isMetadataDocumentUrl(clientId)) return fetchMetadataDocumentClient(clientId);
+  const client = await services.oauth.getClient(clientId);
+  return client && !client.deletedAt ? client : undefined;
+}

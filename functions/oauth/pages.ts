@@ -1,0 +1,94 @@
+import { OAUTH_SCOPE } from '../core/oauth';
+
+/** Server-rendered pages of the authorization endpoint. Every value is escaped; no script runs. */
+export const PAGE_HEADERS: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  // No script, no frames (clickjacking), nothing loaded from elsewhere.
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
+  );
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;display:flex;justify-content:center}
+main{background:#fff;margin:48px 16px;padding:32px;border-radius:8px;max-width:420px;width:100%;box-shadow:0 1px 4px #0002}
+h1{font-size:1.3rem;margin-top:0}label{display:block;margin:16px 0 4px}
+input[type=email],input[type=password]{width:100%;padding:8px;box-sizing:border-box;font-size:1rem}
+button{margin-top:20px;padding:8px 16px;font-size:1rem;cursor:pointer}
+.error{color:#a40000;background:#fde8e8;padding:8px;border-radius:4px}.muted{color:#555;font-size:.9rem}
+code{background:#eee;padding:1px 4px;border-radius:3px}
+</style></head><body><main>${body}</main></body></html>`;
+}
+
+function hiddenFields(fields: Record<string, string | undefined>): string {
+  return Object.entries(fields)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+}
+
+export function loginPage(input: {
+  clientName: string;
+  params: Record<string, string | undefined>;
+  csrfToken: string;
+  email?: string;
+  error?: string;
+}): string {
+  return layout(
+    'Sign in',
+    `<h1>Sign in</h1>
+<p class="muted"><strong>${escapeHtml(input.clientName)}</strong> wants to use your account.</p>
+${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ''}
+<form method="post" action="authorize">
+${hiddenFields({ ...input.params, csrf_token: input.csrfToken, action: 'login' })}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+export function consentPage(input: {
+  clientName: string;
+  redirectHost: string;
+  accountHandle: string;
+  params: Record<string, string | undefined>;
+  csrfToken: string;
+}): string {
+  return layout(
+    'Allow access',
+    `<h1>Allow access?</h1>
+<p><strong>${escapeHtml(input.clientName)}</strong> wants access to the account <strong>${escapeHtml(input.accountHandle)}</strong>.</p>
+<p class="muted">It will return to <strong>${escapeHtml(input.redirectHost)}</strong>.</p>
+<p>Scope: <code>${escapeHtml(OAUTH_SCOPE)}</code>: run and manage queries, results, visualizations and dashboards as you, over MCP and the REST API.</p>
+<form method="post" action="authorize">
+${hiddenFields({ ...input.params, csrf_token: input.csrfToken })}
+<button type="submit" name="action" value="approve">Allow</button>
+<button type="submit" name="action" value="deny">Deny</button>
+</form>
+<p class="muted">You can revoke this later (see the service's docs: revoke-client).</p>`,
+  );
+}
+
+export function errorPage(message: string): string {
+  return layout(
+    'Authorization error',
+    `<h1>This authorization request cannot continue</h1>
+<p class="error" role="alert">${escapeHtml(message)}</p>
+<p class="muted">Go back to the application and connect again.</p>`,
+  );
+}

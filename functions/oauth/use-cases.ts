@@ -1,0 +1,480 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { BadRequestError, TooManyRequestsError } from '../core/errors';
+import { newId } from '../core/ids';
+import { OAUTH_SCOPE, type OAuthClient, type TokenFamily } from '../core/oauth';
+import type { Services } from '../services';
+import { issueAccessToken } from './access-tokens';
+import { ClientMetadataError, redirectUriMatches, resolveClient } from './clients';
+import { issuerOf, LOGIN_RATE_LIMIT, OAUTH_LIFETIMES } from './config';
+import { decoyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
+
+type OAuthServices = Pick<Services, 'oauth' | 'accounts' | 'signingKeys'>;
+
+/** An RFC 6749 error (§4.1.2.1 at the authorization endpoint, §5.2 at the token endpoint). */
+export class OAuthError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('base64url');
+}
+
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/**
+ * The token audience for a `resource` parameter (RFC 8707): the service's base URL. The base URL
+ * itself and the resources it serves (`/mcp/v1`, `/v1`, as the protected resource metadata names
+ * them) are accepted, so one token works on both; anything else is not ours.
+ */
+export function audienceForResource(resource: string, baseUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(resource);
+  } catch {
+    return undefined;
+  }
+  const base = new URL(baseUrl);
+  if (url.origin !== base.origin || url.hash || url.search) return undefined;
+  const basePath = base.pathname.replace(/\/$/, '');
+  const path = url.pathname.replace(/\/$/, '');
+  const served = ['', '/mcp/v1', '/v1'].map((suffix) => `${basePath}${suffix}`);
+  return served.includes(path) ? baseUrl : undefined;
+}
+
+/** The scope a request may ask for: ours only (absent means ours). */
+export function checkScope(scope: string | undefined): string {
+  if (scope === undefined || scope.trim() === '') return OAUTH_SCOPE;
+  const requested = scope.split(' ').filter(Boolean);
+  if (requested.every((value) => value === OAUTH_SCOPE)) return OAUTH_SCOPE;
+  throw new OAuthError('invalid_scope', `The only scope is "${OAUTH_SCOPE}".`);
+}
+
+export interface AuthorizationRequest {
+  clientId: string;
+  redirectUri: string;
+  state: string;
+  codeChallenge: string;
+  resource: string;
+  scope: string;
+}
+
+/** The authorization parameters a page carries through its forms. */
+export const AUTHORIZATION_PARAMETERS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+  'scope',
+] as const;
+
+export type AuthorizationCheck =
+  /** Shown as a page, never redirected: the client or its redirect URI cannot be trusted. */
+  | { outcome: 'error_page'; message: string }
+  /** Sent back to the (verified) redirect URI. */
+  | { outcome: 'redirect_error'; redirectUri: string; error: string; description: string; state?: string }
+  | { outcome: 'valid'; request: AuthorizationRequest; client: OAuthClient };
+
+/** Checks an authorization request: client and redirect URI first, then the rest (RFC 6749 §4.1.2.1). */
+export async function checkAuthorizationRequest(
+  services: OAuthServices,
+  params: Record<string, string | undefined>,
+  baseUrl: string,
+): Promise<AuthorizationCheck> {
+  const clientId = params.client_id;
+  if (!clientId) return { outcome: 'error_page', message: 'The request has no client_id.' };
+  let client: OAuthClient | undefined;
+  try {
+    client = await resolveClient(services, clientId);
+  } catch (error) {
+    if (error instanceof ClientMetadataError) return { outcome: 'error_page', message: error.message };
+    throw error;
+  }
+  if (!client) {
+    return {
+      outcome: 'error_page',
+      message: `Unknown client "${clientId}". The application must register again (its registration may have been deleted).`,
+    };
+  }
+  const redirectUri = params.redirect_uri;
+  if (!redirectUri) return { outcome: 'error_page', message: 'The request has no redirect_uri.' };
+  if (!redirectUriMatches(client.redirectUris, redirectUri)) {
+    return {
+      outcome: 'error_page',
+      message: `The redirect_uri ${redirectUri} is not registered for ${client.clientName}.`,
+    };
+  }
+  const state = params.state;
+  const fail = (error: string, description: string): AuthorizationCheck => ({
+    outcome: 'redirect_error',
+    redirectUri,
+    error,
+    description,
+    ...(state ? { state } : {}),
+  });
+  if (params.response_type !== 'code') {
+    return fail('unsupported_response_type', 'response_type must be "code".');
+  }
+  for (const name of ['state', 'code_challenge', 'code_challenge_method', 'resource'] as const) {
+    if (!params[name]) return fail('invalid_request', `Missing required parameter ${name}.`);
+  }
+  if (params.code_challenge_method !== 'S256') {
+    return fail('invalid_request', 'code_challenge_method must be S256 (plain is not supported).');
+  }
+  if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge!)) {
+    return fail('invalid_request', 'code_challenge must be a base64url SHA-256 (43 characters).');
+  }
+  if (!audienceForResource(params.resource!, baseUrl)) {
+    return fail('invalid_target', `resource must be this service: ${baseUrl}.`);
+  }
+  let scope: string;
+  try {
+    scope = checkScope(params.scope);
+  } catch (error) {
+    return fail('invalid_scope', (error as Error).message);
+  }
+  return {
+    outcome: 'valid',
+    client,
+    request: {
+      clientId: client.clientId,
+      redirectUri,
+      state: state!,
+      codeChallenge: params.code_challenge!,
+      resource: audienceForResource(params.resource!, baseUrl)!,
+      scope,
+    },
+  };
+}
+
+/** `redirect_uri` with the response parameters added (keeping its own query). */
+export function redirectWith(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/** Issues a single-use code bound to the client, redirect URI, PKCE challenge, resource and scope. */
+export async function issueAuthorizationCode(
+  services: OAuthServices,
+  request: AuthorizationRequest,
+  accountId: string,
+  now = Date.now(),
+): Promise<string> {
+  const code = randomToken();
+  await services.oauth.putCode({
+    codeHash: sha256(code),
+    clientId: request.clientId,
+    redirectUri: request.redirectUri,
+    codeChallenge: request.codeChallenge,
+    resource: request.resource,
+    scope: request.scope,
+    accountId,
+    familyId: newId(now),
+    expiresAt: now + OAUTH_LIFETIMES.authorizationCodeSeconds * 1000,
+  });
+  return code;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+/** The token endpoint (RFC 6749 §3.2): `authorization_code` and `refresh_token` grants for public clients. */
+export async function tokenGrant(
+  services: OAuthServices,
+  form: URLSearchParams,
+  baseUrl: string,
+  now = Date.now(),
+): Promise<TokenResponse> {
+  for (const [name] of form) {
+    if (form.getAll(name).length > 1)
+      throw new OAuthError('invalid_request', `Parameter ${name} is repeated.`);
+  }
+  const grantType = form.get('grant_type');
+  if (!grantType) throw new OAuthError('invalid_request', 'Missing grant_type.');
+  if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
+    throw new OAuthError(
+      'unsupported_grant_type',
+      `grant_type "${grantType}" is not supported; use authorization_code or refresh_token.`,
+    );
+  }
+  const clientId = form.get('client_id');
+  if (!clientId)
+    throw new OAuthError('invalid_request', 'Missing client_id (public clients send it in the body).');
+  let client: OAuthClient | undefined;
+  try {
+    client = await resolveClient(services, clientId);
+  } catch (error) {
+    if (!(error instanceof ClientMetadataError)) throw error;
+  }
+  if (!client) {
+    throw new OAuthError('invalid_client', `Unknown client "${clientId}"; register again.`, 401);
+  }
+  const resource = form.get('resource');
+  if (resource !== null && !audienceForResource(resource, baseUrl)) {
+    throw new OAuthError('invalid_target', `resource must be this service: ${baseUrl}.`);
+  }
+  const scope = form.get('scope');
+  if (scope !== null) checkScope(scope);
+  return grantType === 'authorization_code'
+    ? redeemCode(services, client, form, baseUrl, now)
+    : refreshGrant(services, client, form, baseUrl, now);
+}
+
+async function redeemCode(
+  services: OAuthServices,
+  client: OAuthClient,
+  form: URLSearchParams,
+  baseUrl: string,
+  now: number,
+): Promise<TokenResponse> {
+  const code = form.get('code');
+  const redirectUri = form.get('redirect_uri');
+  const verifier = form.get('code_verifier');
+  if (!code) throw new OAuthError('invalid_request', 'Missing code.');
+  if (!redirectUri) throw new OAuthError('invalid_request', 'Missing redirect_uri.');
+  if (!verifier) throw new OAuthError('invalid_request', 'Missing code_verifier (PKCE is required).');
+  const stored = await services.oauth.getCode(sha256(code));
+  if (!stored || stored.clientId !== client.clientId) {
+    throw new OAuthError(
+      'invalid_grant',
+      'The authorization code is unknown or was issued to another client.',
+    );
+  }
+  if (stored.redirectUri !== redirectUri) {
+    throw new OAuthError('invalid_grant', 'redirect_uri differs from the one of the authorization request.');
+  }
+  if (!safeEqual(sha256(verifier), stored.codeChallenge)) {
+    throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (S256).');
+  }
+  const resource = form.get('resource');
+  if (resource !== null && audienceForResource(resource, baseUrl) !== stored.resource) {
+    throw new OAuthError('invalid_target', 'resource differs from the one of the authorization request.');
+  }
+  if (!(await services.oauth.redeemCode(stored.codeHash, now))) {
+    if (
+      stored.usedAt !== undefined ||
+      (await services.oauth.getCode(stored.codeHash))?.usedAt !== undefined
+    ) {
+      // RFC 6749 §4.1.2: a code used twice was probably stolen; what it issued is revoked.
+      await services.oauth.revokeFamily(stored.familyId, now);
+      throw new OAuthError(
+        'invalid_grant',
+        'The authorization code was already used; the tokens it issued are revoked.',
+      );
+    }
+    throw new OAuthError(
+      'invalid_grant',
+      'The authorization code has expired; start the authorization again.',
+    );
+  }
+  const account = await services.accounts.getAccount(stored.accountId);
+  if (!account) throw new OAuthError('invalid_grant', 'The account of this authorization no longer exists.');
+  const refreshToken = newRefreshToken(stored.familyId);
+  const family: TokenFamily = {
+    familyId: stored.familyId,
+    accountId: account.accountId,
+    clientId: client.clientId,
+    scope: stored.scope,
+    resource: stored.resource,
+    currentHash: sha256(refreshToken),
+    rotatedAt: now,
+    createdAt: now,
+    expiresAt: now + OAUTH_LIFETIMES.refreshTokenDays * 24 * 3600 * 1000,
+    account,
+  };
+  await services.oauth.putFamily(family);
+  return tokenResponse(services, family, refreshToken, baseUrl, now);
+}
+
+async function refreshGrant(
+  services: OAuthServices,
+  client: OAuthClient,
+  form: URLSearchParams,
+  baseUrl: string,
+  now: number,
+): Promise<TokenResponse> {
+  const presented = form.get('refresh_token');
+  if (!presented) throw new OAuthError('invalid_request', 'Missing refresh_token.');
+  const familyId = /^ort_([0-9A-HJKMNP-TV-Z]{26})_[A-Za-z0-9_-]{43}$/.exec(presented)?.[1];
+  const family = familyId ? await services.oauth.getFamily(familyId) : undefined;
+  if (!family) throw new OAuthError('invalid_grant', 'The refresh token is not valid.');
+  if (family.clientId !== client.clientId) {
+    throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
+  }
+  if (family.revokedAt !== undefined)
+    throw new OAuthError('invalid_grant', 'The refresh token has been revoked; sign in again.');
+  if (family.expiresAt <= now)
+    throw new OAuthError('invalid_grant', 'The refresh token has expired; sign in again.');
+  const presentedHash = sha256(presented);
+  const next = newRefreshToken(family.familyId);
+  if (await services.oauth.rotateFamily(family.familyId, presentedHash, sha256(next), now)) {
+    return tokenResponse(services, family, next, baseUrl, now);
+  }
+  // Not the current token. Either a refresh that raced the rotation (the token just replaced,
+  // within the grace window), or a replay of a rotated-out token: revoke the whole family.
+  const latest = (await services.oauth.getFamily(family.familyId)) ?? family;
+  if (latest.previousHash && safeEqual(latest.previousHash, presentedHash)) {
+    const graceStart = now - OAUTH_LIFETIMES.refreshGraceSeconds * 1000;
+    if (await services.oauth.addGraceToken(family.familyId, presentedHash, sha256(next), graceStart, now)) {
+      return tokenResponse(services, latest, next, baseUrl, now);
+    }
+    await services.oauth.revokeFamily(family.familyId, now);
+    throw new OAuthError(
+      'invalid_grant',
+      'The refresh token was already used; every token of this authorization is revoked. Sign in again.',
+    );
+  }
+  throw new OAuthError('invalid_grant', 'The refresh token is not valid.');
+}
+
+function newRefreshToken(familyId: string): string {
+  return `ort_${familyId}_${randomToken()}`;
+}
+
+async function tokenResponse(
+  services: OAuthServices,
+  family: TokenFamily,
+  refreshToken: string,
+  baseUrl: string,
+  now: number,
+): Promise<TokenResponse> {
+  const { token, expiresIn } = await issueAccessToken(
+    services.signingKeys,
+    {
+      issuer: issuerOf(baseUrl),
+      audience: baseUrl,
+      sub: family.accountId,
+      client_id: family.clientId,
+      scope: family.scope,
+      sid: family.familyId,
+    },
+    now,
+  );
+  return {
+    access_token: token,
+    token_type: 'Bearer',
+    expires_in: expiresIn,
+    refresh_token: refreshToken,
+    scope: family.scope,
+  };
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Sets (or replaces) the email and password that sign in to an account. */
+export async function setLogin(
+  services: Pick<Services, 'oauth'>,
+  accountId: string,
+  email: string,
+  password: string,
+  now = new Date(),
+): Promise<string> {
+  const normalized = normalizeEmail(email);
+  if (!/^[^\s@]+@[^\s@]+$/.test(normalized)) throw new BadRequestError(`"${email}" is not an email address.`);
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new BadRequestError(`The password must have at least ${MIN_PASSWORD_LENGTH} characters.`);
+  }
+  await services.oauth.putLogin({
+    email: normalized,
+    accountId,
+    passwordHash: await hashPassword(password),
+    updatedAt: now.toISOString(),
+  });
+  return normalized;
+}
+
+/**
+ * Checks an email and password, counting the attempt against the email and the client address
+ * first (TooManyRequestsError once either is over budget in the window). The account id, or
+ * undefined for a wrong email or password (the same answer for both).
+ */
+export async function signIn(
+  services: Pick<Services, 'oauth'>,
+  email: string,
+  password: string,
+  clientAddress: string,
+  now = Date.now(),
+): Promise<string | undefined> {
+  const normalized = normalizeEmail(email);
+  const windowMs = LOGIN_RATE_LIMIT.windowSeconds * 1000;
+  const windowStart = Math.floor(now / windowMs) * windowMs;
+  const counts = await Promise.all(
+    [`email:${normalized}`, `ip:${clientAddress}`].map((key) =>
+      services.oauth.countLoginAttempt(key, windowStart, windowStart + windowMs),
+    ),
+  );
+  if (counts.some((count) => count > LOGIN_RATE_LIMIT.attempts)) {
+    const minutes = Math.ceil((windowStart + windowMs - now) / 60_000);
+    throw new TooManyRequestsError(`Too many sign-in attempts. Try again in ${minutes} minute(s).`);
+  }
+  const login = normalized ? await services.oauth.getLogin(normalized) : undefined;
+  const valid = await verifyPassword(password, login?.passwordHash ?? (await decoyPasswordHash()));
+  return login && valid ? login.accountId : undefined;
+}
+
+/** Starts a browser session for an account; the cookie value (shown once) and when it ends. */
+export async function startSession(
+  services: Pick<Services, 'oauth'>,
+  accountId: string,
+  now = Date.now(),
+): Promise<{ sessionId: string; maxAgeSeconds: number }> {
+  const sessionId = randomToken();
+  const maxAgeSeconds = OAUTH_LIFETIMES.browserSessionHours * 3600;
+  await services.oauth.putSession({
+    sessionHash: sha256(sessionId),
+    accountId,
+    expiresAt: now + maxAgeSeconds * 1000,
+  });
+  return { sessionId, maxAgeSeconds };
+}
+
+export async function sessionAccount(
+  services: Pick<Services, 'oauth'>,
+  sessionId: string | undefined,
+  now = Date.now(),
+): Promise<string | undefined> {
+  if (!sessionId) return undefined;
+  return (await services.oauth.getSession(sha256(sessionId), now))?.accountId;
+}
+
+/**
+ * Ends a client's access to an account: forgets the consent and revokes every token family the
+ * client holds, so its refresh tokens stop working at once and its access tokens at the next
+ * request (the authorizer checks the family).
+ */
+export async function revokeClientAccess(
+  services: Pick<Services, 'oauth'>,
+  accountId: string,
+  clientId: string,
+  now = Date.now(),
+): Promise<number> {
+  await services.oauth.deleteConsent(accountId, clientId);
+  const families = await services.oauth.listFamilies(accountId, clientId);
+  for (const family of families) await services.oauth.revokeFamily(family.familyId, now);
+  return families.filter((family) => family.revokedAt === undefined).length;
+}
