@@ -35,7 +35,14 @@ describe('OAuth flow with oauth4webapi', () => {
       `Bearer resource_metadata="${host.baseUrl}/.well-known/oauth-protected-resource/mcp/v1", scope="mcp:service:full"`,
     );
     const challenge = await oauth
-      .protectedResourceRequest('not-a-token', 'POST', new URL(`${host.baseUrl}/mcp/v1`), undefined, undefined, insecure)
+      .protectedResourceRequest(
+        'not-a-token',
+        'POST',
+        new URL(`${host.baseUrl}/mcp/v1`),
+        undefined,
+        undefined,
+        insecure,
+      )
       .then(
         () => undefined,
         (error: unknown) => error as oauth.WWWAuthenticateChallengeError,
@@ -111,7 +118,9 @@ describe('OAuth flow with oauth4webapi', () => {
     const bearer = { Authorization: `Bearer ${tokens.access_token}` };
     const mcp = new Client({ name: 'oauth-flow-test', version: '1.0.0' });
     await mcp.connect(
-      new StreamableHTTPClientTransport(new URL(`${host.baseUrl}/mcp/v1`), { requestInit: { headers: bearer } }),
+      new StreamableHTTPClientTransport(new URL(`${host.baseUrl}/mcp/v1`), {
+        requestInit: { headers: bearer },
+      }),
     );
     const tools = await mcp.listTools();
     expect(tools.tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOLS);
@@ -139,11 +148,26 @@ describe('OAuth flow with oauth4webapi', () => {
     // Move the rotation out of the grace window (10 s) instead of waiting for it.
     const stored = (await host.services.oauth.getFamily(familyId))!;
     await ageRotation(host, familyId, stored.rotatedAt - 60_000);
-    const replay = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure);
+    const replay = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      tokens.refresh_token!,
+      insecure,
+    );
     expect(replay.status).toBe(400);
-    expect(await replay.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/revoked/) });
+    expect(await replay.json()).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/revoked/),
+    });
     // Everything of the family is dead: the newest refresh token and the access token.
-    const newest = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, insecure);
+    const newest = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      refreshed.refresh_token!,
+      insecure,
+    );
     expect((await newest.json()).error).toBe('invalid_grant');
     const revoked = await fetch(`${host.baseUrl}/v1/queries?limit=1`, {
       headers: { Authorization: `Bearer ${refreshed.access_token}` },

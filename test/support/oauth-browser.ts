@@ -29,12 +29,12 @@ export class CookieJar {
 export function formFields(html: string): URLSearchParams {
   const fields = new URLSearchParams();
   for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields.set(unescape(match[1]!), unescape(match[2]!));
+    fields.set(unescapeHtml(match[1]!), unescapeHtml(match[2]!));
   }
   return fields;
 }
 
-function unescape(value: string): string {
+function unescapeHtml(value: string): string {
   return value
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
