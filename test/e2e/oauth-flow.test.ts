@@ -168,7 +168,7 @@ describe('OAuth flow with oauth4webapi', () => {
       refreshed.refresh_token!,
       insecure,
     );
-    expect((await newest.json()).error).toBe('invalid_grant');
+    expect(((await newest.json()) as { error: string }).error).toBe('invalid_grant');
     const revoked = await fetch(`${host.baseUrl}/v1/queries?limit=1`, {
       headers: { Authorization: `Bearer ${refreshed.access_token}` },
     });

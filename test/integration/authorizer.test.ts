@@ -120,7 +120,9 @@ describe('one authorizer for every route', () => {
     it('?api_key=A&api_key=B', async () => {
       const response = await call('GET', `/v1/queries?api_key=${host.apiKey}&api_key=${host.apiKey}`);
       expect(response.status).toBe(400);
-      expect((await response.json()).error).toMatch(/2 api_key parameters; send exactly one/);
+      expect(((await response.json()) as { error: string }).error).toMatch(
+        /2 api_key parameters; send exactly one/,
+      );
     });
 
     it('a header key and a query key together', async () => {
@@ -128,7 +130,7 @@ describe('one authorizer for every route', () => {
         'x-service-api-key': host.apiKey,
       });
       expect(response.status).toBe(400);
-      expect((await response.json()).error).toMatch(
+      expect(((await response.json()) as { error: string }).error).toMatch(
         /either in the x-service-api-key header or as \?api_key=, not both/,
       );
     });
@@ -140,7 +142,7 @@ describe('one authorizer for every route', () => {
           authorization: `Bearer ${bearer}`,
         });
         expect(response.status).toBe(400);
-        expect((await response.json()).error).toMatch(
+        expect(((await response.json()) as { error: string }).error).toMatch(
           /either an API key or an Authorization bearer token, not both/,
         );
       }
