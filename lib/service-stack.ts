@@ -3,6 +3,7 @@ import type { Construct } from 'constructs';
 import type { TableDefinitionSpec } from '../functions/aws/dynamo/table-definitions';
 import type { RouteDefinition } from '../functions/routes';
 import { Api } from './constructs/api';
+import { CustomDomain } from './constructs/custom-domain';
 import { Data } from './constructs/data';
 import { Executions } from './constructs/executions';
 import { QueryEngine } from './constructs/query-engine';
@@ -12,6 +13,13 @@ export interface ServiceStackProps extends StackProps {
   readonly routes?: readonly RouteDefinition[];
   /** Defaults to `functions/aws/dynamo/table-definitions.ts`. */
   readonly tables?: readonly TableDefinitionSpec[];
+  /**
+   * Serve the API at the root of a custom domain (needed for OAuth discovery by MCP clients; see
+   * lib/constructs/custom-domain.ts). `cdk deploy -c domainName=... -c certificateArn=...`.
+   */
+  readonly domain?: { readonly domainName: string; readonly certificateArn: string };
+  /** API Gateway authorizer result cache in seconds (default 0; see lib/constructs/auth.ts). */
+  readonly authorizerCacheSeconds?: number;
 }
 
 /**
@@ -29,7 +37,18 @@ export class ServiceStack extends Stack {
     this.data = new Data(this, 'Data', { tables: props.tables });
     this.queryEngine = new QueryEngine(this, 'QueryEngine');
     const environment = { ...this.data.environment, ...this.queryEngine.environment };
-    this.api = new Api(this, 'Api', { environment, routes: props.routes });
+    this.api = new Api(this, 'Api', {
+      environment,
+      routes: props.routes,
+      authorizerCacheSeconds: props.authorizerCacheSeconds,
+    });
+    if (props.domain) {
+      const domain = new CustomDomain(this, 'CustomDomain', { restApi: this.api.restApi, ...props.domain });
+      new CfnOutput(this, 'BaseUrl', {
+        description: 'Base URL: REST under /v1, MCP at /mcp/v1, OAuth discovery at /.well-known/...',
+        value: domain.baseUrl,
+      });
+    }
     this.data.grantReadWriteData(this.api.role);
 
     // The runner runs under the API's role (see ExecutionsProps.role), so it shares its grants.

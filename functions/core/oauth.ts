@@ -86,8 +86,10 @@ export interface OAuthStore {
   /** Creates or replaces the login of `email`; ConflictError if the email signs in to another account. */
   putLogin(login: LoginRecord): Promise<void>;
   getLogin(email: string): Promise<LoginRecord | undefined>;
-  /** Counts one login attempt in the window and returns the count so far (one conditional update). */
-  countLoginAttempt(key: string, windowStart: number, expiresAt: number): Promise<number>;
+  /** Failed sign-ins counted under `key` (an email or a client address) in the window. */
+  loginFailures(key: string, windowStart: number): Promise<number>;
+  /** Counts one failed sign-in in the window (one atomic update). */
+  countLoginFailure(key: string, windowStart: number, expiresAt: number): Promise<void>;
 
   putSession(session: BrowserSession): Promise<void>;
   getSession(sessionHash: string, now: number): Promise<BrowserSession | undefined>;

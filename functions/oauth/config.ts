@@ -13,8 +13,11 @@ export const OAUTH_LIFETIMES = {
   browserSessionHours: 12,
 } as const;
 
-/** Failed-login budget per email and per client address, per window. */
-export const LOGIN_RATE_LIMIT = { attempts: 10, windowSeconds: 15 * 60 } as const;
+/**
+ * Failed sign-ins allowed per window: per email (slows guessing one account's password) and per
+ * client address (slows trying many accounts; larger, since many people may share an address).
+ */
+export const LOGIN_RATE_LIMIT = { perEmail: 10, perAddress: 50, windowSeconds: 15 * 60 } as const;
 
 /** `{base}/oauth/mcp`: the `iss` of every token. */
 export function issuerOf(baseUrl: string): string {

@@ -409,9 +409,9 @@ export async function setLogin(
 }
 
 /**
- * Checks an email and password, counting the attempt against the email and the client address
- * first (TooManyRequestsError once either is over budget in the window). The account id, or
- * undefined for a wrong email or password (the same answer for both).
+ * Checks an email and password. Failed attempts are counted per email and per client address;
+ * once either is over its budget in the window, TooManyRequestsError (before any password check).
+ * The account id, or undefined for a wrong email or password (the same answer for both).
  */
 export async function signIn(
   services: Pick<Services, 'oauth'>,
@@ -423,18 +423,21 @@ export async function signIn(
   const normalized = normalizeEmail(email);
   const windowMs = LOGIN_RATE_LIMIT.windowSeconds * 1000;
   const windowStart = Math.floor(now / windowMs) * windowMs;
-  const counts = await Promise.all(
-    [`email:${normalized}`, `ip:${clientAddress}`].map((key) =>
-      services.oauth.countLoginAttempt(key, windowStart, windowStart + windowMs),
-    ),
+  const keys = [`email:${normalized}`, `ip:${clientAddress}`];
+  const [byEmail, byAddress] = await Promise.all(
+    keys.map((key) => services.oauth.loginFailures(key, windowStart)),
   );
-  if (counts.some((count) => count > LOGIN_RATE_LIMIT.attempts)) {
+  if (byEmail! >= LOGIN_RATE_LIMIT.perEmail || byAddress! >= LOGIN_RATE_LIMIT.perAddress) {
     const minutes = Math.ceil((windowStart + windowMs - now) / 60_000);
-    throw new TooManyRequestsError(`Too many sign-in attempts. Try again in ${minutes} minute(s).`);
+    throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${minutes} minute(s).`);
   }
   const login = normalized ? await services.oauth.getLogin(normalized) : undefined;
   const valid = await verifyPassword(password, login?.passwordHash ?? (await decoyPasswordHash()));
-  return login && valid ? login.accountId : undefined;
+  if (login && valid) return login.accountId;
+  await Promise.all(
+    keys.map((key) => services.oauth.countLoginFailure(key, windowStart, windowStart + windowMs)),
+  );
+  return undefined;
 }
 
 /** Starts a browser session for an account; the cookie value (shown once) and when it ends. */

@@ -9,6 +9,7 @@ import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { routes as ROUTES, type RouteDefinition } from '../../functions/routes';
+import { Auth } from './auth';
 import { assertRoutesDeployable } from './route-checks';
 import { createApiFunction } from './service-function';
 
@@ -20,12 +21,15 @@ export interface ApiProps {
   readonly environment: Readonly<Record<string, string>>;
   /** Defaults to the shared route table; tests pass synthetic tables to measure the budget. */
   readonly routes?: readonly RouteDefinition[];
+  /** API Gateway's authorizer result cache in seconds (see AuthProps.resultCacheSeconds). */
+  readonly authorizerCacheSeconds?: number;
 }
 
 /**
  * REST API built from the route table: one Lambda function (proxy integration) per route and
  * API Gateway resources created by splitting the route paths, shared between routes with a common
- * prefix. Authentication happens inside the functions (API keys), so methods are open here.
+ * prefix. Every route that is not public in the route table goes through the one Lambda REQUEST
+ * authorizer (see Auth), which hands its verdict to the route's function.
  */
 export class Api extends Construct {
   readonly restApi: RestApi;
@@ -33,6 +37,7 @@ export class Api extends Construct {
   readonly role: Role;
   /** Functions keyed by `route.functionName`. */
   readonly functions: ReadonlyMap<string, NodejsFunction>;
+  readonly auth: Auth;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -46,6 +51,13 @@ export class Api extends Construct {
       description: 'Shared execution role of the API Lambda functions and the workflow node runner',
       managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
     });
+
+    this.auth = new Auth(this, 'Auth', {
+      role: this.role,
+      environment: props.environment,
+      resultCacheSeconds: props.authorizerCacheSeconds,
+    });
+    const environment = { ...props.environment, ...this.auth.environment };
 
     this.restApi = new RestApi(this, 'RestApi', {
       description: 'Onchain SQL analytics service',
@@ -65,12 +77,14 @@ export class Api extends Construct {
 
     const functions = new Map<string, NodejsFunction>();
     for (const route of routes) {
-      const fn = createApiFunction(this, { route, role: this.role, environment: props.environment });
+      const fn = createApiFunction(this, { route, role: this.role, environment });
       // allowTestInvoke would add a second Lambda permission per route (console test calls).
       const integration = new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false });
       this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration, {
         operationName: route.functionName,
-        authorizationType: AuthorizationType.NONE,
+        ...(route.public
+          ? { authorizationType: AuthorizationType.NONE }
+          : { authorizationType: AuthorizationType.CUSTOM, authorizer: this.auth.authorizer }),
         apiKeyRequired: false,
       });
       functions.set(route.functionName, fn);
@@ -83,7 +97,7 @@ export class Api extends Construct {
    * node runner, which runs under this API's role).
    */
   addEnvironment(environment: Readonly<Record<string, string>>): void {
-    for (const fn of this.functions.values()) {
+    for (const fn of [...this.functions.values(), this.auth.function]) {
       for (const [key, value] of Object.entries(environment)) fn.addEnvironment(key, value);
     }
   }

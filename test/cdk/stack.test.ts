@@ -25,8 +25,8 @@ const apiRoleId = logicalIdOf(stack, stack.api.role);
 const workflowRoleId = logicalIdOf(stack, stack.executions.workflowRole);
 const runnerId = logicalIdOf(stack, stack.executions.runner);
 const schedulerRoleId = logicalIdOf(stack, stack.executions.schedulerRole);
-/** API functions and the node runner. */
-const FUNCTION_COUNT = routes.length + 1;
+/** API functions, the node runner and the authorizer. */
+const FUNCTION_COUNT = routes.length + 2;
 
 function ofType(type: string): [string, CfnResource][] {
   return Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -48,7 +48,7 @@ function integrationTarget(integration: unknown): string {
 
 describe('the route table drives the API', () => {
   it('creates one Lambda function per route, running the route handler on Node 22 arm64', () => {
-    // Plus the node runner (below).
+    // Plus the node runner (below) and the authorizer (test/cdk/auth.test.ts).
     template.resourceCountIs('AWS::Lambda::Function', FUNCTION_COUNT);
     for (const route of routes) {
       const fn = stack.api.functions.get(route.functionName);
@@ -68,7 +68,6 @@ describe('the route table drives the API', () => {
     const methods = ofType('AWS::ApiGateway::Method').map(([, m]) => {
       const p = m.Properties as Record<string, unknown>;
       expect(p).toMatchObject({
-        AuthorizationType: 'NONE',
         ApiKeyRequired: false,
         Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
       });
@@ -94,8 +93,13 @@ describe('the route table drives the API', () => {
   });
 
   it('lets API Gateway invoke each function once, scoped to its own method and path', () => {
-    template.resourceCountIs('AWS::Lambda::Permission', routes.length);
-    const permissions = ofType('AWS::Lambda::Permission').map(([, permission]) => {
+    // Plus API Gateway's permission to invoke the authorizer (test/cdk/auth.test.ts).
+    template.resourceCountIs('AWS::Lambda::Permission', routes.length + 1);
+    const authorizerId = logicalIdOf(stack, stack.api.auth.function);
+    const routePermissions = ofType('AWS::Lambda::Permission').filter(
+      ([, permission]) => !JSON.stringify(permission.Properties.FunctionName).includes(authorizerId),
+    );
+    const permissions = routePermissions.map(([, permission]) => {
       expect(permission.Properties).toMatchObject({
         Action: 'lambda:InvokeFunction',
         Principal: 'apigateway.amazonaws.com',

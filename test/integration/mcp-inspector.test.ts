@@ -148,7 +148,7 @@ describe('MCP Inspector CLI against the local host', () => {
     const run = await inspector(['--method', 'tools/list'], false);
     expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain('auth_required');
-    expect(run.stderr).toContain('Missing API key');
+    expect(run.stderr).toContain('Missing credentials');
     expect(run.stdout).not.toContain('listBlockchains');
   });
 });

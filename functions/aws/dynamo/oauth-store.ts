@@ -91,18 +91,21 @@ export class DynamoOAuthStore implements OAuthStore {
     return item ? (withoutKeys(item) as unknown as LoginRecord) : undefined;
   }
 
-  async countLoginAttempt(key: string, windowStart: number, expiresAt: number): Promise<number> {
-    const { Attributes } = await this.db.send(
+  async loginFailures(key: string, windowStart: number): Promise<number> {
+    const item = await this.get(`LOGINATTEMPTS#${key}`, String(windowStart));
+    return Number(item?.attempts ?? 0);
+  }
+
+  async countLoginFailure(key: string, windowStart: number, expiresAt: number): Promise<void> {
+    await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: `LOGINATTEMPTS#${key}`, sk: String(windowStart) },
         UpdateExpression: 'ADD attempts :one SET #ttl = :ttl',
         ExpressionAttributeNames: { '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':one': 1, ':ttl': Math.ceil(expiresAt / 1000) },
-        ReturnValues: 'ALL_NEW',
       }),
     );
-    return Number(Attributes?.attempts ?? 1);
   }
 
   async putSession(session: BrowserSession): Promise<void> {

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes';
+import { logicalIdOf, synthServiceStack } from './helpers';
+
+type CfnResource = { Type: string; Properties: Record<string, unknown> };
+
+describe('the one authorizer in AWS', () => {
+  const { stack, template } = synthServiceStack();
+  const resources = template.toJSON().Resources as Record<string, CfnResource>;
+  const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+  const authorizers = ofType('AWS::ApiGateway::Authorizer');
+
+  it('is a Lambda REQUEST authorizer running functions/auth/authorizer.ts, uncached by default', () => {
+    expect(authorizers).toHaveLength(1);
+    const [authorizerId, authorizer] = authorizers[0]!;
+    expect(authorizer.Properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0 });
+    expect(authorizer.Properties).not.toHaveProperty('IdentitySource');
+    const fn = resources[logicalIdOf(stack, stack.api.auth.function)]!;
+    expect(fn.Properties.Handler).toBe('index.lambdaAuthorizer');
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(
+      logicalIdOf(stack, stack.api.auth.function),
+    );
+    expect(authorizerId).toBeTruthy();
+  });
+
+  it('guards every route that is not public, and no public one', () => {
+    const [authorizerId] = authorizers[0]!;
+    const methods = ofType('AWS::ApiGateway::Method').map(([, m]) => m.Properties);
+    expect(methods).toHaveLength(routes.length);
+    const guarded = methods.filter((m) => m.AuthorizationType === 'CUSTOM');
+    const open = methods.filter((m) => m.AuthorizationType === 'NONE');
+    expect(guarded).toHaveLength(routes.filter((r) => !r.public).length);
+    expect(open).toHaveLength(routes.filter((r) => r.public).length);
+    for (const method of guarded) expect(method.AuthorizerId).toEqual({ Ref: authorizerId });
+  });
+
+  it('keeps the signing keys in Secrets Manager, readable and writable by the functions', () => {
+    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
+    const secretId = logicalIdOf(stack, stack.api.auth.signingKeys);
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      if (variables.SIGNING_KEYS_SECRET_ID)
+        expect(variables.SIGNING_KEYS_SECRET_ID).toEqual({ Ref: secretId });
+    }
+    const policies = JSON.stringify(ofType('AWS::IAM::Policy'));
+    expect(policies).toContain('secretsmanager:GetSecretValue');
+    expect(policies).toContain('secretsmanager:PutSecretValue');
+  });
+
+  it('with a result cache, keys the cache on the Authorization header', () => {
+    const cached = synthServiceStack({ authorizerCacheSeconds: 300 }).template.toJSON().Resources as Record<
+      string,
+      CfnResource
+    >;
+    const authorizer = Object.values(cached).find((r) => r.Type === 'AWS::ApiGateway::Authorizer')!;
+    expect(authorizer.Properties).toMatchObject({
+      AuthorizerResultTtlInSeconds: 300,
+      IdentitySource: 'method.request.header.Authorization',
+    });
+  });
+
+  it('offers a custom domain mapped at the root (no stage prefix), for OAuth discovery', () => {
+    const { template: withDomain } = synthServiceStack({
+      domain: {
+        domainName: 'sql.example.com',
+        certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
+      },
+    });
+    withDomain.hasResourceProperties('AWS::ApiGateway::DomainName', { DomainName: 'sql.example.com' });
+    const mapping = Object.values(withDomain.toJSON().Resources as Record<string, CfnResource>).find(
+      (r) => r.Type === 'AWS::ApiGateway::BasePathMapping',
+    )!;
+    expect(mapping.Properties.BasePath ?? '').toBe('');
+    withDomain.hasOutput('BaseUrl', { Value: 'https://sql.example.com' });
+  });
+});

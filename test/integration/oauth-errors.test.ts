@@ -1,0 +1,544 @@
+/**
+ * Every refusal of the authorization server and of the authorizer, against the local host: the
+ * RFC 6749 §5.2 token errors, the authorization endpoint's error page (never a redirect for a bad
+ * client or redirect URI) and its redirected errors, registration errors, and access tokens that
+ * must not verify (alg none, tampered, unknown kid, wrong audience, expired, wrong scope).
+ */
+import { generateKeyPair, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../functions/oauth/access-tokens';
+import { issuerOf } from '../../functions/oauth/config';
+import {
+  authorizationUrl,
+  authorizeInBrowser,
+  CookieJar,
+  formFields,
+  obtainTokens,
+  pkcePair,
+  registerClient,
+  tokenRequest,
+} from '../support/oauth-browser';
+import { startTestHost, type TestHost } from '../support/test-host';
+
+const REDIRECT = 'http://127.0.0.1:45678/callback';
+
+describe('OAuth errors', () => {
+  let host: TestHost;
+  let clientId: string;
+  beforeAll(async () => {
+    host = await startTestHost();
+    clientId = await registerClient(host.baseUrl, REDIRECT);
+  });
+  afterAll(() => host?.stop());
+
+  /** A fresh code for `clientId` (with its verifier). */
+  const freshCode = async (jar = new CookieJar()) => {
+    const { verifier, challenge } = pkcePair();
+    const callback = await authorizeInBrowser(
+      authorizationUrl(host.baseUrl, {
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        code_challenge: challenge,
+      }),
+      host.login,
+      jar,
+    );
+    return { code: callback.searchParams.get('code')!, verifier };
+  };
+
+  const expectTokenError = async (form: Record<string, string | undefined>, error: string, status = 400) => {
+    const response = await tokenRequest(host.baseUrl, form);
+    expect(response.json).toMatchObject({ error, error_description: expect.any(String) });
+    expect(response.status).toBe(status);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    return response.json;
+  };
+
+  describe('token endpoint (RFC 6749 §5.2)', () => {
+    it('missing parameters → invalid_request', async () => {
+      const { code, verifier } = await freshCode();
+      const complete = {
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+      };
+      for (const missing of ['grant_type', 'client_id', 'code', 'redirect_uri', 'code_verifier']) {
+        await expectTokenError({ ...complete, [missing]: undefined }, 'invalid_request');
+      }
+      await expectTokenError({ grant_type: 'refresh_token', client_id: clientId }, 'invalid_request');
+    });
+
+    it('another grant type → unsupported_grant_type', async () => {
+      for (const grant of ['password', 'client_credentials', 'implicit']) {
+        await expectTokenError({ grant_type: grant, client_id: clientId }, 'unsupported_grant_type');
+      }
+    });
+
+    it('unknown or deleted client → invalid_client (401), so clients re-register', async () => {
+      await expectTokenError(
+        {
+          grant_type: 'authorization_code',
+          client_id: 'mcp_unknown',
+          code: 'x',
+          redirect_uri: REDIRECT,
+          code_verifier: 'x',
+        },
+        'invalid_client',
+        401,
+      );
+      const doomed = await registerClient(host.baseUrl, REDIRECT);
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId: doomed });
+      await host.services.oauth.deleteClient(doomed, new Date().toISOString());
+      await expectTokenError(
+        { grant_type: 'refresh_token', client_id: doomed, refresh_token: tokens.refresh_token },
+        'invalid_client',
+        401,
+      );
+    });
+
+    it('verifier that does not match, other redirect_uri, unknown code, bad refresh token → invalid_grant', async () => {
+      const { code, verifier } = await freshCode();
+      const base = { grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: REDIRECT };
+      await expectTokenError({ ...base, code_verifier: pkcePair().verifier }, 'invalid_grant');
+      await expectTokenError(
+        { ...base, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:45678/other' },
+        'invalid_grant',
+      );
+      await expectTokenError({ ...base, code: 'not-a-code', code_verifier: verifier }, 'invalid_grant');
+      // The failed attempts did not use the code up.
+      expect((await tokenRequest(host.baseUrl, { ...base, code_verifier: verifier })).status).toBe(200);
+      for (const refreshToken of ['nope', `ort_01JAAAAAAAAAAAAAAAAAAAAAAA_${'A'.repeat(43)}`]) {
+        await expectTokenError(
+          { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken },
+          'invalid_grant',
+        );
+      }
+    });
+
+    it('an expired code → invalid_grant', async () => {
+      const { code, verifier } = await freshCode();
+      const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+      const { sha256 } = await import('../../functions/oauth/use-cases');
+      const { localDynamoClient } = await import('../../functions/aws/dynamo/client');
+      const { doc, client } = localDynamoClient(host.dynamoEndpoint);
+      await doc.send(
+        new UpdateCommand({
+          TableName: 'service',
+          Key: { pk: `OAUTHCODE#${sha256(code)}`, sk: 'CODE' },
+          UpdateExpression: 'SET expiresAt = :past',
+          ExpressionAttributeValues: { ':past': Date.now() - 1000 },
+        }),
+      );
+      client.destroy();
+      const body = await expectTokenError(
+        {
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          code,
+          redirect_uri: REDIRECT,
+          code_verifier: verifier,
+        },
+        'invalid_grant',
+      );
+      expect(body.error_description).toMatch(/expired/);
+    });
+
+    it('a reused code → invalid_grant, and what it issued is revoked', async () => {
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      const bearer = { authorization: `Bearer ${tokens.access_token}` };
+      expect((await fetch(`${host.baseUrl}/v1/queries?limit=1`, { headers: bearer })).status).toBe(200);
+      const body = await expectTokenError(
+        {
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          code: tokens.code,
+          redirect_uri: REDIRECT,
+          code_verifier: tokens.verifier,
+        },
+        'invalid_grant',
+      );
+      expect(body.error_description).toMatch(/already used.*revoked/);
+      expect((await fetch(`${host.baseUrl}/v1/queries?limit=1`, { headers: bearer })).status).toBe(401);
+      await expectTokenError(
+        { grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token },
+        'invalid_grant',
+      );
+    });
+
+    it('a refresh token from another client → invalid_grant', async () => {
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      const other = await registerClient(host.baseUrl, REDIRECT, 'Other client');
+      const body = await expectTokenError(
+        { grant_type: 'refresh_token', client_id: other, refresh_token: tokens.refresh_token },
+        'invalid_grant',
+      );
+      expect(body.error_description).toMatch(/another client/);
+      // Its own client still refreshes.
+      const own = await tokenRequest(host.baseUrl, {
+        grant_type: 'refresh_token',
+        client_id: clientId,
+        refresh_token: tokens.refresh_token,
+      });
+      expect(own.status).toBe(200);
+    });
+
+    it('a concurrent refresh within the grace window gets tokens too; both new tokens work', async () => {
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      const form = { grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token };
+      const [first, second] = await Promise.all([
+        tokenRequest(host.baseUrl, form),
+        tokenRequest(host.baseUrl, form),
+      ]);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      for (const answer of [first, second]) {
+        const next = await tokenRequest(host.baseUrl, {
+          ...form,
+          refresh_token: String(answer.json.refresh_token),
+        });
+        expect(next.status).toBe(200);
+        // Each rotation replaces the token; the one after must chain from the newest.
+        form.refresh_token = String(next.json.refresh_token);
+        break;
+      }
+    });
+
+    it('a resource that is not ours → invalid_target; another scope → invalid_scope', async () => {
+      const { code, verifier } = await freshCode();
+      const base = {
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+      };
+      await expectTokenError({ ...base, resource: 'https://elsewhere.example/mcp' }, 'invalid_target');
+      await expectTokenError({ ...base, scope: 'admin' }, 'invalid_scope');
+      // The MCP endpoint's own URL (what the resource metadata names) is ours.
+      expect((await tokenRequest(host.baseUrl, { ...base, resource: `${host.baseUrl}/mcp/v1` })).status).toBe(
+        200,
+      );
+    });
+  });
+
+  describe('authorization endpoint', () => {
+    const get = (params: Record<string, string | undefined>) =>
+      fetch(authorizationUrl(host.baseUrl, params), { redirect: 'manual' });
+    const challenge = pkcePair().challenge;
+
+    it('a bad client_id or redirect_uri shows an error page and never redirects', async () => {
+      for (const params of [
+        { client_id: 'mcp_unknown', redirect_uri: REDIRECT, code_challenge: challenge },
+        { client_id: undefined, redirect_uri: REDIRECT, code_challenge: challenge },
+        { client_id: clientId, redirect_uri: 'https://attacker.example/callback', code_challenge: challenge },
+        { client_id: clientId, redirect_uri: 'http://127.0.0.1:45678/other-path', code_challenge: challenge },
+        { client_id: clientId, redirect_uri: undefined, code_challenge: challenge },
+      ]) {
+        const response = await get(params);
+        expect(response.status).toBe(400);
+        expect(response.headers.get('location')).toBeNull();
+        expect(response.headers.get('content-type')).toMatch(/text\/html/);
+        expect(await response.text()).toMatch(/cannot continue/);
+      }
+    });
+
+    it('a loopback redirect may use any port (RFC 8252 §7.3)', async () => {
+      const response = await get({
+        client_id: clientId,
+        redirect_uri: 'http://127.0.0.1:9999/callback',
+        code_challenge: challenge,
+      });
+      expect(response.status).toBe(200);
+    });
+
+    it('plain PKCE, missing PKCE, missing state or resource → invalid_request at the redirect URI', async () => {
+      for (const params of [
+        { code_challenge_method: 'plain' },
+        { code_challenge: undefined },
+        { code_challenge_method: undefined },
+        { state: undefined },
+        { resource: undefined },
+      ]) {
+        const response = await get({
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+          ...params,
+        });
+        expect(response.status).toBe(303);
+        const location = new URL(response.headers.get('location')!);
+        expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+        expect(location.searchParams.get('error')).toBe('invalid_request');
+      }
+    });
+
+    it('a resource that is not ours → invalid_target; another scope → invalid_scope; other response_type', async () => {
+      for (const [params, error] of [
+        [{ resource: 'https://elsewhere.example' }, 'invalid_target'],
+        [{ scope: 'openid admin' }, 'invalid_scope'],
+        [{ response_type: 'token' }, 'unsupported_response_type'],
+      ] as const) {
+        const response = await get({
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+          ...params,
+        });
+        const location = new URL(response.headers.get('location')!);
+        expect(location.searchParams.get('error')).toBe(error);
+        expect(location.searchParams.get('state')).toBe(params === undefined ? null : 'state-1');
+      }
+    });
+
+    it('pages are escaped, framed by nothing, and set cookies HttpOnly, SameSite=Lax (no Secure on loopback)', async () => {
+      const named = await registerClient(host.baseUrl, REDIRECT, '<script>alert(1)</script>');
+      const response = await get({ client_id: named, redirect_uri: REDIRECT, code_challenge: challenge });
+      const html = await response.text();
+      expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+      expect(html).not.toContain('<script>');
+      expect(response.headers.get('content-security-policy')).toMatch(
+        /default-src 'none'.*frame-ancestors 'none'/,
+      );
+      const cookie = response.headers.get('set-cookie')!;
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Lax/);
+      expect(cookie).not.toMatch(/Secure/);
+    });
+
+    it('refuses a form without the CSRF token, and a wrong password', async () => {
+      const jar = new CookieJar();
+      const page = await fetch(
+        authorizationUrl(host.baseUrl, {
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+        }),
+      );
+      jar.store(page);
+      const fields = formFields(await page.text());
+      fields.set('email', host.login.email);
+      fields.set('password', host.login.password);
+      const post = (body: URLSearchParams, cookie: string) =>
+        fetch(`${host.baseUrl}/oauth/mcp/authorize`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+          redirect: 'manual',
+        });
+      const noCookie = await post(fields, '');
+      expect(noCookie.status).toBe(403);
+      const forged = new URLSearchParams(fields);
+      forged.set('csrf_token', 'forged');
+      expect((await post(forged, jar.header())).status).toBe(403);
+      const wrong = new URLSearchParams(fields);
+      wrong.set('password', 'not the password');
+      const refused = await post(wrong, jar.header());
+      expect(refused.status).toBe(401);
+      expect(await refused.text()).toMatch(/Wrong email or password/);
+      const ok = await post(fields, jar.header());
+      expect(ok.status).toBe(303);
+      expect(ok.headers.get('set-cookie')).toMatch(/^mcp_oauth_session=.*HttpOnly; SameSite=Lax$/);
+    });
+
+    it('rate limits sign-in attempts per email', async () => {
+      const page = await fetch(
+        authorizationUrl(host.baseUrl, {
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+        }),
+      );
+      const jar = new CookieJar();
+      jar.store(page);
+      const fields = formFields(await page.text());
+      fields.set('email', 'victim@example.com');
+      fields.set('password', 'guess');
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 11; attempt++) {
+        const response = await fetch(`${host.baseUrl}/oauth/mcp/authorize`, {
+          method: 'POST',
+          headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+          body: fields,
+        });
+        statuses.push(response.status);
+        if (response.status === 429)
+          expect(await response.text()).toMatch(/Too many failed sign-in attempts/);
+      }
+      expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+      expect(statuses[10]).toBe(429);
+    });
+
+    it('remembers consent per account and client: the second authorization skips the consent page', async () => {
+      const jar = new CookieJar();
+      await freshCode(jar);
+      const { challenge: second } = pkcePair();
+      const response = await fetch(
+        authorizationUrl(host.baseUrl, {
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: second,
+        }),
+        { headers: { cookie: jar.header() }, redirect: 'manual' },
+      );
+      expect(response.status).toBe(303);
+      expect(new URL(response.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+    });
+
+    it('a denial goes back with access_denied', async () => {
+      const other = await registerClient(host.baseUrl, REDIRECT, 'Denied client');
+      const callback = await authorizeInBrowser(
+        authorizationUrl(host.baseUrl, {
+          client_id: other,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+        }),
+        host.login,
+        new CookieJar(),
+        'deny',
+      );
+      expect(callback.searchParams.get('error')).toBe('access_denied');
+      expect(callback.searchParams.get('state')).toBe('state-1');
+    });
+  });
+
+  describe('registration (RFC 7591)', () => {
+    const register = (metadata: unknown) =>
+      fetch(`${host.baseUrl}/oauth/mcp/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(metadata),
+      });
+
+    it('refuses bad redirect URIs with invalid_redirect_uri', async () => {
+      for (const redirect_uris of [
+        ['http://example.com/callback'],
+        ['https://example.com/callback#fragment'],
+        ['javascript:alert(1)'],
+        ['not a url'],
+        [],
+        undefined,
+      ]) {
+        const response = await register({ redirect_uris, client_name: 'bad' });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+      }
+    });
+
+    it('refuses confidential clients and other grant types with invalid_client_metadata', async () => {
+      for (const extra of [
+        { token_endpoint_auth_method: 'client_secret_basic' },
+        { grant_types: ['client_credentials'] },
+        { response_types: ['token'] },
+      ]) {
+        const response = await register({ redirect_uris: [REDIRECT], ...extra });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({ error: 'invalid_client_metadata' });
+      }
+    });
+
+    it('accepts https, loopback http and a native app scheme, and never issues a secret', async () => {
+      const response = await register({
+        redirect_uris: [
+          'https://app.example/cb',
+          'http://localhost:8080/cb',
+          'cursor://anysphere.cursor-mcp/oauth/callback',
+        ],
+      });
+      expect(response.status).toBe(201);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body.token_endpoint_auth_method).toBe('none');
+      expect(body).not.toHaveProperty('client_secret');
+    });
+  });
+
+  describe('access tokens the authorizer refuses (401 invalid_token, 403 insufficient_scope)', () => {
+    let valid: string;
+    let sid: string;
+    beforeAll(async () => {
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      valid = tokens.access_token;
+      sid = JSON.parse(Buffer.from(valid.split('.')[1]!, 'base64url').toString()).sid;
+    });
+
+    const callWith = (token: string) =>
+      fetch(`${host.baseUrl}/v1/queries?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    const expectInvalid = async (token: string, description: RegExp) => {
+      const response = await callWith(token);
+      expect(response.status).toBe(401);
+      const challenge = response.headers.get('www-authenticate')!;
+      expect(challenge).toMatch(
+        /^Bearer resource_metadata="[^"]+", scope="mcp:service:full", error="invalid_token"/,
+      );
+      expect(challenge).toMatch(description);
+    };
+    const claims = () => JSON.parse(Buffer.from(valid.split('.')[1]!, 'base64url').toString());
+
+    it('accepts the valid token', async () => {
+      expect((await callWith(valid)).status).toBe(200);
+    });
+
+    it('alg none', async () => {
+      const header = Buffer.from(JSON.stringify({ alg: 'none', kid: 'x', typ: 'at+jwt' })).toString(
+        'base64url',
+      );
+      const payload = Buffer.from(JSON.stringify(claims())).toString('base64url');
+      await expectInvalid(`${header}.${payload}.`, /alg must be ES256/);
+    });
+
+    it('a tampered signature or payload', async () => {
+      const [h, p, s] = valid.split('.');
+      const flipped = `${s!.slice(0, -2)}${s!.endsWith('AA') ? 'BB' : 'AA'}`;
+      await expectInvalid(`${h}.${p}.${flipped}`, /signature does not verify/);
+      const changed = Buffer.from(JSON.stringify({ ...claims(), sub: 'someone-else' })).toString('base64url');
+      await expectInvalid(`${h}.${changed}.${s}`, /signature does not verify/);
+    });
+
+    it('an unknown kid', async () => {
+      const { privateKey } = await generateKeyPair('ES256');
+      const forged = await new SignJWT(claims())
+        .setProtectedHeader({ alg: 'ES256', kid: 'not-ours', typ: 'at+jwt' })
+        .sign(privateKey);
+      await expectInvalid(forged, /unknown signing key/);
+    });
+
+    const signed = (overrides: { audience?: string; now?: number; scope?: string }) =>
+      issueAccessToken(
+        host.services.signingKeys,
+        {
+          issuer: issuerOf(host.baseUrl),
+          audience: overrides.audience ?? host.baseUrl,
+          sub: host.accountId,
+          client_id: clientId,
+          scope: overrides.scope ?? 'mcp:service:full',
+          sid,
+        },
+        overrides.now,
+      ).then((issued) => issued.token);
+
+    it('a wrong audience', async () => {
+      await expectInvalid(await signed({ audience: 'https://other.example' }), /aud claim/);
+    });
+
+    it('an expired token', async () => {
+      await expectInvalid(await signed({ now: Date.now() - 3600_000 }), /expired/);
+    });
+
+    it('a token without the scope → 403 insufficient_scope', async () => {
+      const response = await callWith(await signed({ scope: 'other:scope' }));
+      expect(response.status).toBe(403);
+      expect(response.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
+    });
+
+    it('a revoked client: its access token stops at once, its refresh token too', async () => {
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      const { revokeClientAccess } = await import('../../functions/oauth/use-cases');
+      expect(await revokeClientAccess(host.services, host.accountId, clientId)).toBeGreaterThan(0);
+      await expectInvalid(tokens.access_token, /revoked/);
+      await expectTokenError(
+        { grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token },
+        'invalid_grant',
+      );
+    });
+  });
+});
