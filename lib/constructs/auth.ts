@@ -46,7 +46,7 @@ export class Auth extends Construct {
     this.signingKeys.grantWrite(props.role);
     this.environment = { SIGNING_KEYS_SECRET_ID: this.signingKeys.secretArn };
 
-    const handler = (this.function = createServiceFunction(this, {
+    this.function = createServiceFunction(this, {
       id: 'Authorizer',
       description: 'Lambda REQUEST authorizer: API key or OAuth bearer token',
       entry: 'functions/auth/authorizer.ts',
@@ -54,7 +54,8 @@ export class Auth extends Construct {
       timeoutSeconds: 10,
       role: props.role,
       environment: { ...props.environment, ...this.environment },
-    }));
+    });
+    const handler = this.function;
     const cacheSeconds = props.resultCacheSeconds ?? 0;
     this.authorizer = new RequestAuthorizer(this, 'RequestAuthorizer', {
       handler,
