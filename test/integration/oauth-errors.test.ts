@@ -341,7 +341,8 @@ describe('OAuth errors', () => {
       expect(ok.headers.get('set-cookie')).toMatch(/^mcp_oauth_session=.*HttpOnly; SameSite=Lax$/);
     });
 
-    it('rate limits sign-in attempts per email', async () => {
+    // Eleven scrypt checks: slow on a loaded machine.
+    it('rate limits sign-in attempts per email', { timeout: 120_000 }, async () => {
       const page = await fetch(
         authorizationUrl(host.baseUrl, {
           client_id: clientId,
