@@ -16,6 +16,12 @@ export interface EngineRunRequest {
   /** Aborting interrupts the running query; the run fails with type `cancelled`. */
   signal?: AbortSignal;
   /**
+   * What is left of the account's result storage quota, and the quota itself: a result that would
+   * not fit fails `resource_exhausted` while it is written (absent: no quota applies).
+   */
+  storageBytesLeft?: number;
+  storageBytesQuota?: number;
+  /**
    * Stored results the query may read by name (the account's materialized views and public ones),
    * resolved when the run starts: a refresh that completes meanwhile is seen by later runs only.
    */

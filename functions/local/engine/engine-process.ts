@@ -1,0 +1,86 @@
+/**
+ * The engine process: a child process of the local host that runs user queries, one at a time,
+ * each in its own sandbox (runJob). It keeps DuckDB's work off the host's event loop and off the
+ * libuv thread pool that the host's HTTP server, dynalite (LevelDB) and file reads share, and it
+ * can be killed outright when a query will not stop or outgrows its memory. See engine-pool.ts.
+ */
+import { QueryFailure } from '../../core/engine';
+import {
+  type EngineJob,
+  type FailureData,
+  failureData,
+  runJob,
+  type StopReason,
+  stoppedFailure,
+} from './sandbox-run';
+
+export type ToEngineProcess =
+  | { type: 'run'; job: EngineJob; maxRssBytes: number }
+  | { type: 'stop'; reason: StopReason };
+
+export type FromEngineProcess =
+  | { type: 'ready' }
+  | { type: 'done'; executionId: string; result: import('../../core/engine').EngineRunResult; rss: number }
+  | { type: 'failed'; executionId: string; failure: FailureData; rss: number; fatal?: boolean };
+
+/** How often the process measures its own memory while a query runs. */
+const MEMORY_CHECK_MS = 20;
+
+let stopCurrent: ((reason: StopReason) => void) | undefined;
+
+function send(message: FromEngineProcess, then?: () => void): void {
+  process.send?.(message, undefined, {}, () => then?.());
+}
+
+async function run(job: EngineJob, maxRssBytes: number): Promise<void> {
+  const started = performance.now();
+  let peak = 0;
+  // Memory DuckDB's memory_limit does not see (a 2 GB string from repeat(), huge lists) still
+  // counts: past the bound the process reports the failure and kills itself at once, since such
+  // an allocation cannot be interrupted.
+  const memoryWatch = setInterval(() => {
+    const rss = process.memoryUsage.rss();
+    peak = Math.max(peak, rss);
+    if (rss <= maxRssBytes) return;
+    clearInterval(memoryWatch);
+    const failure = stoppedFailure(
+      'memory',
+      job,
+      Math.round(performance.now() - started),
+      `the engine process reached ${Math.round(rss / 1024 / 1024)} MiB`,
+    );
+    send({ type: 'failed', executionId: job.executionId, failure: failureData(failure), rss, fatal: true }, () =>
+      process.kill(process.pid, 'SIGKILL'),
+    );
+  }, MEMORY_CHECK_MS);
+  try {
+    const result = await runJob(job, {
+      onStop: (stop) => {
+        stopCurrent = stop;
+      },
+    });
+    send({ type: 'done', executionId: job.executionId, result, rss: process.memoryUsage.rss() });
+  } catch (error) {
+    const failure =
+      error instanceof QueryFailure
+        ? error
+        : new QueryFailure('engine_unavailable', `The query engine failed: ${(error as Error).message}`);
+    send({
+      type: 'failed',
+      executionId: job.executionId,
+      failure: failureData(failure),
+      rss: process.memoryUsage.rss(),
+    });
+  } finally {
+    clearInterval(memoryWatch);
+    stopCurrent = undefined;
+  }
+}
+
+process.on('message', (message: ToEngineProcess) => {
+  if (message.type === 'run') void run(message.job, message.maxRssBytes);
+  else if (message.type === 'stop') stopCurrent?.(message.reason);
+});
+// The host went away: nothing left to run for.
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready' });

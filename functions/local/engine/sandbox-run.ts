@@ -1,0 +1,386 @@
+import { statSync } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { type DuckDBConnection, type DuckDBType, StatementType } from '@duckdb/node-api';
+import {
+  type EngineRunResult,
+  type PerformanceTier,
+  QueryFailure,
+  type QueryFailureType,
+  type ResultColumn,
+} from '../../core/engine';
+import { toQueryFailure } from './duckdb-errors';
+import { COLUMNS_METADATA_KEY, sqlIdentifier, sqlString } from './result-files';
+import { openSandbox, type Sandbox, type SandboxLimits } from './sandbox';
+import { storageExpression } from './storage-types';
+
+/**
+ * One query run as the engine process executes it: everything it needs is in here (paths,
+ * limits), so it crosses the process boundary as plain data.
+ */
+export interface EngineJob {
+  executionId: string;
+  sql: string;
+  tier: PerformanceTier;
+  timeoutMs: number;
+  warehousePath: string;
+  /** Where the result is written, then renamed to `resultPath` on success. */
+  partialPath: string;
+  resultPath: string;
+  /** This run's private spill directory (created before the run, removed after it). */
+  spillDirectory: string;
+  maxSpillSize: string;
+  limits: SandboxLimits;
+  /** Views over readable stored results: files the sandbox may read and the statements that attach them. */
+  relations: { files: string[]; statements: string[] };
+  /** Rows and bytes the stored result may have; more fails the run `resource_exhausted`. */
+  maxResultRows: number;
+  maxResultBytes: number;
+  /** Why the byte limit is what it is (the tier's limit, or what is left of the storage quota). */
+  resultBytesLimitReason: string;
+}
+
+/** Why a run was stopped before it finished. */
+export type StopReason =
+  | Extract<QueryFailureType, 'timeout' | 'cancelled' | 'engine_unavailable'>
+  | 'result_too_large'
+  | 'memory';
+
+/** A QueryFailure as plain data (what crosses the process boundary). */
+export interface FailureData {
+  type: QueryFailureType;
+  message: string;
+  position?: { line: number; column: number };
+  engineMillis: number;
+}
+
+export function failureData(failure: QueryFailure): FailureData {
+  return {
+    type: failure.type,
+    message: failure.message,
+    ...(failure.position ? { position: failure.position } : {}),
+    engineMillis: failure.engineMillis,
+  };
+}
+
+export function toFailure(data: FailureData): QueryFailure {
+  return new QueryFailure(data.type, data.message, data.position, data.engineMillis);
+}
+
+/** How often an interrupt is repeated until the statement actually stops (see runJob()). */
+const INTERRUPT_REPEAT_MS = 50;
+/** How often the growing result file is measured against the byte limit. */
+const RESULT_SIZE_CHECK_MS = 100;
+
+export interface RunControl {
+  /** Called with a function that stops the run (the engine process's stop message, a watchdog). */
+  onStop(stop: (reason: StopReason) => void): void;
+  /** Extra detail for the failure message of a stop (e.g. the memory the process had reached). */
+  detail?: () => string | undefined;
+}
+
+/**
+ * Runs one job in a fresh sandbox (see sandbox.ts and README.md): the user's one SELECT is
+ * checked with DuckDB's own parser, then executed as
+ * `COPY (SELECT ... FROM query(?) LIMIT n) TO '<result>.parquet'`, the user's SQL passed as a
+ * bound parameter, so DuckDB streams the result to disk and no row passes through JavaScript.
+ */
+export async function runJob(job: EngineJob, control: RunControl): Promise<EngineRunResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let sandbox: Sandbox | undefined;
+  let stopReason: StopReason | undefined;
+  let repeat: NodeJS.Timeout | undefined;
+  const stop = (reason: StopReason) => {
+    if (stopReason) return;
+    stopReason = reason;
+    // interrupt() only reaches a statement that is running; one about to start would miss it,
+    // so keep interrupting until the run settles.
+    const interrupt = () => sandbox?.connection.interrupt();
+    interrupt();
+    repeat = setInterval(interrupt, INTERRUPT_REPEAT_MS);
+  };
+  control.onStop(stop);
+  // The result file grows while DuckDB writes it: stop as soon as it passes the byte limit.
+  // (A synchronous stat: this process's thread pool may be busy with the query.)
+  const sizeWatch = setInterval(() => {
+    try {
+      if (statSync(job.partialPath).size > job.maxResultBytes) stop('result_too_large');
+    } catch {
+      // not created yet
+    }
+  }, RESULT_SIZE_CHECK_MS);
+  const context = { tier: job.tier, memoryLimit: job.limits.memoryLimit };
+  try {
+    await rm(job.partialPath, { force: true });
+    // DuckDB creates only the last level of its temp directory.
+    await mkdir(job.spillDirectory, { recursive: true });
+    try {
+      sandbox = await openSandbox({
+        databasePath: job.warehousePath,
+        limits: job.limits,
+        allowedPaths: [job.partialPath, ...job.relations.files],
+        prepare: job.relations.statements,
+        spillDirectory: job.spillDirectory,
+        maxSpillSize: job.maxSpillSize,
+        errorsAsJson: true,
+      });
+    } catch (error) {
+      throw new QueryFailure(
+        'engine_unavailable',
+        `The query engine could not start: ${error instanceof Error ? error.message : String(error)}`,
+        undefined,
+        elapsed(),
+      );
+    }
+    const { connection } = sandbox;
+    const columns = await describeStatement(connection, job.sql, elapsed, context);
+    if (stopReason) throw new Error('stopped');
+    const copy = await connection.run(copyStatement(columns, job.partialPath, job.maxResultRows), [job.sql]);
+    const rowCount = Number(copy.rowsChanged);
+    if (stopReason) throw new Error('stopped');
+    if (rowCount > job.maxResultRows) throw resultTooLarge(job, elapsed(), 'rows');
+    const { size } = await stat(job.partialPath);
+    if (size > job.maxResultBytes) throw resultTooLarge(job, elapsed(), 'bytes');
+    await rename(job.partialPath, job.resultPath);
+    return {
+      columns: columns.map(({ name, type }) => ({ name, type })),
+      rowCount,
+      resultBytes: size,
+      engineMillis: elapsed(),
+    };
+  } catch (error) {
+    await rm(job.partialPath, { force: true });
+    if (stopReason) throw stoppedFailure(stopReason, job, elapsed(), control.detail?.());
+    if (error instanceof QueryFailure) throw error;
+    // A statement that binds as a SELECT but is not one to query() (e.g. `PRAGMA version`).
+    if (error instanceof Error && error.message.includes('Expected a single SELECT statement')) {
+      throw notAQuery('PRAGMA and CALL', elapsed());
+    }
+    throw toQueryFailure(error, job.sql, elapsed(), context);
+  } finally {
+    clearInterval(sizeWatch);
+    if (repeat) clearInterval(repeat);
+    sandbox?.close();
+    await rm(job.spillDirectory, { recursive: true, force: true });
+  }
+}
+
+interface StatementColumn extends ResultColumn {
+  engineType: DuckDBType;
+}
+
+/**
+ * Parses and binds the user's SQL with DuckDB itself: exactly one statement, and a query
+ * (SELECT, WITH, VALUES, FROM-first, DESCRIBE, SHOW, SUMMARIZE, PIVOT all bind as one). Returns the
+ * result columns, with duplicate names made unique the way the Parquet writer would.
+ */
+async function describeStatement(
+  connection: DuckDBConnection,
+  sql: string,
+  elapsed: () => number,
+  context: { tier: string; memoryLimit: string },
+): Promise<StatementColumn[]> {
+  if (sql.trim().length === 0)
+    throw new QueryFailure('syntax_error', 'The query is empty.', undefined, elapsed());
+  const nul = sql.indexOf('\0');
+  if (nul >= 0) {
+    // DuckDB's C API ends the text at a NUL and reports whatever that cut leaves (often an
+    // "unterminated quoted string"); say what is really wrong.
+    const position = positionOf(sql, nul);
+    throw new QueryFailure(
+      'syntax_error',
+      `The query contains a NUL character (\\0) at line ${position.line}, column ${position.column}; remove it.`,
+      position,
+      elapsed(),
+    );
+  }
+  let extracted: Awaited<ReturnType<DuckDBConnection['extractStatements']>>;
+  try {
+    extracted = await connection.extractStatements(sql);
+  } catch (error) {
+    // DuckDB reports SQL made only of comments or semicolons as a bare native error.
+    if (error instanceof Error && !error.message.includes('{')) {
+      throw new QueryFailure('syntax_error', 'The query contains no SQL statement.', undefined, elapsed());
+    }
+    throw toQueryFailure(error, sql, elapsed(), context);
+  }
+  if (extracted.count === 0) {
+    throw new QueryFailure('syntax_error', 'The query contains no SQL statement.', undefined, elapsed());
+  }
+  if (extracted.count > 1) {
+    throw new QueryFailure(
+      'syntax_error',
+      `Only one statement can run per query, but this SQL has ${extracted.count} statements separated by ";". ` +
+        'Run them as separate queries (a single trailing ";" is fine).',
+      undefined,
+      elapsed(),
+    );
+  }
+  let prepared: Awaited<ReturnType<typeof extracted.prepare>>;
+  try {
+    prepared = await extracted.prepare(0);
+  } catch (error) {
+    throw toQueryFailure(error, sql, elapsed(), context);
+  }
+  try {
+    if (prepared.statementType !== StatementType.SELECT) {
+      throw notAQuery(statementKind(prepared.statementType), elapsed());
+    }
+    if (prepared.parameterCount > 0) {
+      throw new QueryFailure(
+        'syntax_error',
+        'Query parameters (?, $1, $name) are not supported; write the values into the query.',
+        undefined,
+        elapsed(),
+      );
+    }
+    const seen = new Set<string>();
+    const columns: StatementColumn[] = [];
+    for (let i = 0; i < prepared.columnCount; i++) {
+      const type = prepared.columnType(i);
+      columns.push({
+        name: uniqueName(prepared.columnName(i), seen),
+        type: type.toString(),
+        engineType: type,
+      });
+    }
+    return columns;
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+function positionOf(sql: string, index: number): { line: number; column: number } {
+  const lines = sql.slice(0, index).split(/\r\n|\r|\n/);
+  return { line: lines.length, column: [...(lines[lines.length - 1] ?? '')].length + 1 };
+}
+
+const STATEMENT_KINDS: Partial<Record<StatementType, string>> = {
+  [StatementType.LOAD]: 'INSTALL/LOAD',
+  [StatementType.SET]: 'SET/RESET',
+  [StatementType.VARIABLE_SET]: 'SET VARIABLE',
+  [StatementType.COPY_DATABASE]: 'COPY DATABASE',
+  [StatementType.CREATE_FUNC]: 'CREATE MACRO/FUNCTION',
+  [StatementType.MERGE_INTO]: 'MERGE INTO',
+  [StatementType.UPDATE_EXTENSIONS]: 'UPDATE EXTENSIONS',
+};
+
+function statementKind(type: StatementType): string {
+  return STATEMENT_KINDS[type] ?? StatementType[type] ?? 'this kind of';
+}
+
+function notAQuery(kind: string, engineMillis: number): QueryFailure {
+  return new QueryFailure(
+    'permission_denied',
+    'Only read-only queries can run here (SELECT, WITH ... SELECT, VALUES, FROM ..., DESCRIBE, SHOW, SUMMARIZE); ' +
+      `${kind} statements are not allowed.`,
+    undefined,
+    engineMillis,
+  );
+}
+
+/** Case-insensitively unique, like DuckDB's Parquet writer: `a`, `a_1`, `a_2`. */
+function uniqueName(name: string, seen: Set<string>): string {
+  let candidate = name;
+  for (let n = 1; seen.has(candidate.toLowerCase()); n++) candidate = `${name}_${n}`;
+  seen.add(candidate.toLowerCase());
+  return candidate;
+}
+
+/**
+ * The statement that stores the result. The user's SQL is the bound parameter of `query(?)`, never
+ * spliced into this text; `query()` itself accepts only a single SELECT. Columns are renamed
+ * positionally so duplicate or odd names survive, and cast where Parquet would lose exactness.
+ * `LIMIT maxRows + 1` bounds what is written while still telling an oversized result apart.
+ */
+function copyStatement(columns: StatementColumn[], path: string, maxRows: number): string {
+  const aliases = columns.map((_, i) => sqlIdentifier(`c${i}`));
+  const projection = columns
+    .map((column, i) => {
+      const source = aliases[i]!;
+      return `${storageExpression(column.engineType, source) ?? source} AS ${sqlIdentifier(column.name)}`;
+    })
+    .join(', ');
+  const metadata = JSON.stringify(columns.map(({ name, type }) => ({ name, type })));
+  return (
+    `COPY (SELECT ${projection} FROM query(?) AS _result(${aliases.join(', ')}) LIMIT ${maxRows + 1}) ` +
+    `TO ${sqlString(path)} (FORMAT parquet, COMPRESSION zstd, USE_TMP_FILE false, ` +
+    `KV_METADATA {${COLUMNS_METADATA_KEY}: ${sqlString(metadata)}})`
+  );
+}
+
+const SHRINK_ADVICE =
+  'aggregate (GROUP BY), filter to fewer rows, select fewer or narrower columns, or add a LIMIT';
+
+type JobLimits = Pick<
+  EngineJob,
+  'tier' | 'timeoutMs' | 'limits' | 'maxResultBytes' | 'maxResultRows' | 'resultBytesLimitReason'
+>;
+
+function resultTooLarge(job: JobLimits, engineMillis: number, limit: 'rows' | 'bytes'): QueryFailure {
+  const message =
+    limit === 'rows'
+      ? `The result has more than ${job.maxResultRows.toLocaleString('en-US')} rows, the limit of the ${job.tier} tier; ${SHRINK_ADVICE}.`
+      : `The result grew past ${formatBytes(job.maxResultBytes)} (${job.resultBytesLimitReason}) and was not stored; ${SHRINK_ADVICE}.`;
+  return new QueryFailure('resource_exhausted', message, undefined, engineMillis);
+}
+
+/** The failure of a run stopped from outside (also used when the engine process had to be killed). */
+export function stoppedFailure(
+  reason: StopReason,
+  job: JobLimits,
+  engineMillis: number,
+  detail?: string,
+): QueryFailure {
+  switch (reason) {
+    case 'timeout':
+      return new QueryFailure(
+        'timeout',
+        `Query exceeded the ${formatDuration(job.timeoutMs)} limit of the ${job.tier} tier and was stopped; ` +
+          'filter on a narrower block_time range, aggregate, or select fewer columns' +
+          (job.tier === 'large' ? '.' : ', or run it on the large tier.'),
+        undefined,
+        engineMillis,
+      );
+    case 'cancelled':
+      return new QueryFailure('cancelled', 'The query was cancelled.', undefined, engineMillis);
+    case 'result_too_large':
+      return resultTooLarge(job, engineMillis, 'bytes');
+    case 'memory':
+      return new QueryFailure(
+        'resource_exhausted',
+        `The query used more memory than the ${job.limits.memoryLimit} of the ${job.tier} tier` +
+          `${detail ? ` (${detail})` : ''} and was stopped; very large values (e.g. huge strings or lists) ` +
+          'count too. Filter or aggregate earlier, build smaller values' +
+          (job.tier === 'large' ? '.' : ', or run it on the large tier.'),
+        undefined,
+        engineMillis,
+      );
+    default:
+      return new QueryFailure(
+        'engine_unavailable',
+        'The query engine shut down while the query ran; run it again.',
+        undefined,
+        engineMillis,
+      );
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 120) return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+  const minutes = seconds / 60;
+  return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)} min`;
+}
