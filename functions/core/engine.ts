@@ -83,6 +83,11 @@ export class QueryFailure extends Error {
 export interface QueryEngine {
   /** Runs one read-only statement in the sandbox and stores its result; throws QueryFailure. */
   run(request: EngineRunRequest): Promise<EngineRunResult>;
+  /**
+   * Stops the execution's run now if this engine holds it (the run then fails `cancelled`); a
+   * no-op otherwise. The runner also watches the execution's state, so this only makes it faster.
+   */
+  cancel(executionId: string): Promise<void>;
   close(): Promise<void>;
 }
 

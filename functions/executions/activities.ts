@@ -104,6 +104,10 @@ export async function runQuery(services: Services, executionId: string): Promise
       timeoutMs: started.timeoutMs,
       signal: controller.signal,
       relations: await readableRelations(services.materializedViews, started.accountId),
+      // The storage quota is enforced while the result is written, not after it was stored.
+      storageBytesLeft:
+        services.config.storageBytesAllowed - (await services.usage.getStorageBytes(started.accountId)),
+      storageBytesQuota: services.config.storageBytesAllowed,
     });
     const credits = creditsFor(result.engineMillis, started.tier);
     const endedAt = new Date().toISOString();

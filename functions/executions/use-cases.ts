@@ -11,6 +11,7 @@ import {
   type ParameterValues,
 } from '../core/parameters';
 import { singleQueryInput, singleQueryWorkflow } from '../core/workflows';
+import { logger } from '../http/logger';
 import { assertRunnable, readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 
@@ -202,7 +203,23 @@ export async function cancelExecution(
       `Execution ${executionId} already finished (${current?.state}); there is nothing to cancel.`,
     );
   }
+  await stopEngineRun(services, executionId);
   return { success: true };
+}
+
+/**
+ * Tells the engine to stop the run at once. Best effort: the runner watches the execution's state
+ * and stops the run itself, so an engine that cannot be reached from here only makes it slower.
+ */
+export async function stopEngineRun(services: Services, executionId: string): Promise<void> {
+  try {
+    await services.engine.cancel(executionId);
+  } catch (error) {
+    logger.warn('the engine could not be told to stop a cancelled run', {
+      executionId,
+      error: error as Error,
+    });
+  }
 }
 
 function round(value: number): number {

@@ -14,7 +14,7 @@ import { recoverPipelines } from '../pipelines/use-cases';
 import { routes } from '../routes';
 import { configureServices, createServices, type Services } from '../services';
 import { ensureTables, startDynalite } from './dynalite';
-import { DuckDbQueryEngine } from './engine/query-engine';
+import { DuckDbQueryEngine, type DuckDbQueryEngineOptions } from './engine/query-engine';
 import { DuckDbResultStore } from './engine/result-store';
 import { DuckDbTableReferenceParser } from './engine/table-references';
 import { startHttpServer } from './http-server';
@@ -37,6 +37,8 @@ export interface LocalHostOptions {
   execution?: Partial<ExecutionConfig>;
   /** How long local Wait states (queue polls) really wait. */
   waitMillis?: number;
+  /** Engine settings (tier limits, engine processes); tests use small ones. */
+  engine?: Partial<Omit<DuckDbQueryEngineOptions, 'warehousePath' | 'resultsDir'>>;
 }
 
 export interface LocalHost {
@@ -92,7 +94,14 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const config = { ...executionConfigFromEnv(process.env, LOCAL_RUNNER_ARN), ...options.execution };
   const resultsDir = join(dataDir, 'results');
   await mkdir(resultsDir, { recursive: true });
-  const engine = new DuckDbQueryEngine({ warehousePath: warehouse.path, resultsDir });
+  const engine = new DuckDbQueryEngine({
+    warehousePath: warehouse.path,
+    resultsDir,
+    ...options.engine,
+    pool: { size: numberFromEnv('ENGINE_CONCURRENCY'), ...options.engine?.pool },
+  });
+  // The first query should not wait for an engine process to start.
+  engine.pool.warm(1);
   const results = new DuckDbResultStore({ resultsDir });
   // The orchestrator needs the runner and the runner needs the services: bind lazily.
   let runner: ReturnType<typeof createNodeRunner> | undefined;
@@ -218,6 +227,16 @@ async function ensureDevLogin(services: Services, accountId: string, path: strin
 }
 
 export const DEV_LOGIN_EMAIL = 'dev@localhost.localdomain';
+
+/** A positive number from the environment, or undefined when unset. */
+function numberFromEnv(name: string): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new Error(`${name} must be a positive integer, got "${value}".`);
+  return parsed;
+}
 
 function isAlive(pid: number): boolean {
   try {

@@ -187,11 +187,18 @@ async function finishNode(
       : execution?.state === 'QUERY_STATE_CANCELLED'
         ? 'cancelled'
         : 'failed';
-  await endNode(services, pipelineExecutionId, nodeId, ['running'], {
-    state,
-    credits: execution?.credits ?? 0,
-    ...(execution?.error ? { error: execution.error } : {}),
-  });
+  // A cancelled pipeline may have ended the node already: only its credits are added then.
+  await endNode(
+    services,
+    pipelineExecutionId,
+    nodeId,
+    state === 'cancelled' ? ['running', 'cancelled'] : ['running'],
+    {
+      state,
+      credits: execution?.credits ?? 0,
+      ...(execution?.error ? { error: execution.error } : {}),
+    },
+  );
   return { state };
 }
 

@@ -13,7 +13,7 @@ import {
   TERMINAL_NODE_STATES,
   TERMINAL_PIPELINE_STATES,
 } from '../core/pipelines';
-import { assertWithinCreditLimit, savedQueryRequest } from '../executions/use-cases';
+import { assertWithinCreditLimit, savedQueryRequest, stopEngineRun } from '../executions/use-cases';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 import { lineageGraph, resolveLineage } from './lineage';
@@ -272,8 +272,7 @@ export async function cancelPipeline(
         error: { type: 'cancelled', message: 'The pipeline was cancelled before this node started.' },
       });
     } else if (node.state === 'running' && node.executionId) {
-      // The node's run sees its execution cancelled, stops the engine and ends the node cancelled.
-      await services.executions.transition(
+      const stopped = await services.executions.transition(
         node.executionId,
         ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
         {
@@ -282,6 +281,15 @@ export async function cancelPipeline(
           executionEndedAt: at,
         },
       );
+      if (!stopped) continue; // it finished first; its run records the outcome
+      await stopEngineRun(services, node.executionId);
+      // Reported cancelled at once (not `running` until the engine lets go); the node's run then
+      // adds the engine time it was charged.
+      await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['running'], {
+        state: 'cancelled',
+        endedAt: at,
+        error: { type: 'cancelled', message: 'The pipeline was cancelled while this node ran.' },
+      });
     }
   }
   await releaseWaitingNodes(

@@ -108,7 +108,9 @@ await runBench('heavy-load', async (bench) => {
   say(`idle: reading for ${IDLE_SECONDS} s`);
   const idle = await readUntil(bench, reader, readerExecution, performance.now() + IDLE_SECONDS * 1000);
 
-  say(`load: ${heavyKeys.length * HEAVY_QUERIES_PER_ACCOUNT} heavy queries from ${heavyKeys.length} accounts`);
+  say(
+    `load: ${heavyKeys.length * HEAVY_QUERIES_PER_ACCOUNT} heavy queries from ${heavyKeys.length} accounts`,
+  );
   const heavy: { key: string; id: string }[] = [];
   for (let round = 0; round < HEAVY_QUERIES_PER_ACCOUNT; round++) {
     for (const key of heavyKeys) {

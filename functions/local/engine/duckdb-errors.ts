@@ -92,7 +92,7 @@ export function toQueryFailure(
   error: unknown,
   sql: string,
   engineMillis: number,
-  context: { tier: string; memoryLimit: string },
+  context: { tier: string; memoryLimit: string; maxSpillSize?: string },
 ): QueryFailure {
   const info = parseDuckDbError(error);
   const type = failureType(info);
@@ -101,7 +101,8 @@ export function toQueryFailure(
     // DuckDB's advice (SET memory_limit, SET threads) cannot be followed from a query; say what can.
     const firstLine = info.message.split('\n')[0];
     message =
-      `Out of Memory Error: ${firstLine}. The query needs more than the ${context.memoryLimit} memory of the ` +
+      `Out of Memory Error: ${firstLine}. The query needs more than the ${context.memoryLimit} memory ` +
+      `${context.maxSpillSize ? `(and ${context.maxSpillSize} of disk to spill to) ` : ''}of the ` +
       `${context.tier} tier; filter or aggregate earlier, select fewer columns` +
       (context.tier === 'large' ? '.' : ', or run it on the large tier.');
   }

@@ -55,6 +55,8 @@ interface EngineProcess {
   run?: PoolRun;
   /** The job it ran last, whose files are cleaned up if the process dies. */
   lastJob?: EngineJob;
+  /** Why it killed itself (its run ends with this once the process is gone). */
+  fatalFailure?: QueryFailure;
   exited: boolean;
 }
 
@@ -72,10 +74,17 @@ export class EnginePool {
   readonly size: number;
   private readonly processes = new Set<EngineProcess>();
   private readonly queues = new Map<string, PoolRun[]>();
+  /** When each account last got a process: among accounts with as many runs, the one served longest ago goes next. */
+  private readonly lastServed = new Map<string, number>();
   private closed = false;
 
   constructor(private readonly options: EnginePoolOptions = {}) {
     this.size = Math.max(1, Math.floor(options.size ?? defaultEngineConcurrency()));
+  }
+
+  /** Starts engine processes ahead of the first runs (in the background), up to `count`. */
+  warm(count = 1): void {
+    while (!this.closed && this.processes.size < Math.min(count, this.size)) this.spawn();
   }
 
   submit(accountId: string, job: EngineJob, maxRssBytes: number): PoolRunHandle {
@@ -123,7 +132,8 @@ export class EnginePool {
 
   /** Whether the engine still holds this execution (queued or running). */
   holds(executionId: string): boolean {
-    for (const queue of this.queues.values()) if (queue.some((r) => r.job.executionId === executionId)) return true;
+    for (const queue of this.queues.values())
+      if (queue.some((r) => r.job.executionId === executionId)) return true;
     for (const p of this.processes) if (p.run?.job.executionId === executionId) return true;
     return false;
   }
@@ -197,16 +207,22 @@ export class EnginePool {
       if (p.run) runningByAccount.set(p.run.accountId, (runningByAccount.get(p.run.accountId) ?? 0) + 1);
     }
     let best: PoolRun[] | undefined;
-    let bestKey: [number, number] | undefined;
+    let bestKey: number[] | undefined;
     for (const [accountId, queue] of this.queues) {
-      const key: [number, number] = [runningByAccount.get(accountId) ?? 0, queue[0]!.enqueuedAt];
-      if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) {
+      const key = [
+        runningByAccount.get(accountId) ?? 0,
+        this.lastServed.get(accountId) ?? Number.NEGATIVE_INFINITY,
+        queue[0]!.enqueuedAt,
+      ];
+      if (!bestKey || isBefore(key, bestKey)) {
         best = queue;
         bestKey = key;
       }
     }
     const run = best?.shift();
-    if (run && best!.length === 0) this.queues.delete(run.accountId);
+    if (!run) return undefined;
+    if (best!.length === 0) this.queues.delete(run.accountId);
+    this.lastServed.set(run.accountId, performance.now());
     return run;
   }
 
@@ -257,10 +273,15 @@ export class EnginePool {
       if (message.type === 'ready') return markReady();
       const { run } = engineProcess;
       if (!run || run.job.executionId !== message.executionId) return;
+      if (message.type === 'failed' && message.fatal) {
+        // The process kills itself: the run ends when it is gone and its files are removed.
+        engineProcess.fatalFailure = toFailure(message.failure);
+        child.kill('SIGKILL');
+        return;
+      }
       if (message.type === 'done') this.finish(engineProcess, { result: message.result });
       else this.finish(engineProcess, { failure: toFailure(message.failure) });
-      const recycle = message.rss > (this.options.recycleRssBytes ?? 512 * 1024 ** 2);
-      if ((message.type === 'failed' && message.fatal) || recycle) child.kill('SIGKILL');
+      if (message.rss > (this.options.recycleRssBytes ?? 512 * 1024 ** 2)) child.kill('SIGKILL');
       else this.pump();
     });
     child.on('error', () => undefined); // reported through 'exit'
@@ -269,21 +290,24 @@ export class EnginePool {
       markFailed(new Error(`engine process exited (${signal ?? code})`));
       this.processes.delete(engineProcess);
       const { run, lastJob } = engineProcess;
-      if (lastJob) void cleanUp(lastJob);
-      if (run) {
-        const engineMillis = Math.round(performance.now() - (run.startedAt ?? run.enqueuedAt));
-        this.finish(engineProcess, {
-          failure: run.stopReason
-            ? stoppedFailure(run.stopReason, run.job, engineMillis)
-            : new QueryFailure(
-                'engine_unavailable',
-                `The query engine process ended unexpectedly (${signal ?? `exit code ${code}`}); run the query again.`,
-                undefined,
-                engineMillis,
-              ),
-        });
-      }
-      this.pump();
+      const engineMillis = Math.round(performance.now() - (run?.startedAt ?? 0));
+      void (lastJob ? cleanUp(lastJob) : Promise.resolve()).finally(() => {
+        if (run) {
+          this.finish(engineProcess, {
+            failure:
+              engineProcess.fatalFailure ??
+              (run.stopReason
+                ? stoppedFailure(run.stopReason, run.job, engineMillis)
+                : new QueryFailure(
+                    'engine_unavailable',
+                    `The query engine process ended unexpectedly (${signal ?? `exit code ${code}`}); run the query again.`,
+                    undefined,
+                    engineMillis,
+                  )),
+          });
+        }
+        this.pump();
+      });
     });
     this.processes.add(engineProcess);
     return engineProcess;
@@ -301,6 +325,12 @@ export class EnginePool {
       run.settle(outcome);
     }
   }
+}
+
+/** Lexicographic order of sort keys. */
+function isBefore(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return false;
 }
 
 function send(engineProcess: EngineProcess, message: ToEngineProcess): void {

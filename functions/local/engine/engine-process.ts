@@ -49,8 +49,9 @@ async function run(job: EngineJob, maxRssBytes: number): Promise<void> {
       Math.round(performance.now() - started),
       `the engine process reached ${Math.round(rss / 1024 / 1024)} MiB`,
     );
-    send({ type: 'failed', executionId: job.executionId, failure: failureData(failure), rss, fatal: true }, () =>
-      process.kill(process.pid, 'SIGKILL'),
+    send(
+      { type: 'failed', executionId: job.executionId, failure: failureData(failure), rss, fatal: true },
+      () => process.kill(process.pid, 'SIGKILL'),
     );
   }, MEMORY_CHECK_MS);
   try {

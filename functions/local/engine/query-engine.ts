@@ -7,11 +7,11 @@ import {
   type QueryEngine,
   QueryFailure,
 } from '../../core/engine';
-import { EnginePool, type EnginePoolOptions } from './engine-pool';
+import { EnginePool, type EnginePoolOptions, type PoolRunHandle } from './engine-pool';
 import { relationSetup } from './relations';
 import { isValidExecutionId, partialResultFilePath, resultFilePath } from './result-files';
 import type { SandboxLimits } from './sandbox';
-import { type EngineJob, formatBytes } from './sandbox-run';
+import { type EngineJob, formatBytes, parseDuckDbSize } from './sandbox-run';
 
 export interface TierLimits extends SandboxLimits {
   /** Rows a stored result may have (default 10M on medium, 50M on large). */
@@ -56,6 +56,7 @@ export class DuckDbQueryEngine implements QueryEngine {
   private readonly tiers: Record<PerformanceTier, Required<TierLimits>>;
   private readonly spillDir: string;
   readonly pool: EnginePool;
+  private readonly runs = new Map<string, PoolRunHandle>();
   private closed = false;
 
   constructor(private readonly options: DuckDbQueryEngineOptions) {
@@ -109,13 +110,19 @@ export class DuckDbQueryEngine implements QueryEngine {
     };
     const maxRssBytes = parseDuckDbSize(memoryLimit) + (this.options.memoryHeadroomBytes ?? 256 * 1024 ** 2);
     const handle = this.pool.submit(request.accountId, job, maxRssBytes);
+    this.runs.set(request.executionId, handle);
     const onAbort = () => handle.stop('cancelled');
     request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       return await handle.result;
     } finally {
       request.signal?.removeEventListener('abort', onAbort);
+      this.runs.delete(request.executionId);
     }
+  }
+
+  async cancel(executionId: string): Promise<void> {
+    this.runs.get(executionId)?.stop('cancelled');
   }
 
   /** Stops the runs in flight (they fail as engine_unavailable) and refuses new ones. */
@@ -123,24 +130,4 @@ export class DuckDbQueryEngine implements QueryEngine {
     this.closed = true;
     await this.pool.close();
   }
-}
-
-const SIZE_UNITS: Record<string, number> = {
-  b: 1,
-  kb: 1000,
-  mb: 1000 ** 2,
-  gb: 1000 ** 3,
-  tb: 1000 ** 4,
-  kib: 1024,
-  mib: 1024 ** 2,
-  gib: 1024 ** 3,
-  tib: 1024 ** 4,
-};
-
-/** DuckDB's size strings (`1GB` = 10^9 bytes, `1GiB` = 2^30) in bytes. */
-export function parseDuckDbSize(size: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(size);
-  const unit = SIZE_UNITS[(match?.[2] || 'b').toLowerCase()];
-  if (!match || unit === undefined) throw new Error(`Unreadable size ${JSON.stringify(size)}`);
-  return Number(match[1]) * unit;
 }

@@ -109,12 +109,45 @@ function floorDiv(a: bigint, b: bigint): bigint {
   return a % b !== 0n && a < 0n !== b < 0n ? quotient - 1n : quotient;
 }
 
-/** `2024-01-01 00:00:00.000 UTC` from epoch milliseconds. */
+/** 0000-01-01 and 9999-12-31 23:59:59.999 UTC: the years `Date.toISOString()` writes with four digits. */
+const FOUR_DIGIT_YEARS = { min: -62_167_219_200_000n, max: 253_402_300_799_999n };
+const MILLIS_PER_DAY = 86_400_000n;
+
+/**
+ * `2024-01-01 00:00:00.000 UTC` from epoch milliseconds, for every value DuckDB can hold: years
+ * past 9999 or before 0 (beyond what a JavaScript Date can even represent) keep the same layout,
+ * with more digits or a leading `-` (astronomical year numbering: year 0 is 1 BC).
+ */
 function timestamp(millis: bigint): string {
-  const date = new Date(Number(millis));
-  const year = date.getUTCFullYear();
-  if (Number.isNaN(year) || year < 0 || year > 9999) return `${date.toISOString()}`;
-  return `${date.toISOString().replace('T', ' ').replace('Z', '')} UTC`;
+  if (millis >= FOUR_DIGIT_YEARS.min && millis <= FOUR_DIGIT_YEARS.max) {
+    return `${new Date(Number(millis)).toISOString().replace('T', ' ').replace('Z', '')} UTC`;
+  }
+  const days = floorDiv(millis, MILLIS_PER_DAY);
+  const { year, month, day } = civilFromDays(Number(days));
+  const ofDay = Number(millis - days * MILLIS_PER_DAY);
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  const time = `${pad(Math.floor(ofDay / 3_600_000))}:${pad(Math.floor(ofDay / 60_000) % 60)}:${pad(Math.floor(ofDay / 1000) % 60)}.${pad(ofDay % 1000, 3)}`;
+  const yearText = year < 0 ? `-${pad(-year, 4)}` : pad(year, 4);
+  return `${yearText}-${pad(month)}-${pad(day)} ${time} UTC`;
+}
+
+/** The proleptic Gregorian date of a day count from 1970-01-01 (H. Hinnant's days_from_civil, inverted). */
+function civilFromDays(days: number): { year: number; month: number; day: number } {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }
 
 /** Bytes a value occupies as stored (no JSON overhead); an estimate for page accounting. */

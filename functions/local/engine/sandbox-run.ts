@@ -1,5 +1,6 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type DuckDBConnection, type DuckDBType, StatementType } from '@duckdb/node-api';
 import {
   type EngineRunResult,
@@ -43,6 +44,7 @@ export interface EngineJob {
 export type StopReason =
   | Extract<QueryFailureType, 'timeout' | 'cancelled' | 'engine_unavailable'>
   | 'result_too_large'
+  | 'spill_too_large'
   | 'memory';
 
 /** A QueryFailure as plain data (what crosses the process boundary). */
@@ -68,8 +70,8 @@ export function toFailure(data: FailureData): QueryFailure {
 
 /** How often an interrupt is repeated until the statement actually stops (see runJob()). */
 const INTERRUPT_REPEAT_MS = 50;
-/** How often the growing result file is measured against the byte limit. */
-const RESULT_SIZE_CHECK_MS = 100;
+/** How often the growing result file and spill directory are measured against their limits. */
+const DISK_CHECK_MS = 100;
 
 export interface RunControl {
   /** Called with a function that stops the run (the engine process's stop message, a watchdog). */
@@ -100,16 +102,16 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     repeat = setInterval(interrupt, INTERRUPT_REPEAT_MS);
   };
   control.onStop(stop);
-  // The result file grows while DuckDB writes it: stop as soon as it passes the byte limit.
-  // (A synchronous stat: this process's thread pool may be busy with the query.)
-  const sizeWatch = setInterval(() => {
-    try {
-      if (statSync(job.partialPath).size > job.maxResultBytes) stop('result_too_large');
-    } catch {
-      // not created yet
-    }
-  }, RESULT_SIZE_CHECK_MS);
-  const context = { tier: job.tier, memoryLimit: job.limits.memoryLimit };
+  // The result file grows while DuckDB writes it, and the spill directory while it sorts or
+  // joins beyond memory (DuckDB's own max_temp_directory_size does not bound every operator):
+  // stop as soon as either passes its limit. Synchronous stats: this process's thread pool may be
+  // busy with the query.
+  const maxSpillBytes = parseDuckDbSize(job.maxSpillSize);
+  const diskWatch = setInterval(() => {
+    if (fileSize(job.partialPath) > job.maxResultBytes) stop('result_too_large');
+    if (directorySize(job.spillDirectory) > maxSpillBytes) stop('spill_too_large');
+  }, DISK_CHECK_MS);
+  const context = { tier: job.tier, memoryLimit: job.limits.memoryLimit, maxSpillSize: job.maxSpillSize };
   try {
     await rm(job.partialPath, { force: true });
     // DuckDB creates only the last level of its temp directory.
@@ -158,10 +160,26 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     }
     throw toQueryFailure(error, job.sql, elapsed(), context);
   } finally {
-    clearInterval(sizeWatch);
+    clearInterval(diskWatch);
     if (repeat) clearInterval(repeat);
     sandbox?.close();
     await rm(job.spillDirectory, { recursive: true, force: true });
+  }
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0; // not created yet
+  }
+}
+
+function directorySize(path: string): number {
+  try {
+    return readdirSync(path).reduce((sum, name) => sum + fileSize(join(path, name)), 0);
+  } catch {
+    return 0;
   }
 }
 
@@ -178,7 +196,7 @@ async function describeStatement(
   connection: DuckDBConnection,
   sql: string,
   elapsed: () => number,
-  context: { tier: string; memoryLimit: string },
+  context: { tier: string; memoryLimit: string; maxSpillSize?: string },
 ): Promise<StatementColumn[]> {
   if (sql.trim().length === 0)
     throw new QueryFailure('syntax_error', 'The query is empty.', undefined, elapsed());
@@ -314,7 +332,13 @@ const SHRINK_ADVICE =
 
 type JobLimits = Pick<
   EngineJob,
-  'tier' | 'timeoutMs' | 'limits' | 'maxResultBytes' | 'maxResultRows' | 'resultBytesLimitReason'
+  | 'tier'
+  | 'timeoutMs'
+  | 'limits'
+  | 'maxSpillSize'
+  | 'maxResultBytes'
+  | 'maxResultRows'
+  | 'resultBytesLimitReason'
 >;
 
 function resultTooLarge(job: JobLimits, engineMillis: number, limit: 'rows' | 'bytes'): QueryFailure {
@@ -346,6 +370,15 @@ export function stoppedFailure(
       return new QueryFailure('cancelled', 'The query was cancelled.', undefined, engineMillis);
     case 'result_too_large':
       return resultTooLarge(job, engineMillis, 'bytes');
+    case 'spill_too_large':
+      return new QueryFailure(
+        'resource_exhausted',
+        `The query needed more than ${job.maxSpillSize} of disk to spill to, beyond the ${job.limits.memoryLimit} ` +
+          `memory of the ${job.tier} tier, and was stopped; filter or aggregate earlier, select fewer columns` +
+          (job.tier === 'large' ? '.' : ', or run it on the large tier.'),
+        undefined,
+        engineMillis,
+      );
     case 'memory':
       return new QueryFailure(
         'resource_exhausted',
@@ -383,4 +416,24 @@ function formatDuration(ms: number): string {
   if (seconds < 120) return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
   const minutes = seconds / 60;
   return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)} min`;
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1000,
+  mb: 1000 ** 2,
+  gb: 1000 ** 3,
+  tb: 1000 ** 4,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+};
+
+/** DuckDB's size strings (`1GB` = 10^9 bytes, `1GiB` = 2^30) in bytes. */
+export function parseDuckDbSize(size: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(size);
+  const unit = SIZE_UNITS[(match?.[2] || 'b').toLowerCase()];
+  if (!match || unit === undefined) throw new Error(`Unreadable size ${JSON.stringify(size)}`);
+  return Number(match[1]) * unit;
 }
