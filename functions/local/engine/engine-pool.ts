@@ -231,11 +231,12 @@ export class EnginePool {
     engineProcess.lastJob = run.job;
     run.process = engineProcess;
     run.startedAt = performance.now();
-    // The time limit counts from here: waiting for a free process is not the query's time.
-    run.timers.push(setTimeout(() => this.stop(run, 'timeout'), run.job.timeoutMs));
     engineProcess.ready.then(
       () => {
         if (engineProcess.run === run && !run.stopReason) {
+          // The time limit counts from here: waiting for a process (or its start) is not the query's time.
+          run.startedAt = performance.now();
+          run.timers.push(setTimeout(() => this.stop(run, 'timeout'), run.job.timeoutMs));
           send(engineProcess, { type: 'run', job: run.job, maxRssBytes: run.maxRssBytes });
         } else if (engineProcess.run === run) {
           this.finish(engineProcess, { failure: stoppedFailure(run.stopReason!, run.job, 0) });
