@@ -10,7 +10,9 @@
  *
  *   npx tsx test/bench/heavy-load.ts [--scale N]
  */
+import { readFileSync } from 'node:fs';
 import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
+import type { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
 import {
   type BenchHost,
   type Figure,
@@ -29,7 +31,6 @@ import {
 
 const IDLE_SECONDS = 5;
 const LOAD_SECONDS = 20;
-/** How long a heavy query must have run before the load phase starts measuring. */
 const HEAVY_QUERIES_PER_ACCOUNT = 2;
 /** About 10^10 rows to hash: runs far longer than the benchmark, until it is cancelled. */
 export const HEAVY_SQL =
@@ -100,9 +101,16 @@ await runBench('heavy-load', async (bench) => {
   await waitFinished({ ...bench, api: (path, init) => getAs(bench, reader, path, init) }, readerExecution);
   await submitSql(bench, 'select 1'); // warms the engine path once
 
-  let peakRss = process.memoryUsage().rss;
+  // The host process, plus its engine processes where the engine runs queries in child processes.
+  const enginePids = () => (services.engine as Partial<DuckDbQueryEngine>).pool?.pids ?? [];
+  let peakRss = 0;
+  let peakEngineRss = 0;
   const rssSampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    peakEngineRss = Math.max(
+      peakEngineRss,
+      enginePids().reduce((sum, pid) => sum + rssOf(pid), 0),
+    );
   }, 100);
 
   say(`idle: reading for ${IDLE_SECONDS} s`);
@@ -166,8 +174,17 @@ await runBench('heavy-load', async (bench) => {
     { bench: bench_, measure: 'cancel → engine stopped, max of 6', value: ms(Math.max(...stops)) },
     { bench: bench_, measure: 'executions failed States.Timeout', value: String(timeouts) },
     { bench: bench_, measure: 'peak RSS of the host process', value: mib(peakRss) },
+    { bench: bench_, measure: 'peak RSS of the engine processes, summed', value: mib(peakEngineRss) },
   ] satisfies Figure[];
 });
+
+function rssOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+  } catch {
+    return 0; // not Linux, or the process just ended
+  }
+}
 
 function getAs(bench: BenchHost, key: string, path: string, init: { method?: string; json?: unknown } = {}) {
   return fetch(`${bench.host.baseUrl}${path}`, {

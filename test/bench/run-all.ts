@@ -7,6 +7,7 @@
  *   npm run bench -- --only status-throughput
  *   npm run bench -- --only pipeline-dag,pipeline-real-data
  *   npm run bench -- --only mcp-latency
+ *   npm run bench -- --only heavy-load
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -38,6 +39,7 @@ const BENCHES: readonly BenchSpec[] = [
   { name: 'pipeline-dag', args: () => ['--graphs', String(DAG_GRAPHS)], figures: pipelineDagFigures },
   { name: 'pipeline-real-data', args: (scale) => ['--scale', String(scale)], figures: 'file' },
   { name: 'mcp-latency', args: (scale) => ['--scale', String(scale)], figures: 'file' },
+  { name: 'heavy-load', args: (scale) => ['--scale', String(scale)], figures: 'file' },
 ];
 const NAMES = BENCHES.map((b) => b.name);
 /** A benchmark process that runs longer than this is stopped. */

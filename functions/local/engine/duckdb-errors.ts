@@ -101,9 +101,9 @@ export function toQueryFailure(
     // DuckDB's advice (SET memory_limit, SET threads) cannot be followed from a query; say what can.
     const firstLine = info.message.split('\n')[0];
     message =
-      `Out of Memory Error: ${firstLine}. The query needs more than the ${context.memoryLimit} memory ` +
-      `${context.maxSpillSize ? `(and ${context.maxSpillSize} of disk to spill to) ` : ''}of the ` +
-      `${context.tier} tier; filter or aggregate earlier, select fewer columns` +
+      `Out of Memory Error: ${firstLine}. The query needs more than the ${context.memoryLimit} memory of the ` +
+      `${context.tier} tier${context.maxSpillSize ? ` (and ${context.maxSpillSize} of disk to spill to)` : ''}; ` +
+      'filter or aggregate earlier, select fewer columns' +
       (context.tier === 'large' ? '.' : ', or run it on the large tier.');
   }
   const unit = info.type === 'Parser' || info.type === 'Syntax' ? 'characters' : 'bytes';
