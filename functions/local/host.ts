@@ -98,7 +98,12 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     warehousePath: warehouse.path,
     resultsDir,
     ...options.engine,
-    pool: { size: numberFromEnv('ENGINE_CONCURRENCY'), ...options.engine?.pool },
+    pool: {
+      size: numberFromEnv('ENGINE_CONCURRENCY'),
+      // Engine work yields the CPU to the request path (status reads, cancels).
+      niceness: numberFromEnv('ENGINE_NICENESS') ?? 10,
+      ...options.engine?.pool,
+    },
   });
   // The first query should not wait for an engine process to start.
   engine.pool.warm(1);

@@ -32,7 +32,8 @@ describe('six heavy queries from three accounts while a fourth reads', () => {
   const keys: string[] = [];
 
   beforeAll(async () => {
-    host = await startTestHost();
+    // The local host's own engine settings (niced engine processes), not the test default.
+    host = await startTestHost(undefined, { engine: { pool: { niceness: 10 } } });
     engine = host.services.engine as DuckDbQueryEngine;
     for (const handle of ['heavy_a', 'heavy_b', 'heavy_c', 'reader_d']) {
       const account = await createAccount(host.services.accounts, { handle });

@@ -25,7 +25,15 @@ export async function startTestHost(
   options: Omit<LocalHostOptions, 'dataDir'> = {},
 ): Promise<TestHost> {
   const dir = dataDir ?? (await prepareDataDir());
-  const host = await startLocalHost({ dataDir: dir, port: 0, waitMillis: 20, ...options });
+  const host = await startLocalHost({
+    dataDir: dir,
+    port: 0,
+    waitMillis: 20,
+    ...options,
+    // Tests run side by side on few CPUs: niced engine processes would crawl behind the other
+    // test files' hosts. The load test sets the local host's niceness itself.
+    engine: { ...options.engine, pool: { niceness: 0, ...options.engine?.pool } },
+  });
   return {
     ...host,
     dataDir: dir,

@@ -10,7 +10,10 @@ import { type EngineJob, type StopReason, stoppedFailure, toFailure } from './sa
 export interface EnginePoolOptions {
   /** Engine processes, i.e. queries running at once across all accounts (default: sized to the machine). */
   size?: number;
-  /** Added to the engine processes' nice value, so the host's request path wins the CPU (default 10). */
+  /**
+   * Added to the engine processes' nice value, so the host's request path wins the CPU (the local
+   * host uses 10; default 0).
+   */
   niceness?: number;
   /** How long a stopped query may take to end before its process is killed (default 500 ms). */
   stopGraceMs?: number;
@@ -254,7 +257,7 @@ export class EnginePool {
     });
     if (child.pid !== undefined) {
       try {
-        setPriority(child.pid, Math.min(19, getPriority() + (this.options.niceness ?? 10)));
+        setPriority(child.pid, Math.min(19, getPriority() + (this.options.niceness ?? 0)));
       } catch {
         // Not allowed here: the processes run at the host's priority.
       }
