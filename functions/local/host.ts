@@ -233,7 +233,7 @@ async function ensureDevLogin(services: Services, accountId: string, path: strin
 
 export const DEV_LOGIN_EMAIL = 'dev@localhost.localdomain';
 
-/** A positive number from the environment, or undefined when unset. */
+/** A whole number from the environment, or undefined when unset. */
 function numberFromEnv(name: string): number | undefined {
   const value = process.env[name];
   if (value === undefined || value === '') return undefined;
