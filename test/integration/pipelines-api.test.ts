@@ -89,7 +89,7 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     // Each query node's execution reads like any execution.
     const results = await bodyOf(await host.call(`/v1/execution/${node(status, 4).execution_id}/results`));
     expect(results.result.metadata.row_count).toBe(6);
-  });
+  }, 60_000); // seven runs one after the other; the first also waits for the engine process to start
 
   it('skips what depends on a failure and keeps unrelated branches running (the N graph)', async () => {
     const ok = await createQuery('select 1 as one');
