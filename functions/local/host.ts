@@ -238,8 +238,8 @@ function numberFromEnv(name: string): number | undefined {
   const value = process.env[name];
   if (value === undefined || value === '') return undefined;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0)
-    throw new Error(`${name} must be a positive integer, got "${value}".`);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`${name} must be a whole number, got "${value}".`);
   return parsed;
 }
 
