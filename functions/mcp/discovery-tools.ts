@@ -6,7 +6,16 @@ import { blockchainSchema, categorySchema, searchByContractBody } from '../datas
 import { searchDatasets, searchDatasetsByContract } from '../datasets/use-cases';
 import type { Services } from '../services';
 import { searchDocs } from './docs-search';
-import { annotate, formatBytes, guarded, ok, toolError, trimText } from './tool-results';
+import {
+  annotate,
+  formatBytes,
+  guarded,
+  nullable,
+  nullableNumber,
+  ok,
+  toolError,
+  trimText,
+} from './tool-results';
 
 const tableSummary = z.object({
   fullName: z.string(),
@@ -14,12 +23,12 @@ const tableSummary = z.object({
   blockchains: z.array(z.string()),
   description: z.string(),
   partitionColumn: z.string(),
-  rowCount: z.number().nullable(),
+  rowCount: nullableNumber(),
   columns: z.array(z.object({ name: z.string(), type: z.string() })).optional(),
 });
 type TableSummary = z.infer<typeof tableSummary>;
 
-const paging = { total: z.number(), nextOffset: z.number().nullable() };
+const paging = { total: z.number(), nextOffset: nullableNumber() };
 
 interface Context {
   services: Services;
@@ -209,9 +218,9 @@ export function registerDiscoveryTools(server: McpServer, { services, account }:
             estimatedBytes: z.number(),
             tableBytes: z.number(),
             rowCount: z.number(),
-            columns: z.array(z.string()).nullable(),
+            columns: nullable(z.array(z.string())),
             timeFraction: z.number(),
-            timeRange: z.object({ min: z.string(), max: z.string() }).nullable(),
+            timeRange: nullable(z.object({ min: z.string(), max: z.string() })),
           }),
         ),
         totalEstimatedBytes: z.number(),

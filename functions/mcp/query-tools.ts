@@ -11,7 +11,7 @@ import { queryResponse } from '../queries/presenter';
 import { createQueryBody, parameterSchema, updateQueryBody } from '../queries/schemas';
 import { createQuery, readableQuery, updateQuery } from '../queries/use-cases';
 import type { Services } from '../services';
-import { annotate, formatBytes, guarded, ok, toolError } from './tool-results';
+import { annotate, formatBytes, guarded, jsonObject, nullableNumber, ok, toolError } from './tool-results';
 
 /** Text budget for result rows in one tool answer (models pay per token). */
 export const MAX_RESULT_CHARS = 8_000;
@@ -259,12 +259,12 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
         isFinished: z.boolean(),
         error: z.object({ type: z.string(), message: z.string() }).optional(),
         columns: z.array(z.object({ name: z.string(), type: z.string() })).optional(),
-        rows: z.array(z.record(z.string(), z.unknown())).optional(),
+        rows: z.array(jsonObject()).optional(),
         rowCount: z.number().optional(),
         totalRowCount: z.number().optional(),
         offset: z.number().optional(),
         truncated: z.boolean().optional(),
-        nextOffset: z.number().nullable().optional(),
+        nextOffset: nullableNumber().optional(),
         csvUrl: z.string().optional(),
         creditsUsed: z.number().optional(),
         hint: z.string(),

@@ -1,8 +1,19 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ZodError } from 'zod';
+import { ZodError, z } from 'zod';
 import { ServiceError } from '../core/errors';
 import { formatZodError } from '../core/validation';
 import { logger } from '../http/logger';
+
+/**
+ * Schema spellings that travel: zod writes a nullable primitive as a `type` array and an unknown
+ * value as a bare `{}`, both of which clients that map tool schemas onto one-type dialects reject
+ * (the MCP Inspector's portability lint flags them). Described branches stay separate `anyOf`s.
+ */
+export const nullableNumber = () => z.union([z.number().describe('a number'), z.null().describe('none')]);
+export const nullable = <T extends z.ZodType>(schema: T) =>
+  z.union([schema.describe(schema.description ?? 'the value'), z.null().describe('none')]);
+/** A free-form JSON object (options, result rows). */
+export const jsonObject = () => z.record(z.string(), z.json());
 
 /** A successful tool result: the structured value plus a compact readable copy for older clients. */
 export function ok<T extends Record<string, unknown>>(structured: T, text: string): CallToolResult {

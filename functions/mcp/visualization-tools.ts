@@ -14,7 +14,7 @@ import {
   updateVisualization,
   visualizationImage,
 } from '../visualizations/use-cases';
-import { annotate, guarded, ok } from './tool-results';
+import { annotate, guarded, jsonObject, ok } from './tool-results';
 
 interface Context {
   services: Services;
@@ -24,11 +24,9 @@ interface Context {
 
 const visualizationId = z.number().int().positive().describe('The id returned by generateVisualization.');
 const queryId = z.number().int().positive().describe('The saved query whose latest result is drawn.');
-const options = z
-  .record(z.string(), z.unknown())
-  .describe(
-    `Dune-style options, by type. chart: {globalSeriesType: ${CHART_SERIES_TYPES.join('|')}, columnMapping: {"<column>": "x"|"y"|"series"|"size"} (one x, one or more numeric y, at most one series), sortX?, reverseX?, series?: {stacking: "stack"|null}, xAxis?: {title: {text}}, yAxis?: [{title: {text}, type?: "logarithmic"}], legend?: {enabled}}. counter: {counterColName, rowNumber? (1-based, default 1), stringPrefix?, stringSuffix?, stringDecimal?, counterLabel?}. table: {columns?: [{name, title?, isHidden?}], itemsPerPage?}. Column names must match the result's columns exactly.`,
-  );
+const options = jsonObject().describe(
+  `Dune-style options, by type. chart: {globalSeriesType: ${CHART_SERIES_TYPES.join('|')}, columnMapping: {"<column>": "x"|"y"|"series"|"size"} (one x, one or more numeric y, at most one series), sortX?, reverseX?, series?: {stacking: "stack"|null}, xAxis?: {title: {text}}, yAxis?: [{title: {text}, type?: "logarithmic"}], legend?: {enabled}}. counter: {counterColName, rowNumber? (1-based, default 1), stringPrefix?, stringSuffix?, stringDecimal?, counterLabel?}. table: {columns?: [{name, title?, isHidden?}], itemsPerPage?}. Column names must match the result's columns exactly.`,
+);
 
 const visualizationShape = {
   visualizationId: z.number(),
@@ -36,7 +34,7 @@ const visualizationShape = {
   name: z.string(),
   description: z.string(),
   type: z.enum(VISUALIZATION_TYPES),
-  options: z.record(z.string(), z.unknown()),
+  options: jsonObject(),
   imageUrl: z
     .string()
     .optional()
@@ -53,7 +51,8 @@ function visualizationOf(visualization: Visualization, baseUrl: string): z.infer
     name: visualization.name,
     description: visualization.description,
     type: visualization.type,
-    options: visualization.options,
+    // Stored options came in as JSON and are kept as such.
+    options: visualization.options as Record<string, z.core.util.JSONType>,
     ...(visualization.type !== 'table'
       ? { imageUrl: `${baseUrl}/v1/visualizations/${visualization.visualizationId}/image.svg` }
       : {}),

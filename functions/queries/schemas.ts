@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { PARAMETER_TYPES, type ParameterDeclarations, type QueryParameter } from '../core/queries';
 
-const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+// Described branches: a bare primitive union becomes a JSON Schema `type` array, which MCP clients
+// with one-type schema dialects reject.
+const scalar = z
+  .union([z.string().describe('text'), z.number().describe('a number'), z.boolean().describe('a flag')])
+  .transform(String);
 
 export const parameterKey = z
   .string()
