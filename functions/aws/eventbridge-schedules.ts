@@ -14,7 +14,15 @@ export interface EventBridgeScheduleOptions {
   targetArn: string;
   /** Role EventBridge Scheduler assumes to invoke the target. */
   roleArn: string;
+  /** SQS queue that receives invocations still failing after the retries, so none fail silently. */
+  deadLetterArn?: string;
 }
+
+/**
+ * A refresh that cannot be delivered (runner throttled or failing) is retried for up to an hour,
+ * then parked in the dead-letter queue; the defaults would retry 185 times over 24 h and drop it.
+ */
+export const SCHEDULE_RETRY_POLICY = { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3600 };
 
 /** One EventBridge schedule per scheduled view, invoking the runner with `scheduled_refresh`. */
 export class EventBridgeRefreshSchedules implements RefreshScheduleRegistry {
@@ -37,6 +45,8 @@ export class EventBridgeRefreshSchedules implements RefreshScheduleRegistry {
         Arn: this.options.targetArn,
         RoleArn: this.options.roleArn,
         Input: JSON.stringify({ action: 'scheduled_refresh', materialized_view: view.fullName }),
+        RetryPolicy: SCHEDULE_RETRY_POLICY,
+        ...(this.options.deadLetterArn ? { DeadLetterConfig: { Arn: this.options.deadLetterArn } } : {}),
       },
     };
     try {

@@ -60,6 +60,7 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
             groupName: env.SCHEDULE_GROUP_NAME,
             roleArn: env.SCHEDULER_ROLE_ARN,
             targetArn: env.NODE_RUNNER_ARN,
+            ...(env.SCHEDULE_DLQ_ARN ? { deadLetterArn: env.SCHEDULE_DLQ_ARN } : {}),
           })
         : notYetInAws<RefreshScheduleRegistry>('Refresh schedules (SCHEDULE_GROUP_NAME is not set)'),
     signingKeys: env.SIGNING_KEYS_SECRET_ID

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { ArnFormat, Stack, Token } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, Token } from 'aws-cdk-lib';
 import { type IGrantable, type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { createServiceFunction } from './service-function';
 
@@ -68,8 +69,9 @@ export class Executions extends Construct {
   readonly stateMachinePrefix: string;
   /** Holds one EventBridge schedule per scheduled materialized view. */
   readonly scheduleGroup: CfnScheduleGroup;
-  /** The role the schedules run as: it may only invoke the runner. */
+  /** The role the schedules run as: it may only invoke the runner (and park failures in the DLQ). */
   readonly schedulerRole: Role;
+  readonly scheduleDeadLetters: Queue;
   /** What a function that starts executions needs to know (the runner itself is built with it). */
   readonly environment: Readonly<Record<string, string>>;
 
@@ -112,12 +114,20 @@ export class Executions extends Construct {
       description: 'Role of the materialized-view refresh schedules (invokes the node runner)',
     });
     this.runner.grantInvoke(this.schedulerRole);
+    // Refreshes that still fail after the schedule's retries land here instead of vanishing.
+    this.scheduleDeadLetters = new Queue(this, 'RefreshDeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.scheduleDeadLetters.grantSendMessages(this.schedulerRole);
 
     this.environment = {
       ...workflowEnvironment,
       NODE_RUNNER_ARN: this.runner.functionArn,
       SCHEDULE_GROUP_NAME: this.scheduleGroup.name!,
       SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
+      SCHEDULE_DLQ_ARN: this.scheduleDeadLetters.queueArn,
     };
   }
 

@@ -16,6 +16,7 @@ const options = {
   groupName: 'svc-refresh',
   targetArn: 'arn:aws:lambda:us-east-1:123456789012:function:runner',
   roleArn: 'arn:aws:iam::123456789012:role/scheduler',
+  deadLetterArn: 'arn:aws:sqs:us-east-1:123456789012:svc-refresh-dead-letters',
 };
 const view: MaterializedView = {
   fullName: 'mv.analyst.result_daily_volume',
@@ -54,7 +55,13 @@ describe('EventBridge refresh schedules', () => {
       ScheduleExpression: 'cron(0 */6 * * ? *)',
       ScheduleExpressionTimezone: 'UTC',
       EndDate: new Date('2027-01-01T00:00:00Z'),
-      Target: { Arn: options.targetArn, RoleArn: options.roleArn },
+      Target: {
+        Arn: options.targetArn,
+        RoleArn: options.roleArn,
+        // Retried for an hour, then parked in the dead-letter queue (never dropped silently).
+        RetryPolicy: { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3600 },
+        DeadLetterConfig: { Arn: options.deadLetterArn },
+      },
     });
     expect(JSON.parse(create!.Target!.Input!)).toEqual({
       action: 'scheduled_refresh',

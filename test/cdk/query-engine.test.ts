@@ -103,3 +103,22 @@ describe('the data lake catalog (nested stack)', () => {
     });
   });
 });
+
+describe('refresh schedules', () => {
+  it('park undeliverable refreshes in an encrypted dead-letter queue the scheduler role may write to', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 1_209_600,
+    });
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+      (policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[],
+    );
+    expect(statements.some((statement) => [statement.Action].flat().includes('sqs:SendMessage'))).toBe(true);
+    // Every function that manages schedules hands them the queue.
+    const managers = Object.values(template.findResources('AWS::Lambda::Function'))
+      .map((fn) => Object.keys(fn.Properties.Environment.Variables))
+      .filter((variables) => variables.includes('SCHEDULE_GROUP_NAME'));
+    expect(managers.length).toBeGreaterThan(0);
+    for (const variables of managers) expect(variables).toContain('SCHEDULE_DLQ_ARN');
+  });
+});
