@@ -1,0 +1,84 @@
+/**
+ * The MCP SDK client's own OAuth: `auth()` with an `OAuthClientProvider` discovers the server from
+ * the 401, registers, sends the user to the sign-in page (walked here over HTTP), exchanges the
+ * code, and the transport then calls a tool with the token it saved.
+ */
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizeInBrowser } from '../support/oauth-browser';
+import { startTestHost, type TestHost } from '../support/test-host';
+
+const REDIRECT = 'http://127.0.0.1:45679/callback';
+
+class MemoryProvider implements OAuthClientProvider {
+  client?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  authorizationUrl?: URL;
+  readonly redirectUrl = REDIRECT;
+  readonly clientMetadata = {
+    redirect_uris: [REDIRECT],
+    client_name: 'MCP SDK test client',
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  };
+  /** The server requires `state` (the SDK sends it when the provider gives one). */
+  state() {
+    return 'sdk-state';
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(client: OAuthClientInformationMixed) {
+    this.client = client;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+describe('MCP SDK client OAuth', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(() => host?.stop());
+
+  it('completes auth() against the local host and calls a tool', async () => {
+    const serverUrl = `${host.baseUrl}/mcp/v1`;
+    const provider = new MemoryProvider();
+    expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
+    expect(provider.client?.client_id).toMatch(/^mcp_/);
+    const authorizationUrl = provider.authorizationUrl!;
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    const callback = await authorizeInBrowser(authorizationUrl.href, host.login);
+    const code = callback.searchParams.get('code');
+    expect(callback.searchParams.get('error_description')).toBeNull();
+    if (!code) throw new Error(`no code: ${callback}`);
+    expect(await auth(provider, { serverUrl, authorizationCode: code })).toBe('AUTHORIZED');
+    expect(provider.saved?.refresh_token).toBeTruthy();
+
+    const client = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }));
+    const result = await client.callTool({ name: 'listBlockchains', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result.content)).toContain('ethereum');
+    await client.close();
+  });
+});
