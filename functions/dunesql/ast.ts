@@ -1,0 +1,53 @@
+import type { AstNode } from './polyglot';
+
+type Visitor = (node: AstNode, type: string) => AstNode | undefined;
+
+/** The type of an AST node: its single key (`function`, `sum`, `cast`, `select`, ...). */
+export function nodeType(node: AstNode): string | undefined {
+  if (!node || typeof node !== 'object' || Array.isArray(node)) return undefined;
+  const keys = Object.keys(node);
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/**
+ * Rewrites an AST bottom-up, in place: children first, then the node itself; a visitor that returns
+ * a node replaces the visited one.
+ */
+export function rewrite(node: AstNode, visit: Visitor): AstNode {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) node[i] = rewrite(node[i], visit);
+    return node;
+  }
+  if (!node || typeof node !== 'object') return node;
+  for (const key of Object.keys(node)) {
+    if (key === 'span' || key === 'trailing_comments' || key === 'leading_comments') continue;
+    node[key] = rewrite(node[key], visit);
+  }
+  const type = nodeType(node);
+  if (!type) return node;
+  return visit(node, type) ?? node;
+}
+
+/** Every node of a type, in document order. */
+export function findAll(node: AstNode, type: string, found: AstNode[] = []): AstNode[] {
+  if (Array.isArray(node)) {
+    for (const child of node) findAll(child, type, found);
+  } else if (node && typeof node === 'object') {
+    if (nodeType(node) === type) found.push(node);
+    for (const key of Object.keys(node)) if (key !== 'span') findAll(node[key], type, found);
+  }
+  return found;
+}
+
+/** A generic function call's lower-case name and arguments, if the node is one. */
+export function functionCall(node: AstNode): { name: string; args: AstNode[] } | undefined {
+  const call = node?.function ?? node?.aggregate_function;
+  if (!call || typeof call.name !== 'string') return undefined;
+  return { name: call.name.toLowerCase(), args: call.args ?? [] };
+}
+
+/** The string value of a string literal node. */
+export function stringLiteral(node: AstNode): string | undefined {
+  const literal = node?.literal;
+  return literal?.literal_type === 'string' ? String(literal.value) : undefined;
+}

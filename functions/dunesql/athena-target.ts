@@ -1,0 +1,55 @@
+import { type RuleSet, unsupported } from './rules';
+
+/**
+ * Athena runs Trino, not DuneSQL: Dune's onchain functions and 256-bit types are rewritten into
+ * plain Trino. Decision: uint256/int256 become decimal(38,0), so values above 10^38 overflow
+ * (Trino raises an error); see docs/adr/0006-dunesql-dialect.md.
+ */
+const byteAt = (b: string, i: string) =>
+  `cast(from_big_endian_64(lpad(substr(${b}, ${i}, 1), 8, X'00')) as decimal(38,0))`;
+const unsignedOf = (b: string, byte: (expression: string) => string) =>
+  `reduce(sequence(1, greatest(length(${b}), 1)), cast(0 as decimal(38,0)), (acc, i) -> acc * 256 + if(i > length(${b}), 0, ${byte(byteAt(b, 'i'))}), acc -> acc)`;
+const UINT256 = unsignedOf('__1', (x) => x);
+// Two's complement: a negative value is -(complement + 1), computed on the complemented bytes.
+const INT256 = `if(length(__1) > 0 and from_big_endian_64(lpad(substr(__1, 1, 1), 8, X'00')) >= 128, -(${unsignedOf('__1', (x) => `(255 - ${x})`)}) - 1, ${UINT256})`;
+
+const templates: Record<string, string> = {
+  varbinary_to_uint256: UINT256,
+  varbinary_to_int256: INT256,
+  varbinary_to_bigint: `from_big_endian_64(lpad(__1, 8, X'00'))`,
+  varbinary_to_integer: `from_big_endian_32(lpad(__1, 4, X'00'))`,
+  varbinary_to_varchar: 'from_utf8(__1)',
+  varbinary_substring: 'substr(__1, __2, __3)',
+  varbinary_length: 'length(__1)',
+  varbinary_concat: 'concat(__1, __2)',
+  varbinary_ltrim: `from_hex(regexp_replace(to_hex(__1), '^(00)+', ''))`,
+  varbinary_rtrim: `from_hex(regexp_replace(to_hex(__1), '(00)+$', ''))`,
+  varbinary_starts_with: 'starts_with(to_hex(__1), to_hex(__2))',
+  varbinary_ends_with: `regexp_like(to_hex(__1), to_hex(__2) || '$')`,
+  varbinary_reverse: 'reverse(__1)',
+  varbinary_position: `if(length(__2) = 0, 1, (strpos(to_hex(__1), to_hex(__2)) + 1) / 2)`,
+  from_hex: `from_hex(regexp_replace(__1, '^0[xX]', ''))`,
+};
+
+function templateRule(template: string) {
+  return (args: unknown[], context: { template(e: string, a: unknown[]): unknown }) => {
+    // A two-argument substring keeps the rest of the bytes.
+    const text = template.includes('__3') && args.length === 2 ? template.replace(', __3', '') : template;
+    return context.template(text, args);
+  };
+}
+
+export const ATHENA_RULES: RuleSet = {
+  ...Object.fromEntries(Object.entries(templates).map(([name, template]) => [name, templateRule(template)])),
+  ...Object.fromEntries(
+    Object.entries(templates)
+      .filter(([name]) => name.startsWith('varbinary_'))
+      .map(([name, template]) => [name.replace('varbinary_', 'bytearray_'), templateRule(template)]),
+  ),
+  keccak: unsupported(
+    'keccak',
+    'keccak() is not available on Athena (Trino has no Keccak-256). Compare against precomputed hashes instead, e.g. the topic0 values of the decoded event tables.',
+  ),
+};
+
+export const ATHENA_TYPES: Record<string, string> = { UINT256: 'DECIMAL(38, 0)', INT256: 'DECIMAL(38, 0)' };

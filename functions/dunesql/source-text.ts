@@ -1,0 +1,112 @@
+/**
+ * What the translator needs from the user's text before any parser sees it: Dune's `0x…` varbinary
+ * literals rewritten to Trino's `X'…'` (polyglot's Trino parser does not read `0x…`), and a way back
+ * from offsets in the rewritten text to line/column in what the user wrote.
+ */
+
+export interface PreparedSource {
+  /** The user's SQL with each `0x…` literal written as `X'…'`. */
+  text: string;
+  /** Character offset in `text` → character offset in the user's SQL. */
+  toUserOffset(offset: number): number;
+  /** The user's SQL without comments (to tell "no statement" from a syntax error). */
+  withoutComments: string;
+  /** Where a `/*` comment that never closes starts (polyglot would silently drop the rest). */
+  unterminatedComment?: number;
+}
+
+interface Shift {
+  /** First character offset in the rewritten text after a rewritten literal. */
+  from: number;
+  /** How many characters the rewritten text is ahead of the user's from there on. */
+  delta: number;
+}
+
+const IDENTIFIER_CHAR = /[A-Za-z0-9_$]/;
+const HEX_DIGIT = /[0-9A-Fa-f]/;
+
+/** Rewrites `0x…` literals outside strings, quoted identifiers and comments. */
+export function prepareSource(sql: string): PreparedSource {
+  const shifts: Shift[] = [];
+  let out = '';
+  let withoutComments = '';
+  let unterminatedComment: number | undefined;
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    const next = sql[i + 1];
+    let end = i + 1;
+    if (c === "'" || c === '"') {
+      end = closingQuote(sql, i, c);
+    } else if (c === '-' && next === '-') {
+      const newline = sql.indexOf('\n', i);
+      end = newline < 0 ? sql.length : newline;
+      withoutComments += ' ';
+    } else if (c === '/' && next === '*') {
+      const close = sql.indexOf('*/', i + 2);
+      if (close < 0) unterminatedComment ??= i;
+      end = close < 0 ? sql.length : close + 2;
+      withoutComments += ' ';
+    } else if (c === '0' && (next === 'x' || next === 'X') && !IDENTIFIER_CHAR.test(sql[i - 1] ?? ' ')) {
+      let j = i + 2;
+      while (j < sql.length && HEX_DIGIT.test(sql[j]!)) j++;
+      if (j > i + 2 && !IDENTIFIER_CHAR.test(sql[j] ?? ' ')) {
+        let digits = sql.slice(i + 2, j);
+        if (digits.length % 2 === 1) digits = `0${digits}`;
+        const literal = `X'${digits}'`;
+        out += literal;
+        withoutComments += literal;
+        const delta = (shifts.at(-1)?.delta ?? 0) + literal.length - (j - i);
+        shifts.push({ from: out.length, delta });
+        i = j;
+        continue;
+      }
+      end = j;
+    } else if (IDENTIFIER_CHAR.test(c)) {
+      while (end < sql.length && IDENTIFIER_CHAR.test(sql[end]!)) end++;
+    }
+    if (!(c === '-' && next === '-') && !(c === '/' && next === '*')) withoutComments += sql.slice(i, end);
+    out += sql.slice(i, end);
+    i = end;
+  }
+  return {
+    text: out,
+    withoutComments,
+    unterminatedComment,
+    toUserOffset(offset) {
+      let delta = 0;
+      for (const shift of shifts) {
+        if (shift.from > offset) break;
+        delta = shift.delta;
+      }
+      return Math.max(0, offset - delta);
+    },
+  };
+}
+
+function closingQuote(sql: string, start: number, quote: string): number {
+  let j = start + 1;
+  while (j < sql.length) {
+    if (sql[j] === quote) {
+      if (sql[j + 1] === quote) {
+        j += 2;
+        continue;
+      }
+      return j + 1;
+    }
+    j++;
+  }
+  return sql.length;
+}
+
+/** 1-based line and column of a character offset. */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  const prefix = text.slice(0, Math.max(0, offset));
+  const lines = prefix.split(/\r\n|\r|\n/);
+  return { line: lines.length, column: [...(lines.at(-1) ?? '')].length + 1 };
+}
+
+/** Character offset of a UTF-8 byte offset into `text`. */
+export function byteToCharOffset(text: string, byteOffset: number): number {
+  return Buffer.from(text, 'utf8').subarray(0, Math.max(0, byteOffset)).toString('utf8').length;
+}

@@ -1,0 +1,278 @@
+import { findAll, functionCall, nodeType, rewrite } from './ast';
+import { ATHENA_RULES, ATHENA_TYPES } from './athena-target';
+import {
+  DUCKDB_RULES,
+  DUCKDB_TYPES,
+  HELPER_PREFIX,
+  sessionSetupFor,
+  userFacingMessage,
+} from './duckdb-target';
+import { DuneSqlError, UnsupportedConstruct } from './errors';
+import { type AstNode, loadPolyglot } from './polyglot';
+import { type RuleContext, type RuleSet, ruleArguments } from './rules';
+import { byteToCharOffset, lineColumnAt, type PreparedSource, prepareSource } from './source-text';
+
+/** Where translated DuneSQL runs: DuckDB on the local host, Trino on Athena. */
+export type TranslationTarget = 'duckdb' | 'athena';
+
+export interface Translation {
+  target: TranslationTarget;
+  /** The SQL to run on the target engine. */
+  sql: string;
+  /**
+   * What the session must run first, on the same connection (DuckDB: settings and the helper
+   * macros this statement calls, as one multi-statement string; Athena: empty).
+   */
+  sessionSetup: string;
+  /**
+   * Where an offset in `sql` (as the target engine reports it) lies in the user's SQL: 1-based line
+   * and column, found by matching the token at the offset back to what the user wrote.
+   */
+  userPosition(
+    offset: number,
+    unit: 'bytes' | 'characters',
+  ): Promise<{ line: number; column: number } | undefined>;
+  /** The engine's error message with translation helpers named as the user wrote them. */
+  userMessage(message: string): string;
+}
+
+type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
+
+const TARGETS = {
+  duckdb: { rules: DUCKDB_RULES, types: DUCKDB_TYPES },
+  athena: { rules: ATHENA_RULES, types: ATHENA_TYPES },
+} satisfies Record<TranslationTarget, { rules: RuleSet; types: Record<string, string> }>;
+
+/**
+ * Translates one DuneSQL statement (Trino SQL plus Dune's onchain extensions) for a target engine.
+ * The statement is parsed with polyglot's Trino dialect (so what runs here parses on Athena), the
+ * rules of the target rewrite what Trino or DuckDB lack, and for DuckDB polyglot's own Trino→DuckDB
+ * transpiler does the rest. Throws DuneSqlError (syntax or unsupported), positioned in the user's SQL.
+ */
+export async function translate(sql: string, target: TranslationTarget): Promise<Translation> {
+  const polyglot = await loadPolyglot();
+  const source = prepareSource(sql);
+  if (source.unterminatedComment !== undefined) {
+    throw new DuneSqlError(
+      'syntax',
+      'Syntax error: unterminated /* comment',
+      lineColumnAt(sql, source.unterminatedComment),
+    );
+  }
+  const parsed = polyglot.parse(source.text, polyglot.Dialect.Trino);
+  if (!parsed.success && /^[\s;]*$/.test(source.withoutComments)) {
+    throw new DuneSqlError('syntax', 'The query contains no SQL statement.');
+  }
+  if (!parsed.success || !parsed.ast) {
+    const offset = parsed.errorStart;
+    throw new DuneSqlError(
+      'syntax',
+      `Syntax error: ${stripPosition(parsed.error ?? 'the query cannot be parsed')}`,
+      offset === undefined ? undefined : lineColumnAt(sql, source.toUserOffset(offset)),
+    );
+  }
+  if (parsed.ast.length !== 1) {
+    throw new DuneSqlError(
+      'syntax',
+      parsed.ast.length === 0
+        ? 'The query contains no SQL statement.'
+        : `Only one statement can run per query, but this SQL has ${parsed.ast.length} statements separated by ";". Run them as separate queries (a single trailing ";" is fine).`,
+    );
+  }
+  const statement = parsed.ast[0];
+  const kind = nodeType(statement) ?? 'unknown';
+  if (!QUERY_NODES.has(kind)) {
+    throw new DuneSqlError(
+      'not_a_query',
+      `Only read-only queries can run here (SELECT, WITH ... SELECT, VALUES, set operations); ${statementName(sql)} statements are not allowed.`,
+    );
+  }
+  const { rules, types } = TARGETS[target];
+  let changed = false;
+  try {
+    changed = applyRules(polyglot, statement, rules, types);
+  } catch (error) {
+    if (error instanceof UnsupportedConstruct) {
+      throw new DuneSqlError(
+        'unsupported',
+        error.message,
+        await findConstruct(polyglot, sql, source, error.construct),
+      );
+    }
+    throw error;
+  }
+  if (target === 'duckdb') changed = nameUnaliasedColumns(polyglot, statement) || changed;
+
+  // Untouched statements skip a generate round trip through the WASM module.
+  let trino = source.text;
+  if (changed) {
+    const generated = polyglot.generate([statement], polyglot.Dialect.Trino);
+    if (!generated.success || !generated.sql?.[0]) throw internalError(generated.error);
+    trino = generated.sql[0];
+  }
+  let output = trino;
+  if (target === 'duckdb') {
+    const transpiled = polyglot.transpile(trino, polyglot.Dialect.Trino, polyglot.Dialect.DuckDB);
+    if (!transpiled.success || !transpiled.sql?.[0]) throw internalError(transpiled.error);
+    output = transpiled.sql[0];
+  }
+  return {
+    target,
+    sql: output,
+    sessionSetup: target === 'duckdb' ? sessionSetupFor(output) : '',
+    userPosition: (offset, unit) =>
+      mapPosition(
+        polyglot,
+        sql,
+        source,
+        output,
+        unit === 'bytes' ? byteToCharOffset(output, offset) : offset,
+      ),
+    userMessage: target === 'duckdb' ? userFacingMessage : (message) => message,
+  };
+}
+
+/** Statement nodes that are queries (polyglot parses `TABLE t` as an alias node). */
+const QUERY_NODES = new Set(['select', 'union', 'intersect', 'except', 'values', 'subquery', 'alias']);
+
+function statementName(sql: string): string {
+  const word = /^(?:\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/)*([A-Za-z]+)/.exec(sql)?.[1];
+  return word ? word.toUpperCase() : 'these';
+}
+
+function applyRules(
+  polyglot: Polyglot,
+  statement: AstNode,
+  rules: RuleSet,
+  types: Record<string, string>,
+): boolean {
+  let changed = false;
+  const context: RuleContext = { template: (expression, args) => instantiate(polyglot, expression, args) };
+  // Window aggregates stay DuckDB's own: a macro expansion cannot carry an OVER clause.
+  const windowed = new Set(findAll(statement, 'window_function').map((w: AstNode) => w.window_function.this));
+  rewrite(statement, (node, type) => {
+    if (type === 'cast' || type === 'try_cast') {
+      const to = node[type].to;
+      const replacement = to?.data_type === 'custom' ? types[String(to.name).toUpperCase()] : undefined;
+      if (replacement) {
+        node[type].to = dataType(polyglot, replacement);
+        changed = true;
+      }
+      return undefined;
+    }
+    if (windowed.has(node)) return undefined;
+    if (type === 'sum' && node.sum.distinct) return undefined;
+    const name = functionCall(node)?.name ?? type;
+    const rule = Object.hasOwn(rules, name) ? rules[name] : undefined;
+    if (!rule) return undefined;
+    const replaced = rule(ruleArguments(node, type), context, node);
+    if (replaced) changed = true;
+    return replaced;
+  });
+  return changed;
+}
+
+/**
+ * Trino names an unaliased expression column `_col<N>` (its position); DuckDB names it after the
+ * expression text (`count_star()`). Aliases the outermost select list the way Trino names it.
+ */
+function nameUnaliasedColumns(polyglot: Polyglot, statement: AstNode): boolean {
+  let select = statement;
+  while (select && !select.select) {
+    const type = nodeType(select);
+    if (!type) return false;
+    select = select[type]?.left ?? select[type]?.this;
+  }
+  const expressions: AstNode[] | undefined = select?.select?.expressions;
+  if (!expressions) return false;
+  let changed = false;
+  expressions.forEach((expression, i) => {
+    const type = nodeType(expression);
+    if (!type || ['alias', 'column', 'star', 'dot'].includes(type)) return;
+    expressions[i] = instantiate(polyglot, `__1 AS _col${i}`, [expression]);
+    changed = true;
+  });
+  return changed;
+}
+
+const templateCache = new Map<string, AstNode>();
+
+/** A node from a template expression, `__1`, `__2`, ... replaced by the given nodes. */
+function instantiate(polyglot: Polyglot, expression: string, args: AstNode[]): AstNode {
+  let template = templateCache.get(expression);
+  if (!template) {
+    const parsed = polyglot.parse(`SELECT ${expression}`, polyglot.Dialect.Trino);
+    if (!parsed.success || !parsed.ast) throw internalError(`template ${expression}: ${parsed.error}`);
+    template = (parsed.ast[0] as AstNode).select.expressions[0];
+    templateCache.set(expression, template);
+  }
+  return rewrite(structuredClone(template), (node, type) => {
+    if (type !== 'column' || node.column.table) return undefined;
+    const match = /^__(\d+)$/.exec(node.column.name?.name ?? '');
+    return match ? structuredClone(args[Number(match[1]) - 1]) : undefined;
+  });
+}
+
+function dataType(polyglot: Polyglot, sqlType: string): AstNode {
+  return instantiate(polyglot, `CAST(NULL AS ${sqlType})`, []).cast.to;
+}
+
+/** Lower-case identifier text for matching tokens across the user's and the generated SQL. */
+function tokenKey(text: string): string {
+  return text.toLowerCase().replace(new RegExp(`^${HELPER_PREFIX}`), '');
+}
+
+interface Token {
+  key: string;
+  start: number;
+  end: number;
+}
+
+function tokensOf(polyglot: Polyglot, text: string, dialect: 'Trino' | 'DuckDB'): Token[] {
+  const result = polyglot.tokenize(text, polyglot.Dialect[dialect]);
+  if (!result.success || !result.tokens) return [];
+  return result.tokens
+    .filter((token) => /^[\p{L}_"`0-9]/u.test(token.text))
+    .map((token) => ({ key: tokenKey(token.text), start: token.span.start, end: token.span.end }));
+}
+
+/**
+ * Maps an offset in the generated SQL to the user's SQL: the token there (or the nearest one before
+ * it that the user also wrote) is matched to the same occurrence of the same word in the user's text.
+ */
+async function mapPosition(
+  polyglot: Polyglot,
+  sql: string,
+  source: PreparedSource,
+  output: string,
+  offset: number,
+): Promise<{ line: number; column: number } | undefined> {
+  const generated = tokensOf(polyglot, output, 'DuckDB');
+  const user = tokensOf(polyglot, source.text, 'Trino');
+  let index = generated.findIndex((token) => token.end > offset);
+  if (index < 0) index = generated.length - 1;
+  // The token at the offset, then the next few (DuckDB points at a CAST or call the user spelled
+  // differently), then back towards the start.
+  const candidates = [index, index + 1, index + 2, ...Array.from({ length: index }, (_, k) => index - 1 - k)];
+  for (const i of candidates) {
+    const token = generated[i];
+    if (!token) continue;
+    const occurrence = generated.slice(0, i).filter((t) => t.key === token.key).length;
+    const match = user.filter((t) => t.key === token.key)[occurrence];
+    if (match) return lineColumnAt(sql, source.toUserOffset(match.start));
+  }
+  return undefined;
+}
+
+async function findConstruct(polyglot: Polyglot, sql: string, source: PreparedSource, construct: string) {
+  const token = tokensOf(polyglot, source.text, 'Trino').find((t) => t.key === construct.toLowerCase());
+  return token ? lineColumnAt(sql, source.toUserOffset(token.start)) : undefined;
+}
+
+function stripPosition(message: string): string {
+  return message.replace(/^(Parse|Tokenization) error at line \d+, column \d+:\s*/, '');
+}
+
+function internalError(detail: string | undefined): Error {
+  return new Error(`DuneSQL translation failed: ${detail ?? 'unknown error'}`);
+}

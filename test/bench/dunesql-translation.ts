@@ -1,0 +1,50 @@
+/**
+ * DuneSQL → DuckDB translation latency (functions/dunesql): p50/p95 per query over typical
+ * dashboard-style statements, warm (the translator's WASM is loaded once, before timing), plus the
+ * one-off load time. Prints figures, asserts nothing.
+ */
+import { performance } from 'node:perf_hooks';
+import { preloadTranslator, translate } from '../../functions/dunesql';
+import { percentile } from './support';
+
+const QUERIES = [
+  'select token_pair, sum(amount_usd) as volume from dex.trades group by 1 order by 2 desc limit 5',
+  "select date_trunc('day', block_time) as day, count(*) as txs, approx_distinct(\"from\") as senders from ethereum.transactions where block_time > now() - interval '7' day group by 1 order by 1",
+  `with transfers as (
+     select evt_block_time, "to", varbinary_to_uint256(data) as amount
+     from ethereum.logs where contract_address = 0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2
+   )
+   select "to", sum(amount) as received, count(*) from transfers group by 1 order by 2 desc limit 20`,
+  `select t.block_date, p.symbol, sum(t.amount_usd) / nullif(avg(p.price), 0) as volume_in_token
+   from dex.trades t join prices.usd p on p.contract_address = t.token_bought_address
+     and p.minute = date_trunc('minute', t.block_time)
+   where t.block_date >= current_date - interval '30' day group by 1, 2`,
+  `select project, block_date, volume, avg(volume) over (partition by project order by block_date rows between 6 preceding and current row) as ma7
+   from (select project, block_date, sum(amount_usd) as volume from dex.trades group by 1, 2)`,
+  "select format_datetime(block_time, 'yyyy-MM-dd HH:mm') as t, to_hex(hash), element_at(split(cast(value as varchar), '.'), 1) from ethereum.transactions limit 10",
+  "select date_diff('day', min(block_time), max(block_time)) as days, approx_percentile(gas_price, 0.5) from ethereum.transactions",
+  'select x, cardinality(arr) from (select 1 as x, array[1, 2, 3] as arr) cross join unnest(arr) as u(y)',
+];
+
+async function main() {
+  const loadStart = performance.now();
+  await preloadTranslator();
+  const loadMs = performance.now() - loadStart;
+  for (const sql of QUERIES) await translate(sql, 'duckdb'); // warm-up
+  const samples: number[] = [];
+  for (let round = 0; round < 30; round++) {
+    for (const sql of QUERIES) {
+      const started = performance.now();
+      await translate(sql, 'duckdb');
+      samples.push(performance.now() - started);
+    }
+  }
+  samples.sort((a, b) => a - b);
+  console.log(`DuneSQL translation: ${QUERIES.length} queries × 30 rounds`);
+  console.log(`  load (once per process): ${loadMs.toFixed(0)} ms`);
+  console.log(
+    `  per query: p50 ${percentile(samples, 50).toFixed(2)} ms, p95 ${percentile(samples, 95).toFixed(2)} ms`,
+  );
+}
+
+await main();

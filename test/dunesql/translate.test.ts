@@ -1,0 +1,148 @@
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { Dialect, parse } from '@polyglot-sql/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DUCKDB_SESSION_SETUP, DuneSqlError, translate } from '../../functions/dunesql';
+import { prepareSource } from '../../functions/dunesql/source-text';
+
+let instance: DuckDBInstance;
+// Macros and settings are per connection (TEMP), as in the sandbox: one connection runs everything.
+let connection: DuckDBConnection;
+beforeAll(async () => {
+  instance = await DuckDBInstance.create(':memory:');
+  connection = await instance.connect();
+  for (const statement of DUCKDB_SESSION_SETUP) await connection.run(statement);
+});
+afterAll(() => {
+  connection.closeSync();
+  instance.closeSync();
+});
+
+/** Translates DuneSQL and runs it on a DuckDB session prepared like the sandbox. */
+async function run(sql: string) {
+  const translation = await translate(sql, 'duckdb');
+  const reader = await connection.runAndReadAll(translation.sql);
+  return { columns: reader.columnNames(), rows: reader.getRowsJson() };
+}
+
+async function failure(sql: string): Promise<DuneSqlError> {
+  const error = await translate(sql, 'duckdb').catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(DuneSqlError);
+  return error as DuneSqlError;
+}
+
+describe('0x varbinary literals', () => {
+  it('become X literals outside strings, quoted names and comments, with offsets mapped back', () => {
+    const sql = `select 0xAbC, '0x12', "0x34" -- 0x56\n, a0x1, 0x1`;
+    const source = prepareSource(sql);
+    expect(source.text).toBe(`select X'0AbC', '0x12', "0x34" -- 0x56\n, a0x1, X'01'`);
+    expect(source.toUserOffset(source.text.indexOf("X'01'") + 5)).toBe(sql.length);
+  });
+});
+
+describe('DuneSQL on DuckDB gives Trino answers', () => {
+  it.each([
+    ['integer division', 'select 7 / 2, -7 / 2, 7.0 / 2', [[3, -3, 3.5]]],
+    [
+      '1-based substr and element_at',
+      "select substr('abcdef', 2, 3), element_at(array[10, 20, 30], 1)",
+      [['bcd', 10]],
+    ],
+    ['element_at on a map gives the value', "select element_at(map(array['k'], array[5]), 'k')", [[5]]],
+    ['try of a failing expression is NULL', "select try(1 / 0), try(cast('x' as integer))", [[null, null]]],
+    ['date_trunc of a date is a date', "select date_trunc('month', date '2024-03-05')", [['2024-03-01']]],
+    [
+      'date_diff counts whole units',
+      "select date_diff('day', timestamp '2024-01-01 23:00:00', timestamp '2024-01-02 01:00:00')",
+      [['0']],
+    ],
+    ['to_hex of varbinary is its bytes, upper case', 'select to_hex(0xc02aaa39)', [['C02AAA39']]],
+    ['varbinary compares bytewise', "select 0xab < 0xac, 0xabcd = from_hex('abcd')", [[true, true]]],
+    ['concat with NULL is NULL', "select concat('a', null), concat('a', 'b', 'c')", [[null, 'abc']]],
+    [
+      'exact uint256 sum',
+      "select sum(cast(x as uint256)) from (values '340282366920938463463374607431768211450', '3') as t (x)",
+      [['340282366920938463463374607431768211453']],
+    ],
+    [
+      'varbinary_to_uint256 and bytearray_to_int256',
+      'select varbinary_to_uint256(0x00000000000000000000000000000000000000000000000000000000000003e8), bytearray_to_int256(0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff9c)',
+      [['1000', '-100']],
+    ],
+    [
+      'NULLs sort last both ways',
+      'select array_agg(x order by x desc) from (values 1, null, 3) as t (x)',
+      [[[3, 1, null]]],
+    ],
+    [
+      'format_datetime with a Joda pattern',
+      "select format_datetime(timestamp '2024-01-02 03:04:05', 'yyyy-MM-dd HH:mm')",
+      [['2024-01-02 03:04']],
+    ],
+  ])('%s', async (_, sql, rows) => {
+    expect((await run(sql)).rows).toEqual(rows);
+  });
+
+  it('names unaliased columns _col<N> and keeps column names', async () => {
+    const { columns } = await run(
+      'select x, count(*), x + 1 as y, sum(x) from (values 1, 2) as t (x) group by x',
+    );
+    expect(columns).toEqual(['x', '_col1', 'y', '_col3']);
+  });
+
+  it('counts as bigint', async () => {
+    const translation = await translate('select count(*) from (values 1) as t (x)', 'duckdb');
+    const prepared = await connection.prepare(translation.sql);
+    expect(prepared.columnType(0).toString()).toBe('BIGINT');
+  });
+});
+
+describe('errors point at the SQL the user wrote', () => {
+  it('positions syntax errors in the user text, past rewritten literals', async () => {
+    const error = await failure('select 0xc02a,\n  from where');
+    expect(error.kind).toBe('syntax');
+    expect(error.position?.line).toBe(2);
+  });
+
+  it('names unsupported constructs and the supported form', async () => {
+    const error = await failure("select 1,\n  format_datetime(now(), 'yyyy QQQ')");
+    expect(error.kind).toBe('unsupported');
+    expect(error.message).toMatch(/format_datetime\(\) format 'yyyy QQQ' .* common letters/);
+    expect(error.position).toEqual({ line: 2, column: 3 });
+  });
+
+  it('refuses statements that are not queries', async () => {
+    for (const sql of ['insert into t values (1)', 'create table x as select 1', 'explain select 1']) {
+      expect((await failure(sql)).kind).toBe('not_a_query');
+    }
+  });
+
+  it('maps an engine error position back to the user token', async () => {
+    const sql = "select 0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2 as a,\n  date_add('day', 1, nope)";
+    const translation = await translate(sql, 'duckdb');
+    const offset = Buffer.byteLength(translation.sql.slice(0, translation.sql.indexOf('nope')));
+    expect(await translation.userPosition(offset, 'bytes')).toEqual({ line: 2, column: 22 });
+    expect(translation.userMessage('Macro DUNESQL_DATE_ADD() failed')).toBe('Macro DATE_ADD() failed');
+  });
+});
+
+describe('the athena target', () => {
+  it.each([
+    ['select cast(amount as uint256), cast(delta as int256) from t', /DECIMAL\(38, 0\).*DECIMAL\(38, 0\)/],
+    ['select varbinary_to_uint256(data) from t', /REDUCE\(SEQUENCE/],
+    [
+      'select bytearray_substring(data, 1, 4), varbinary_length(data) from t',
+      /SUBSTR\(data, 1, 4\), LENGTH\(data\)/,
+    ],
+    ['select * from t where "to" = 0xc02a and from_hex(\'0xab\') = x', /x'c02a'.*FROM_HEX\(REGEXP_REPLACE/],
+  ])('rewrites Dune extensions into Trino that parses: %s', async (sql, pattern) => {
+    const { sql: trino } = await translate(sql, 'athena');
+    expect(trino).toMatch(pattern);
+    expect(trino).not.toMatch(/uint256|int256|varbinary_|bytearray_/i);
+    expect(parse(trino, Dialect.Trino).success).toBe(true);
+  });
+
+  it('refuses keccak, which Athena lacks', async () => {
+    const error = await translate('select keccak(data) from t', 'athena').catch((e: unknown) => e);
+    expect((error as DuneSqlError).message).toMatch(/keccak\(\) is not available on Athena/);
+  });
+});
