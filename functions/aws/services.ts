@@ -7,6 +7,7 @@ import { NotImplementedError } from '../core/errors';
 import type { SqlTableReferenceParser } from '../core/lineage';
 import type { RefreshScheduleRegistry } from '../core/refresh-schedules';
 import type { Orchestrator } from '../core/workflows';
+import { DuneSqlTableReferenceParser } from '../dunesql/table-references';
 import { executionConfigFromEnv } from '../executions/config';
 import { SigningKeys } from '../oauth/signing-keys';
 import { createServices, type Services } from '../services';
@@ -53,7 +54,7 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
       new SFNClient({}),
       new DynamoTaskTokenStore(db, tableName),
     ),
-    sqlParser: notYetInAws<SqlTableReferenceParser>('The SQL lineage parser'),
+    sqlParser: new DuneSqlTableReferenceParser(),
     schedules:
       env.SCHEDULE_GROUP_NAME && env.SCHEDULER_ROLE_ARN && env.NODE_RUNNER_ARN
         ? new EventBridgeRefreshSchedules(new SchedulerClient({}), {

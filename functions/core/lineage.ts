@@ -1,8 +1,8 @@
 import { BadRequestError } from './errors';
 
 /**
- * Lineage (DESIGN §4): the tables a query's SQL reads, found with the SQL engine's own parser
- * (DuckDB locally: functions/local/engine/table-references.ts).
+ * Lineage (DESIGN §4): the tables a query's SQL reads, found by parsing the dialect users write
+ * (DuneSQL, with polyglot's Trino parser on both hosts: functions/dunesql/table-references.ts).
  */
 
 /** A table (or view, or materialized view) that a statement reads, as named in the SQL. */

@@ -6,6 +6,7 @@ import { authenticateApiKey, createAccount, createApiKey } from '../accounts/use
 import { localDynamoClient } from '../aws/dynamo/client';
 import { SERVICE_TABLE } from '../aws/dynamo/table-definitions';
 import type { AccountStore } from '../core/accounts';
+import { DuneSqlTableReferenceParser } from '../dunesql/table-references';
 import { createNodeRunner, recoverExecutions } from '../executions/activities';
 import { type ExecutionConfig, executionConfigFromEnv } from '../executions/config';
 import { SigningKeys } from '../oauth/signing-keys';
@@ -16,7 +17,6 @@ import { configureServices, createServices, type Services } from '../services';
 import { ensureTables, startDynalite } from './dynalite';
 import { DuckDbQueryEngine, type DuckDbQueryEngineOptions } from './engine/query-engine';
 import { DuckDbResultStore } from './engine/result-store';
-import { DuckDbTableReferenceParser } from './engine/table-references';
 import { startHttpServer } from './http-server';
 import { PollingDependencyGate } from './polling-gate';
 import { RefreshScheduler } from './refresh-scheduler';
@@ -111,13 +111,12 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   // The orchestrator needs the runner and the runner needs the services: bind lazily.
   let runner: ReturnType<typeof createNodeRunner> | undefined;
   const orchestrator = new LocalStepFunctions(() => runner!, { waitMillis: options.waitMillis ?? 100 });
-  const sqlParser = new DuckDbTableReferenceParser();
   const services = createServices(client.doc, SERVICE_TABLE.localName, {
     engine,
     results,
     orchestrator,
     dependencyGate: new PollingDependencyGate(),
-    sqlParser,
+    sqlParser: new DuneSqlTableReferenceParser(),
     // The local RefreshScheduler reads schedules from the views themselves.
     schedules: { sync: async () => {}, remove: async () => {} },
     config,
@@ -169,7 +168,6 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         await orchestrator.close();
         await engine.close();
         await results.close();
-        await sqlParser.close();
         await dynamo.close();
         client.client.destroy();
         await rm(hostFile, { force: true });

@@ -1,0 +1,103 @@
+import type { SqlTableReferenceParser, TableReference } from '../core/lineage';
+import { unreadableSqlError } from '../core/lineage';
+import { nodeType } from './ast';
+import { type AstNode, loadPolyglot } from './polyglot';
+import { lineColumnAt, prepareSource } from './source-text';
+
+/** Statement kinds that read data (what the engines run); anything else is refused for lineage too. */
+const QUERY_KINDS = new Set(['select', 'union', 'intersect', 'except', 'values', 'subquery']);
+
+interface Identifier {
+  name: string;
+  quoted?: boolean;
+}
+
+/**
+ * Lineage for DuneSQL, the dialect users write: the tables a query reads, found by walking the
+ * syntax tree of polyglot's Trino parser (the same parse the translator uses), so it runs the same
+ * in Lambda and on the local host and agrees with what Athena will parse.
+ *
+ * Scoping follows Trino: a CTE is visible in the query after its WITH clause and in the CTEs defined
+ * after it; a CTE of a `WITH RECURSIVE` clause is also visible in its own body. A CTE name shadows a
+ * one-part table name only; `schema.table` is always a table.
+ */
+export class DuneSqlTableReferenceParser implements SqlTableReferenceParser {
+  async tablesReadBy(sql: string): Promise<TableReference[]> {
+    const polyglot = await loadPolyglot();
+    const source = prepareSource(sql);
+    if (source.unterminatedComment !== undefined) {
+      throw unreadableSqlError('unterminated /* comment', lineColumnAt(sql, source.unterminatedComment));
+    }
+    if (/^[\s;]*$/.test(source.withoutComments)) throw unreadableSqlError('the SQL is empty');
+    const parsed = polyglot.parse(source.text, polyglot.Dialect.Trino);
+    if (!parsed.success || !parsed.ast) {
+      const position =
+        parsed.errorStart === undefined
+          ? undefined
+          : lineColumnAt(sql, source.toUserOffset(parsed.errorStart));
+      throw unreadableSqlError(
+        `syntax error: ${(parsed.error ?? 'the query cannot be parsed').replace(/ at line \d+, column \d+/, '')}`,
+        position,
+      );
+    }
+    if (parsed.ast.length !== 1) {
+      throw unreadableSqlError(`expected one statement, found ${parsed.ast.length}`);
+    }
+    const statement = parsed.ast[0];
+    if (!QUERY_KINDS.has(nodeType(statement) ?? '')) {
+      throw unreadableSqlError(
+        'only a query (SELECT, WITH ... SELECT, VALUES, set operations) has tables to read',
+      );
+    }
+    const found = new Map<string, TableReference>();
+    collectTables(statement, new Set(), found);
+    return [...found.values()];
+  }
+}
+
+/** Walks the tree in document order, adding tables not shadowed by a CTE in `scope` (lower-case names). */
+function collectTables(node: AstNode, scope: ReadonlySet<string>, found: Map<string, TableReference>): void {
+  if (Array.isArray(node)) {
+    for (const child of node) collectTables(child, scope, found);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const type = nodeType(node);
+  if (type === 'table') {
+    addTable(node.table, scope, found);
+    return;
+  }
+  const body = type ? node[type] : node;
+  if (!body || typeof body !== 'object') return;
+  const ctes: AstNode[] = body.with?.ctes ?? [];
+  let inner = scope;
+  if (ctes.length > 0) {
+    const recursive = body.with.recursive === true;
+    const visible = new Set(scope);
+    for (const cte of ctes) {
+      const name = String(cte.alias?.name ?? '').toLowerCase();
+      if (recursive) visible.add(name);
+      collectTables(cte.this, new Set(visible), found);
+      visible.add(name);
+    }
+    inner = visible;
+  }
+  for (const key of Object.keys(body)) {
+    if (key === 'with' || key === 'span') continue;
+    collectTables(body[key], inner, found);
+  }
+}
+
+function addTable(table: AstNode, scope: ReadonlySet<string>, found: Map<string, TableReference>): void {
+  const parts = [table.catalog, table.schema, table.name] as (Identifier | null)[];
+  const [catalog, schema, name] = parts.map((part) => (part ? part.name : undefined));
+  if (!name) return;
+  if (!catalog && !schema && scope.has(name.toLowerCase())) return;
+  const text = parts
+    .filter((part): part is Identifier => Boolean(part))
+    .map((part) => (part.quoted ? `"${part.name.replaceAll('"', '""')}"` : part.name))
+    .join('.');
+  const key = [catalog, schema, name].filter(Boolean).join('.').toLowerCase();
+  if (found.has(key)) return;
+  found.set(key, { ...(catalog ? { catalog } : {}), ...(schema ? { schema } : {}), table: name, text });
+}
