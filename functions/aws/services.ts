@@ -4,7 +4,6 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { QueryEngine, ResultStore } from '../core/engine';
 import { NotImplementedError } from '../core/errors';
-import type { SqlTableReferenceParser } from '../core/lineage';
 import type { RefreshScheduleRegistry } from '../core/refresh-schedules';
 import type { Orchestrator } from '../core/workflows';
 import { DuneSqlTableReferenceParser } from '../dunesql/table-references';
