@@ -48,7 +48,7 @@ export function homePageHtml(baseUrl: string, range: { from: string; to: string 
 <p class="lead">SQL over onchain data (DuneSQL) through a REST API and a remote MCP server.</p>
 <table>
 <tr><td>Base URL</td><td><code>${base}</code></td></tr>
-<tr><td>REST API</td><td><code>${base}/v1</code> — reference: <a href="/docs">/docs</a>, OpenAPI: <a href="/v1/openapi.json">/v1/openapi.json</a></td></tr>
+<tr><td>REST API</td><td><code>${base}/v1</code> — endpoints and examples in the project's README</td></tr>
 <tr><td>MCP server</td><td><code>${mcpUrl}</code> (Streamable HTTP)</td></tr>
 <tr><td>Sample data</td><td>${dataLine}</td></tr>
 </table>

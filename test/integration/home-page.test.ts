@@ -8,7 +8,7 @@ describe('GET / (landing page)', () => {
   });
   afterAll(async () => host?.stop());
 
-  it('tells a newcomer the base URL, how to authenticate, where the docs and MCP are, and the data range', async () => {
+  it('tells a newcomer the base URL, how to authenticate, where the API and MCP are, and the data range', async () => {
     const response = await host.call('/', { apiKey: null });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
@@ -16,7 +16,7 @@ describe('GET / (landing page)', () => {
     const html = await response.text();
     expect(html).toContain(`<code>${host.baseUrl}</code>`);
     expect(html).toContain('x-service-api-key');
-    expect(html).toContain('href="/docs"');
+    expect(html).toContain(`<code>${host.baseUrl}/v1</code>`);
     expect(html).toContain(`${host.baseUrl}/mcp/v1`);
     expect(html).toMatch(/The data covers <b>\d{4}-\d\d-\d\d[^<]*<\/b> to <b>\d{4}-\d\d-\d\d[^<]*<\/b>/);
     expect(html).not.toContain(host.apiKey);
