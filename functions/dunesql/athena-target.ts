@@ -3,7 +3,7 @@ import { type RuleSet, unsupported } from './rules';
 /**
  * Athena runs Trino, not DuneSQL: Dune's onchain functions and 256-bit types are rewritten into
  * plain Trino. Decision: uint256/int256 become decimal(38,0), so values above 10^38 overflow
- * (Trino raises an error); see docs/adr/0006-dunesql-dialect.md.
+ * (Trino raises an error); see docs/adr/0007-dunesql-dialect.md.
  */
 const byteAt = (b: string, i: string) =>
   `cast(from_big_endian_64(lpad(substr(${b}, ${i}, 1), 8, X'00')) as decimal(38,0))`;
