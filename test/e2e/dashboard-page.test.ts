@@ -16,9 +16,9 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH } from '../support/ensure-chromium';
+import { launchChromium } from '../support/ensure-chromium';
 import { waitUntilFinished } from '../support/executions';
 import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
 
@@ -64,22 +64,7 @@ describe('dashboard page in headless Chromium', () => {
     dashboardUrl = dashboard.dashboard_url;
     expect(dashboardUrl).toContain('?key=');
 
-    // launch() starts Chromium on a new empty profile in a temp dir of its own (and refuses
-    // --user-data-dir; that is launchPersistentContext's job), removed again on close.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      timeout: 15_000,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
 
 /**
  * The end-to-end tests drive Debian's Chromium (playwright-core never downloads a browser here).
@@ -52,5 +53,26 @@ export function setup() {
     browserPath: CHROMIUM_PATH,
     canInstall: process.getuid?.() === 0 && existsSync('/usr/bin/apt-get'),
     install: aptInstallChromium,
+  });
+}
+
+/**
+ * Debian's Chromium, headless, on a new empty profile that launch() removes on close. Background
+ * networking and updates are off: this machine's closed network refuses them, many at a time.
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    timeout: 15_000,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
