@@ -1,0 +1,91 @@
+/**
+ * Client ID metadata documents (a URL as client_id): fetched without following redirects, within a
+ * time and size bound, and accepted only when the document names itself and is a valid public
+ * client. Served here by a real HTTP server on loopback (allowed on the local host only).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  fetchMetadataDocumentClient,
+  isMetadataDocumentUrl,
+  METADATA_DOCUMENT_LIMITS,
+} from '../../functions/oauth/clients';
+
+let server: Server;
+let base: string;
+const runtime = process.env.SERVICE_RUNTIME;
+
+beforeAll(async () => {
+  process.env.SERVICE_RUNTIME = 'local';
+  server = createServer((request, response) => {
+    const self = `${base}${request.url}`;
+    const document = { client_id: self, client_name: 'Doc client', redirect_uris: ['http://127.0.0.1:9/cb'] };
+    switch (request.url) {
+      case '/good.json':
+        response.end(JSON.stringify(document));
+        return;
+      case '/other-id.json':
+        response.end(JSON.stringify({ ...document, client_id: `${base}/good.json` }));
+        return;
+      case '/huge.json':
+        response.end(JSON.stringify({ ...document, padding: 'x'.repeat(METADATA_DOCUMENT_LIMITS.maxBytes) }));
+        return;
+      case '/not-json':
+        response.end('<html>hello</html>');
+        return;
+      case '/redirect.json':
+        response.writeHead(302, { location: `${base}/good.json` }).end();
+        return;
+      case '/secret-client.json':
+        response.end(JSON.stringify({ ...document, token_endpoint_auth_method: 'client_secret_basic' }));
+        return;
+      case '/slow.json':
+        setTimeout(() => response.end(JSON.stringify(document)), METADATA_DOCUMENT_LIMITS.timeoutMs + 1000);
+        return;
+      default:
+        response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server?.closeAllConnections();
+  server?.close();
+  process.env.SERVICE_RUNTIME = runtime;
+});
+
+describe('client ID metadata documents', () => {
+  it('recognises document URLs: https with a path, loopback http only on the local host', () => {
+    expect(isMetadataDocumentUrl('https://client.example.com/oauth/client.json')).toBe(true);
+    expect(isMetadataDocumentUrl('https://client.example.com/')).toBe(false);
+    expect(isMetadataDocumentUrl('https://user:pw@client.example.com/c.json')).toBe(false);
+    expect(isMetadataDocumentUrl(`${base}/good.json`)).toBe(true);
+    expect(isMetadataDocumentUrl('http://example.com/c.json')).toBe(false);
+    expect(isMetadataDocumentUrl('mcp_abc')).toBe(false);
+  });
+
+  it('accepts a document that names itself, as a public client with its name and redirect URIs', async () => {
+    const client = await fetchMetadataDocumentClient(`${base}/good.json`);
+    expect(client).toMatchObject({ clientId: `${base}/good.json`, clientName: 'Doc client' });
+  });
+
+  it.each([
+    ['a document for another client_id', '/other-id.json', /client_id must be its own URL/],
+    ['a document over the size cap', '/huge.json', /larger than 65536 bytes/],
+    ['a document that is not JSON', '/not-json', /is not JSON/],
+    ['a redirect (never followed)', '/redirect.json', /could not be fetched/],
+    ['a confidential client', '/secret-client.json', /Only public clients/],
+    ['a missing document', '/missing.json', /HTTP 404/],
+  ])('refuses %s', async (_case, path, message) => {
+    await expect(fetchMetadataDocumentClient(`${base}${path}`)).rejects.toThrow(message);
+  });
+
+  it('gives up on a document that does not arrive within the time bound', async () => {
+    const started = Date.now();
+    await expect(fetchMetadataDocumentClient(`${base}/slow.json`)).rejects.toThrow(/could not be fetched/);
+    expect(Date.now() - started).toBeLessThan(METADATA_DOCUMENT_LIMITS.timeoutMs + 900);
+  }, 15_000);
+});
