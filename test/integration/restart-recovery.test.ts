@@ -33,7 +33,9 @@ describe('graceful restart with running executions', () => {
     } finally {
       await second.stop();
     }
-  }, 60_000);
+    // Two host starts (engine processes included) and a stop mid-query: 2–15 s alone, but one
+    // clean-clone CI run went past 60 s; profiling where is open work (see the closing note).
+  }, 150_000);
 });
 
 describe('restart in the middle of a pipeline', () => {
@@ -86,5 +88,7 @@ describe('restart in the middle of a pipeline', () => {
     } finally {
       await second.stop();
     }
-  }, 60_000);
+    // Two host starts (engine processes included) and a stop mid-query: 2–15 s alone, but one
+    // clean-clone CI run went past 60 s; profiling where is open work (see the closing note).
+  }, 150_000);
 });
