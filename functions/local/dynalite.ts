@@ -37,8 +37,26 @@ export async function startDynalite(options: { path?: string; port?: number } = 
 /** Creates the tables the CDK stack declares (same keys and indexes), skipping existing ones. */
 export async function ensureTables(client: DynamoDBClient, definitions = TABLE_DEFINITIONS): Promise<void> {
   for (const definition of definitions) {
-    if (await tableExists(client, definition.localName)) continue;
-    await client.send(new CreateTableCommand(createTableInput(definition)));
+    if ((await tableStatus(client, definition.localName)) === undefined) {
+      await client.send(new CreateTableCommand(createTableInput(definition)));
+    }
+    await untilActive(client, definition.localName);
+  }
+}
+
+/**
+ * A table answers reads and writes only once ACTIVE (dynalite, like DynamoDB, refuses a CREATING
+ * table with ResourceNotFoundException), even with dynalite's creation delay set to 0.
+ */
+async function untilActive(client: DynamoDBClient, tableName: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await tableStatus(client, tableName);
+    if (status === 'ACTIVE') return;
+    if (Date.now() > deadline) {
+      throw new Error(`Local table ${tableName} is ${status ?? 'missing'} after ${timeoutMs} ms.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
@@ -73,12 +91,12 @@ export function createTableInput(definition: TableDefinitionSpec) {
   };
 }
 
-async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
+async function tableStatus(client: DynamoDBClient, tableName: string): Promise<string | undefined> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return true;
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return Table?.TableStatus;
   } catch (error) {
-    if ((error as Error).name === 'ResourceNotFoundException') return false;
+    if ((error as Error).name === 'ResourceNotFoundException') return undefined;
     throw error;
   }
 }

@@ -110,12 +110,13 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const results = new DuckDbResultStore({ resultsDir });
   // The orchestrator needs the runner and the runner needs the services: bind lazily.
   let runner: ReturnType<typeof createNodeRunner> | undefined;
+  const dependencyGate = new PollingDependencyGate();
   const orchestrator = new LocalStepFunctions(() => runner!, { waitMillis: options.waitMillis ?? 100 });
   const services = createServices(client.doc, SERVICE_TABLE.localName, {
     engine,
     results,
     orchestrator,
-    dependencyGate: new PollingDependencyGate(),
+    dependencyGate,
     sqlParser: new DuneSqlTableReferenceParser(),
     // The local RefreshScheduler reads schedules from the views themselves.
     schedules: { sync: async () => {}, remove: async () => {} },
@@ -164,12 +165,18 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       closing ??= (async () => {
         await http.close();
         await scheduler.stop();
+        // No workflow may take its next step (e.g. start a pipeline's next node) once shutdown began.
+        orchestrator.abortAll();
+        dependencyGate.close();
         await failInterruptedExecutions(services);
-        await orchestrator.close();
+        // Stopping the engine ends the runs in flight; their task handlers then record the outcome
+        // (a no-op for runs already failed above), and must be done before the store closes.
         await engine.close();
+        await orchestrator.close();
         await results.close();
-        await dynamo.close();
+        // Drop the client's keep-alive sockets first: dynalite's close waits for every connection.
         client.client.destroy();
+        await dynamo.close();
         await rm(hostFile, { force: true });
       })();
       return closing;

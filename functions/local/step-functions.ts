@@ -15,7 +15,10 @@ export const LOCAL_RUNNER_ARN = 'arn:aws:lambda:us-east-1:000000000000:function:
  */
 export class LocalStepFunctions implements Orchestrator {
   private readonly running = new Map<string, { abort: () => void; done: Promise<unknown> }>();
+  /** Task handlers still running: aborting a workflow does not stop the one it is awaiting. */
+  private readonly tasksInFlight = new Set<Promise<unknown>>();
   private readonly validated = new Set<string>();
+  private stopped = false;
 
   constructor(
     private readonly runner: () => LocalTaskHandler,
@@ -23,6 +26,7 @@ export class LocalStepFunctions implements Orchestrator {
   ) {}
 
   async start(run: WorkflowStart): Promise<void> {
+    if (this.stopped) throw new Error('The local workflow runner is shutting down.');
     // Validating a definition (asl-validator) costs ~250 ms of CPU: do it once per distinct definition.
     const text = JSON.stringify(run.definition);
     const validated = this.validated.has(text);
@@ -35,7 +39,7 @@ export class LocalStepFunctions implements Orchestrator {
       taskResourceLocalHandlers: Object.fromEntries(
         taskStateNames(run.definition).map((name) => [
           name,
-          (input: unknown) => handler(input as Record<string, unknown>),
+          (input: unknown) => this.track(handler(input as Record<string, unknown>)),
         ]),
       ),
       ...(this.options.waitMillis !== undefined
@@ -65,9 +69,37 @@ export class LocalStepFunctions implements Orchestrator {
     return this.running.size;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops every workflow at its current state: no further state starts. Task handlers already
+   * running go on until they return (close() waits for them).
+   */
+  abortAll(): void {
+    this.stopped = true;
+    for (const run of this.running.values()) run.abort();
+  }
+
+  /**
+   * Aborts every workflow, then waits (at most `graceMillis`) for them and for the task handlers
+   * they were awaiting, so nothing writes to the store after the host closed it.
+   */
+  async close(graceMillis = 10_000): Promise<void> {
     const runs = [...this.running.values()];
-    for (const run of runs) run.abort();
-    await Promise.allSettled(runs.map((run) => run.done));
+    this.abortAll();
+    let timer: NodeJS.Timeout | undefined;
+    const settled = Promise.allSettled([...runs.map((run) => run.done), ...this.tasksInFlight]);
+    const expired = new Promise<'expired'>((resolve) => {
+      timer = setTimeout(() => resolve('expired'), graceMillis);
+    });
+    if ((await Promise.race([settled, expired])) === 'expired') {
+      logger.warn('local workflow tasks still running at shutdown', { tasks: this.tasksInFlight.size });
+    }
+    clearTimeout(timer);
+  }
+
+  private track<T>(task: Promise<T>): Promise<T> {
+    this.tasksInFlight.add(task);
+    const forget = () => this.tasksInFlight.delete(task);
+    task.then(forget, forget);
+    return task;
   }
 }
