@@ -165,6 +165,19 @@ describe('the sandbox configuration itself refuses (not the statement check)', (
     expect(reader.getRows()[0]).toEqual(['1', 'false', 'true', 'false', 'false', 'read_only']);
   });
 
+  it("shows no setting naming the host's user or home directory", async () => {
+    const reader = await sandbox.connection.runAndReadAll(`
+      SELECT name, value FROM duckdb_settings()
+      WHERE name IN ('secret_directory', 'home_directory', 'extension_directory', 'allow_persistent_secrets')
+      ORDER BY name`);
+    expect(reader.getRows()).toEqual([
+      ['allow_persistent_secrets', 'false'],
+      ['extension_directory', ''],
+      ['home_directory', ''],
+      ['secret_directory', 'no-persistent-secrets'],
+    ]);
+  });
+
   it.each([
     'SET threads = 64',
     'SET enable_external_access = true',

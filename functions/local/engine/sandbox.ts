@@ -47,6 +47,7 @@ export interface Sandbox {
  * - extensions are never installed or auto-loaded (`autoinstall_known_extensions=false`,
  *   `autoload_known_extensions=false`, `allow_community_extensions=false`);
  * - `threads`, `memory_limit` and the spill directory bound resources;
+ * - no persistent secrets, and no setting that names the host's user or home directory;
  * - `lock_configuration=true` last, so no `SET`/`RESET`/`PRAGMA` can loosen any of the above.
  */
 export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
@@ -58,6 +59,10 @@ export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
     allow_community_extensions: 'false',
     allow_unsigned_extensions: 'false',
     temp_directory: options.spillDirectory ?? '',
+    // No secrets are stored, and the default directory (~/.duckdb/stored_secrets) would tell
+    // queries which user the host runs as.
+    allow_persistent_secrets: 'false',
+    secret_directory: 'no-persistent-secrets',
   };
   if (options.databasePath) config.access_mode = 'READ_ONLY';
   if (options.maxSpillSize) config.max_temp_directory_size = options.maxSpillSize;
