@@ -7,6 +7,7 @@ import {
   sessionSetupFor,
   userFacingMessage,
 } from './duckdb-target';
+import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
@@ -90,6 +91,7 @@ export async function translate(sql: string, target: TranslationTarget): Promise
   const { rules, types } = TARGETS[target];
   let changed = false;
   try {
+    refuseEngineInternals(statement);
     changed = applyRules(polyglot, statement, rules, types);
   } catch (error) {
     if (error instanceof UnsupportedConstruct) {
