@@ -20,7 +20,8 @@ export interface RouteDefinition {
   memoryMb?: number;
   /**
    * Public routes answer without credentials: the OAuth endpoints (they are how a client gets
-   * credentials), their well-known metadata, and the dashboard page (it checks its share token).
+   * credentials), their well-known metadata, the dashboard page (it checks its share token), the
+   * landing page and the OpenAPI document.
    * Every other route goes through the one authorizer (functions/auth) on both hosts.
    */
   public?: boolean;
@@ -36,6 +37,7 @@ const VISUALIZATIONS = 'functions/visualizations/handlers.ts';
 const DASHBOARDS = 'functions/dashboards/handlers.ts';
 const HOME = 'functions/home/handlers.ts';
 const OAUTH = 'functions/oauth/handlers.ts';
+const OPENAPI = 'functions/openapi/handlers.ts';
 const PUBLIC = { public: true } as const;
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
@@ -59,6 +61,8 @@ function route(
 export const routes: readonly RouteDefinition[] = [
   // Landing page for a browser (public)
   route('GET', '/', HOME, 'homePage', PUBLIC),
+  // This API's OpenAPI 3.1 document, generated from the handlers' schemas (public)
+  route('GET', '/v1/openapi.json', OPENAPI, 'getOpenApiDocument', PUBLIC),
   // Table catalog
   route('GET', '/v1/datasets', DATASETS, 'listDatasets'),
   route('GET', '/v1/datasets/{full_name}', DATASETS, 'getDataset'),

@@ -1,11 +1,31 @@
-import type { ZodError } from 'zod';
+import type { core, ZodError } from 'zod';
 
 /** One readable line per problem, naming where it is: `body.limit: Too big: expected number to be <=250`. */
 export function formatZodError(error: ZodError, root?: string): string {
-  return error.issues
+  return readableIssues(error.issues)
     .map((issue) => {
       const path = [root, ...issue.path.map(String)].filter(Boolean).join('.');
       return path ? `${path}: ${issue.message}` : issue.message;
     })
     .join('; ');
 }
+
+/** zod's message for a failed union that names no reason. */
+const UNION_DEFAULT_MESSAGE = 'Invalid input';
+
+/**
+ * A union that failed with zod's bare "Invalid input" is reported by the one branch the value's
+ * kind matched (a list for the list form, an object for the object form): that branch's own
+ * messages say what is wrong. A union with its own message, or one no branch matched, keeps it.
+ */
+function readableIssues(issues: readonly core.$ZodIssue[]): core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union' || issue.message !== UNION_DEFAULT_MESSAGE) return [issue];
+    const matched = issue.errors.filter((branch) => !branch.every(isRootTypeMismatch));
+    if (matched.length !== 1) return [issue];
+    return readableIssues(matched[0]!).map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
+  });
+}
+
+const isRootTypeMismatch = (issue: core.$ZodIssue) =>
+  issue.code === 'invalid_type' && issue.path.length === 0;

@@ -27,24 +27,7 @@ export const queryParametersSchema = z.union([valuesByName, valuesAsParameterObj
 /** Query-string parameter values: `params.<name>=<value>`, as the Dune SDKs send them on GET requests. */
 export const PARAMS_PREFIX = 'params.';
 
-/**
- * Moves every `params.<name>` query-string entry into one `params` object, so a strict schema can
- * still refuse keys it does not know.
- */
-function withParamsPrefix<T extends z.ZodType>(schema: T) {
-  return z.preprocess((input) => {
-    if (!input || typeof input !== 'object') return input;
-    const rest: Record<string, unknown> = {};
-    const params: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(input)) {
-      if (key.startsWith(PARAMS_PREFIX) && key.length > PARAMS_PREFIX.length) {
-        params[key.slice(PARAMS_PREFIX.length)] = value;
-      } else rest[key] = value;
-    }
-    return Object.keys(params).length ? { ...rest, params } : rest;
-  }, schema);
-}
-
+/** `params.<name>` entries, gathered into one object by the route handler (functions/http/route-handler.ts). */
 const paramsFromQueryString = z.record(z.string(), z.string()).optional();
 
 export const executeQueryBody = z.strictObject({
@@ -56,24 +39,22 @@ export const executeQueryBody = z.strictObject({
  * The same inputs may come in the query string (the spec's form): query_parameters as JSON text,
  * or one `params.<name>=<value>` per parameter.
  */
-export const executeQueryQuery = withParamsPrefix(
-  z.strictObject({
-    performance: z.enum([...PERFORMANCE_TIERS, 'small', 'free']).optional(),
-    query_parameters: z
-      .string()
-      .transform((text, ctx) => {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          ctx.addIssue({ code: 'custom', message: 'query_parameters must be a URL-encoded JSON object' });
-          return z.NEVER;
-        }
-      })
-      .pipe(queryParametersSchema)
-      .optional(),
-    params: paramsFromQueryString,
-  }),
-);
+export const executeQueryQuery = z.strictObject({
+  performance: z.enum([...PERFORMANCE_TIERS, 'small', 'free']).optional(),
+  query_parameters: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'query_parameters must be a URL-encoded JSON object' });
+        return z.NEVER;
+      }
+    })
+    .pipe(queryParametersSchema)
+    .optional(),
+  params: paramsFromQueryString,
+});
 
 export const executeSqlBody = z.strictObject({
   sql: z.string().trim().min(1, 'sql must not be empty').max(100_000),
@@ -103,29 +84,27 @@ const flag = z
  * those parameter values; on an execution's endpoints they are accepted and ignored (the SDKs send
  * them there too; an execution's values are fixed).
  */
-export const resultsQuery = withParamsPrefix(
-  z
-    .strictObject({
-      limit: z.coerce.number().int().min(1).optional(),
-      offset: z.coerce.number().int().min(0).optional(),
-      columns: z.string().max(10_000).optional(),
-      filters: z.string().max(4000).optional(),
-      sort_by: z.string().max(2000).optional(),
-      sample_count: z.coerce.number().int().min(1).max(1_000_000).optional(),
-      allow_partial_results: flag.optional(),
-      ignore_max_datapoints_per_request: flag.optional(),
-      ignore_max_credits_per_request: flag.optional(),
-      params: paramsFromQueryString,
-    })
-    .refine(
-      (q) =>
-        q.sample_count === undefined ||
-        (q.limit === undefined && q.offset === undefined && q.filters === undefined),
-      {
-        message: 'sample_count cannot be combined with limit, offset or filters',
-      },
-    ),
-);
+export const resultsQuery = z
+  .strictObject({
+    limit: z.coerce.number().int().min(1).optional(),
+    offset: z.coerce.number().int().min(0).optional(),
+    columns: z.string().max(10_000).optional(),
+    filters: z.string().max(4000).optional(),
+    sort_by: z.string().max(2000).optional(),
+    sample_count: z.coerce.number().int().min(1).max(1_000_000).optional(),
+    allow_partial_results: flag.optional(),
+    ignore_max_datapoints_per_request: flag.optional(),
+    ignore_max_credits_per_request: flag.optional(),
+    params: paramsFromQueryString,
+  })
+  .refine(
+    (q) =>
+      q.sample_count === undefined ||
+      (q.limit === undefined && q.offset === undefined && q.filters === undefined),
+    {
+      message: 'sample_count cannot be combined with limit, offset or filters',
+    },
+  );
 export type ResultsQuery = z.output<typeof resultsQuery>;
 
 export const usageBody = z

@@ -36,7 +36,27 @@ export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodTy
   query?: Q;
   path?: P;
   maxBodyBytes?: number;
+  /** The rest documents the route in the OpenAPI document (functions/openapi). */
+  docs?: RouteDocs;
 }
+
+/** What the OpenAPI document says about a route beyond its input schemas. */
+export interface RouteDocs {
+  /** One line; the default is made from the handler name. */
+  summary?: string;
+  /** The JSON answer (its output side is documented); the default is any JSON object. */
+  response?: ZodType;
+  /** A non-JSON answer's media type (CSV, SVG, PNG). */
+  produces?: string;
+  /**
+   * Failures beyond those every route of its kind can return (400 on bad input, 401/403 for
+   * credentials, 404 for a path id, 413 for a body, 429, 500): 402 past the credit limit, 409 on a
+   * state conflict, 501 where the host lacks the feature.
+   */
+  errors?: readonly ErrorStatus[];
+}
+
+export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 501;
 
 type Infer<T> = T extends ZodType ? z.output<T> : undefined;
 
@@ -86,12 +106,17 @@ export function routeHandler<
     return jsonResult(200, result, { 'x-request-id': requestId });
   };
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer())
     .use(requestContextMiddleware(spec.auth ?? 'account'))
     .handler(base);
+  // The OpenAPI document is generated from the very schemas the handler validates with.
+  return Object.assign(handler, { routeSpec: spec as RouteSpec<ZodType, ZodType, ZodType> });
 }
+
+/** A handler built by routeHandler, with the spec it validates requests by. */
+export type DocumentedHandler = { routeSpec: RouteSpec<ZodType, ZodType, ZodType> };
 
 function requestContextMiddleware(
   auth: 'account' | 'none',
@@ -140,11 +165,25 @@ export function requestIdOf(event: APIGatewayProxyEvent, context: Context): stri
   return event.requestContext?.requestId || context.awsRequestId || randomUUID();
 }
 
-function queryParameters(event: APIGatewayProxyEvent): Record<string, string> {
+/** Query-string parameter values: `params.<name>=<value>` (the Dune SDKs' form) or `params[<name>]=<value>`. */
+const PARAMS_ENTRY = /^params(?:\.(.+)|\[(.+)\])$/;
+
+/**
+ * The query string as one object; every `params.<name>` (or OpenAPI's deepObject `params[<name>]`)
+ * entry is gathered into one `params` object, so a strict schema still refuses keys it does not
+ * know and its JSON Schema describes `params` as the object it is.
+ */
+function queryParameters(event: APIGatewayProxyEvent): Record<string, unknown> {
   const { [API_KEY_QUERY_PARAMETER]: _apiKey, ...rest } = event.queryStringParameters ?? {};
-  return Object.fromEntries(
-    Object.entries(rest).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
+  const query: Record<string, unknown> = {};
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === undefined) continue;
+    const entry = PARAMS_ENTRY.exec(key);
+    if (entry) params[(entry[1] ?? entry[2])!] = value;
+    else query[key] = value;
+  }
+  return Object.keys(params).length ? { ...query, params } : query;
 }
 
 function parseJsonBody(event: APIGatewayProxyEvent, maxBytes = DEFAULT_MAX_BODY_BYTES): unknown {

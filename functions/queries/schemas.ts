@@ -59,22 +59,15 @@ const parameterDefaults = z
   .record(parameterKey, z.union([z.string(), z.number(), z.boolean()]))
   .refine((values) => Object.keys(values).length <= 100, 'a query has at most 100 parameters');
 
-/** A list of declarations or an object of defaults; each form's own messages name what is wrong. */
-const parameterDeclarations = z.unknown().transform((value, ctx) => {
-  const form = Array.isArray(value) ? parameterList : parameterDefaults;
-  const parsed = form.safeParse(value);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) {
-    ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
-  }
-  if (typeof value !== 'object' || value === null) {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        'parameters are a list of {key, type, value} objects, or an object of default values by name ({"chain": "ethereum"})',
-    });
-  }
-  return z.NEVER;
+/**
+ * A list of declarations or an object of defaults. A plain union, so its JSON Schema shows both
+ * forms; a failure is reported by the form the value is (core/validation.ts), or by this message.
+ */
+const parameterDeclarations = z.union([parameterList, parameterDefaults], {
+  error: (issue) =>
+    issue.code === 'invalid_union' && (typeof issue.input !== 'object' || issue.input === null)
+      ? 'parameters are a list of {key, type, value} objects, or an object of default values by name ({"chain": "ethereum"})'
+      : undefined,
 });
 
 const name = z.string().trim().min(1).max(300);

@@ -49,7 +49,7 @@ export const deleteVisualization = routeHandler(
 const IMAGE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
 export const getVisualizationSvg = routeHandler(
-  { path: visualizationIdPath },
+  { path: visualizationIdPath, docs: { produces: 'image/svg+xml' } },
   async ({ services, account, path }) => {
     const { image } = await visualizations.visualizationImage(
       services,
@@ -66,31 +66,34 @@ export const getVisualizationSvg = routeHandler(
   },
 );
 
-const pngRoute = routeHandler({ path: visualizationIdPath }, async ({ services, account, path }) => {
-  const { png } = await visualizations.visualizationImage(services, account, path.visualization_id, 'png');
-  if (!png) {
-    return new HttpResponse(
-      501,
-      JSON.stringify({ error: 'PNG rendering is not available in this deployment; use image.svg.' }),
-      { 'content-type': 'application/json; charset=utf-8' },
-    );
-  }
-  return new HttpResponse(200, png.toString('base64'), {
-    ...IMAGE_HEADERS,
-    'content-type': 'image/png',
-    'x-body-encoding': 'base64',
-  });
-});
+const pngRoute = routeHandler(
+  { path: visualizationIdPath, docs: { produces: 'image/png', errors: [501] } },
+  async ({ services, account, path }) => {
+    const { png } = await visualizations.visualizationImage(services, account, path.visualization_id, 'png');
+    if (!png) {
+      return new HttpResponse(
+        501,
+        JSON.stringify({ error: 'PNG rendering is not available in this deployment; use image.svg.' }),
+        { 'content-type': 'application/json; charset=utf-8' },
+      );
+    }
+    return new HttpResponse(200, png.toString('base64'), {
+      ...IMAGE_HEADERS,
+      'content-type': 'image/png',
+      'x-body-encoding': 'base64',
+    });
+  },
+);
 
 /** A PNG travels base64-encoded in the proxy result (API Gateway decodes it for binary media types). */
-export async function getVisualizationPng(
-  event: APIGatewayProxyEvent,
-  context: Context,
-): Promise<APIGatewayProxyResult> {
-  const result = await pngRoute(event, context);
-  if (result?.headers?.['x-body-encoding'] === 'base64') {
-    const { 'x-body-encoding': _marker, ...headers } = result.headers;
-    return { ...result, headers, isBase64Encoded: true };
-  }
-  return result;
-}
+export const getVisualizationPng = Object.assign(
+  async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const result = await pngRoute(event, context);
+    if (result?.headers?.['x-body-encoding'] === 'base64') {
+      const { 'x-body-encoding': _marker, ...headers } = result.headers;
+      return { ...result, headers, isBase64Encoded: true };
+    }
+    return result;
+  },
+  { routeSpec: pngRoute.routeSpec },
+);
