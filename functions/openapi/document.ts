@@ -52,8 +52,10 @@ function buildDocument(baseUrl: string): JsonSchema {
   const components = new Components();
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes.filter((r) => r.path.startsWith(OPENAPI_PATH_PREFIX))) {
-    const operations = (paths[route.path] ??= {});
-    operations[route.method.toLowerCase()] = operationOf(route, specOf(route), components);
+    paths[route.path] = {
+      ...paths[route.path],
+      [route.method.toLowerCase()]: operationOf(route, specOf(route), components),
+    };
   }
   return {
     openapi: '3.1.0',
