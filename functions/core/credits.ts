@@ -1,4 +1,4 @@
-import type { PerformanceTier } from './engine';
+import type { EngineUsage, PerformanceTier } from './engine';
 
 /** Large engines have twice the compute, so a second of it costs twice as much. */
 export const TIER_FACTOR: Record<PerformanceTier, number> = { medium: 1, large: 2 };
@@ -13,6 +13,24 @@ export const MINIMUM_CHARGE = 0.01;
 export function creditsFor(engineMillis: number, tier: PerformanceTier): number {
   const credits = (engineMillis / 1000) * CREDITS_PER_ENGINE_SECOND * TIER_FACTOR[tier];
   return Math.max(MINIMUM_CHARGE, Math.round(credits * 1000) / 1000);
+}
+
+/** Credits per GiB an engine scanned (Athena), on top of engine time. */
+export const CREDITS_PER_SCANNED_GIB = 1;
+/** Athena bills at least 10 MB per query that scanned anything (docs/aws.md, "Credits"). */
+export const MINIMUM_BILLED_SCAN_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Credits of one run: engine time × tier factor (`creditsFor`), plus 1 credit per GiB scanned with
+ * Athena's 10 MB minimum; a reused result ran nothing and is free. Locally nothing is scanned per
+ * byte, so this is `creditsFor` alone.
+ */
+export function runCredits(usage: EngineUsage, tier: PerformanceTier): number {
+  if (usage.reusedResult) return 0;
+  const scanned = usage.scannedBytes ?? 0;
+  const scanCredits =
+    scanned > 0 ? (Math.max(scanned, MINIMUM_BILLED_SCAN_BYTES) / 1024 ** 3) * CREDITS_PER_SCANNED_GIB : 0;
+  return Math.round((creditsFor(usage.engineMillis, tier) + scanCredits) * 1000) / 1000;
 }
 
 /** Billing periods are calendar months in UTC: `2026-11`. */

@@ -1,20 +1,20 @@
 /**
- * The SQL engine port: DuckDB locally (functions/local/engine), Athena in AWS. An execution's
+ * The SQL engine port: DuckDB locally (functions/local/engine), Athena in AWS
+ * (functions/aws/athena). A run is submitted, then polled for its status until it ends, so nothing
+ * waits on a running query (in AWS a Step Functions Wait loop does the polling). An execution's
  * full result is written to result storage by the engine and read back page by page, never held
  * whole in memory.
  */
 export const PERFORMANCE_TIERS = ['medium', 'large'] as const;
 export type PerformanceTier = (typeof PERFORMANCE_TIERS)[number];
 
-export interface EngineRunRequest {
+export interface EngineSubmitRequest {
   executionId: string;
   accountId: string;
   sql: string;
   tier: PerformanceTier;
   /** Wall-clock limit; past it the run is interrupted and fails with type `timeout`. */
   timeoutMs: number;
-  /** Aborting interrupts the running query; the run fails with type `cancelled`. */
-  signal?: AbortSignal;
   /**
    * What is left of the account's result storage quota, and the quota itself: a result that would
    * not fit fails `resource_exhausted` while it is written (absent: no quota applies).
@@ -43,14 +43,39 @@ export interface ResultColumn {
   type: string;
 }
 
-export interface EngineRunResult {
+export interface EngineRunResult extends EngineUsage {
   columns: ResultColumn[];
   rowCount: number;
   /** Size of the stored result in bytes. */
   resultBytes: number;
-  /** Time the engine spent running the query (what credits are charged on). */
-  engineMillis: number;
 }
+
+/** What a run used, which credits are charged on (functions/core/credits.ts, `runCredits`). */
+export interface EngineUsage {
+  /** Time the engine spent running the query. */
+  engineMillis: number;
+  /** Data the engine read (Athena's DataScannedInBytes; absent locally, where nothing is billed per byte). */
+  scannedBytes?: number;
+  /** The engine answered from a previous identical run's result (Athena result reuse): nothing ran. */
+  reusedResult?: boolean;
+}
+
+/** A submitted run: the execution and the engine's own id of the run (Athena's QueryExecutionId). */
+export interface EngineRun {
+  executionId: string;
+  engineRunId: string;
+  /** The run's wall-clock limit, enforced by the engine (Athena: stopped at the next status past it). */
+  timeoutMs: number;
+}
+
+/**
+ * A run's state. `queued`: waiting for engine capacity (the execution stays PENDING); `running`;
+ * then `succeeded` with the stored result's metadata, or `failed` (cancel and timeout included).
+ */
+export type EngineRunStatus =
+  | { state: 'queued' | 'running' }
+  | { state: 'succeeded'; result: EngineRunResult }
+  | { state: 'failed'; failure: QueryFailure };
 
 export type QueryFailureType =
   | 'syntax_error'
@@ -69,6 +94,8 @@ export class QueryFailure extends Error {
     readonly position?: { line: number; column: number },
     /** Engine time spent before failing (failed runs are charged for it). */
     readonly engineMillis = 0,
+    /** Data read before failing (Athena bills a cancelled query for what it scanned). */
+    readonly scannedBytes?: number,
   ) {
     super(message);
     this.name = 'QueryFailure';
@@ -81,13 +108,21 @@ export class QueryFailure extends Error {
 }
 
 export interface QueryEngine {
-  /** Runs one read-only statement in the sandbox and stores its result; throws QueryFailure. */
-  run(request: EngineRunRequest): Promise<EngineRunResult>;
   /**
-   * Stops the execution's run now if this engine holds it (the run then fails `cancelled`); a
-   * no-op otherwise. The runner also watches the execution's state, so this only makes it faster.
+   * Submits one read-only statement to run in the sandbox and returns at once (the run may wait
+   * for engine capacity). Throws QueryFailure when the engine refuses it outright (storage quota
+   * used up, engine unreachable or throttling).
    */
-  cancel(executionId: string): Promise<void>;
+  submit(request: EngineSubmitRequest): Promise<EngineRun>;
+  /** The run's state now; a run the engine no longer knows fails `engine_unavailable`. */
+  status(run: EngineRun): Promise<EngineRunStatus>;
+  /** Stops the run (it then ends `failed` with type `cancelled`); harmless once it has ended. */
+  cancel(run: EngineRun): Promise<void>;
+  /**
+   * Resolves when the run may have changed state, or after `maxMillis` at most. Engines that run
+   * in this process implement it so a local poller wakes at once; others omit it.
+   */
+  waitForChange?(run: EngineRun, maxMillis: number): Promise<void>;
   close(): Promise<void>;
 }
 

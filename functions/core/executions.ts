@@ -1,4 +1,4 @@
-import type { PerformanceTier, QueryFailureType, ResultColumn } from './engine';
+import type { EngineRun, PerformanceTier, QueryFailureType, ResultColumn } from './engine';
 import type { ParameterValues } from './parameters';
 
 /** Execution states, as the Dune API names them. */
@@ -63,6 +63,12 @@ export interface Execution {
   result?: ExecutionResultMetadata;
   engineMillis?: number;
   credits?: number;
+  /**
+   * The engine's id of the run (Athena's QueryExecutionId), set when the query was submitted to
+   * the engine: from then on the execution holds one of the account's slots, even while it is
+   * still PENDING in the engine's own queue.
+   */
+  engineRunId?: string;
   /** Set when a pipeline run created this execution. */
   pipelineExecutionId?: string;
   /** Set when this execution refreshes a materialized view: its result becomes the view's new version. */
@@ -80,8 +86,20 @@ export type ExecutionChanges = Partial<
     | 'result'
     | 'engineMillis'
     | 'credits'
+    | 'engineRunId'
   >
 >;
+
+/** The execution's engine run, once it was submitted. */
+export function engineRunOf(execution: Execution): EngineRun | undefined {
+  return execution.engineRunId
+    ? {
+        executionId: execution.executionId,
+        engineRunId: execution.engineRunId,
+        timeoutMs: execution.timeoutMs,
+      }
+    : undefined;
+}
 
 export interface ExecutionStore {
   create(execution: Execution): Promise<void>;

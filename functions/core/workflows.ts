@@ -17,15 +17,32 @@ export interface AslStateMachine {
   States: Record<string, AslState>;
 }
 
-/** Actions the node runner understands (functions/executions/activities.ts). */
-export type RunnerAction = 'acquire_slot' | 'run_query' | 'record_failure';
+/** Actions of the single-query workflow the node runner understands (functions/runner). */
+export type RunnerAction = 'acquire_slot' | 'submit_query' | 'check_query' | 'record_failure';
 
 export interface RunnerInput {
   action: RunnerAction;
   execution_id: string;
+  /** acquire_slot: slot polls so far. */
   attempt?: number;
+  /** check_query: status reads so far. */
+  polls?: number;
   error?: string;
   cause?: string;
+}
+
+/** What StartQuery and CheckQuery answer: poll again after `wait_seconds`, or the run has ended. */
+export interface QueryProgress {
+  status: 'running' | 'finished';
+  polls: number;
+  wait_seconds: number;
+}
+
+/** Status reads of a running query: every second at first, doubling every 3 reads, at most every 10 s. */
+export const QUERY_POLL_MAX_SECONDS = 10;
+
+export function queryPollSeconds(polls: number): number {
+  return Math.min(QUERY_POLL_MAX_SECONDS, 2 ** Math.floor(Math.max(0, polls) / 3));
 }
 
 export interface SlotResult {
@@ -44,16 +61,35 @@ export const TRANSIENT_ERRORS = [
 export interface QueryWorkflowOptions {
   /** The node-runner function ARN (a local placeholder ARN in the local host). */
   runnerResource: string;
-  /** The execution's engine time limit; the Task's own timeout adds a margin on top. */
-  queryTimeoutSeconds: number;
   /** Seconds between attempts to get an execution slot while queued. */
   slotPollSeconds: number;
 }
 
+/** State names of the single-query workflow; the local host binds its Tasks by these names. */
+export const QUERY_STATES = {
+  acquireSlot: 'AcquireSlot',
+  slotAcquired: 'SlotAcquired',
+  waitForSlot: 'WaitForSlot',
+  startQuery: 'StartQuery',
+  queryRunning: 'QueryRunning',
+  waitForQuery: 'WaitForQuery',
+  checkQuery: 'CheckQuery',
+  recordFailure: 'RecordFailure',
+  done: 'Done',
+} as const;
+
+/** Runner calls that only read or write a few records (an Athena result is indexed in CheckQuery). */
+const QUICK_TASK_SECONDS = 60;
+const CHECK_TASK_SECONDS = 300;
+
 /**
  * The one-node workflow for a single query execution: wait for a slot (the account's concurrency
- * limit), run the query, and record a failure if the run itself crashed or timed out.
- * History events: about 8 per slot poll + 10; the runner gives up queueing well under 25,000.
+ * limit), submit the query, then poll its status from a Wait loop until it ends, so no function
+ * ever waits on a running query (in AWS the runner Lambda returns at once each time); record a
+ * failure if a Task itself crashed or timed out. The engine enforces the query's time limit, so
+ * one definition (one state machine in AWS) serves every tier.
+ * History events: about 8 per slot poll and 9 per status poll (a 30-minute query: about 190
+ * polls), well under 25,000.
  */
 export function singleQueryWorkflow(options: QueryWorkflowOptions): AslStateMachine {
   const retryTransient = [
@@ -65,11 +101,15 @@ export function singleQueryWorkflow(options: QueryWorkflowOptions): AslStateMach
       JitterStrategy: 'FULL',
     },
   ];
+  const catchAll = [
+    { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: QUERY_STATES.recordFailure },
+  ];
+  const S = QUERY_STATES;
   return {
-    Comment: 'Run one query execution',
-    StartAt: 'AcquireSlot',
+    Comment: 'Run one query execution: slot, submit, poll until it ends',
+    StartAt: S.acquireSlot,
     States: {
-      AcquireSlot: {
+      [S.acquireSlot]: {
         Type: 'Task',
         Resource: options.runnerResource,
         Parameters: {
@@ -78,31 +118,47 @@ export function singleQueryWorkflow(options: QueryWorkflowOptions): AslStateMach
           'attempt.$': '$.slot.attempts',
         },
         ResultPath: '$.slot',
-        TimeoutSeconds: 30,
+        TimeoutSeconds: QUICK_TASK_SECONDS,
         Retry: retryTransient,
-        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'RecordFailure' }],
-        Next: 'SlotAcquired',
+        Catch: catchAll,
+        Next: S.slotAcquired,
       },
-      SlotAcquired: {
+      [S.slotAcquired]: {
         Type: 'Choice',
         Choices: [
-          { Variable: '$.slot.status', StringEquals: 'acquired', Next: 'RunQuery' },
-          { Variable: '$.slot.status', StringEquals: 'finished', Next: 'Done' },
+          { Variable: '$.slot.status', StringEquals: 'acquired', Next: S.startQuery },
+          { Variable: '$.slot.status', StringEquals: 'finished', Next: S.done },
         ],
-        Default: 'WaitForSlot',
+        Default: S.waitForSlot,
       },
-      WaitForSlot: { Type: 'Wait', Seconds: options.slotPollSeconds, Next: 'AcquireSlot' },
-      RunQuery: {
+      [S.waitForSlot]: { Type: 'Wait', Seconds: options.slotPollSeconds, Next: S.acquireSlot },
+      [S.startQuery]: {
         Type: 'Task',
         Resource: options.runnerResource,
-        Parameters: { action: 'run_query', 'execution_id.$': '$.execution_id' },
+        Parameters: { action: 'submit_query', 'execution_id.$': '$.execution_id' },
         ResultPath: '$.run',
-        TimeoutSeconds: options.queryTimeoutSeconds + 60,
+        TimeoutSeconds: QUICK_TASK_SECONDS,
         Retry: retryTransient,
-        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'RecordFailure' }],
-        Next: 'Done',
+        Catch: catchAll,
+        Next: S.queryRunning,
       },
-      RecordFailure: {
+      [S.queryRunning]: {
+        Type: 'Choice',
+        Choices: [{ Variable: '$.run.status', StringEquals: 'running', Next: S.waitForQuery }],
+        Default: S.done,
+      },
+      [S.waitForQuery]: { Type: 'Wait', SecondsPath: '$.run.wait_seconds', Next: S.checkQuery },
+      [S.checkQuery]: {
+        Type: 'Task',
+        Resource: options.runnerResource,
+        Parameters: { action: 'check_query', 'execution_id.$': '$.execution_id', 'polls.$': '$.run.polls' },
+        ResultPath: '$.run',
+        TimeoutSeconds: CHECK_TASK_SECONDS,
+        Retry: retryTransient,
+        Catch: catchAll,
+        Next: S.queryRunning,
+      },
+      [S.recordFailure]: {
         Type: 'Task',
         Resource: options.runnerResource,
         Parameters: {
@@ -112,11 +168,11 @@ export function singleQueryWorkflow(options: QueryWorkflowOptions): AslStateMach
           'cause.$': '$.failure.Cause',
         },
         ResultPath: null,
-        TimeoutSeconds: 30,
+        TimeoutSeconds: QUICK_TASK_SECONDS,
         Retry: retryTransient,
-        Next: 'Done',
+        Next: S.done,
       },
-      Done: { Type: 'Succeed' },
+      [S.done]: { Type: 'Succeed' },
     },
   };
 }

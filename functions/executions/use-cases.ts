@@ -2,7 +2,7 @@ import type { Account } from '../core/accounts';
 import { billingPeriodOf } from '../core/credits';
 import type { PerformanceTier } from '../core/engine';
 import { ConflictError, NotFoundError, PaymentRequiredError } from '../core/errors';
-import { type Execution, isTerminal } from '../core/executions';
+import { type Execution, engineRunOf, isTerminal } from '../core/executions';
 import { newId } from '../core/ids';
 import {
   bindParameters,
@@ -132,7 +132,6 @@ export async function startExecutionWorkflow(services: Services, execution: Exec
     name: execution.executionId,
     definition: singleQueryWorkflow({
       runnerResource: config.runnerResource,
-      queryTimeoutSeconds: Math.ceil(execution.timeoutMs / 1000),
       slotPollSeconds: config.slotPollSeconds,
     }),
     input: singleQueryInput(execution.executionId),
@@ -203,20 +202,23 @@ export async function cancelExecution(
       `Execution ${executionId} already finished (${current?.state}); there is nothing to cancel.`,
     );
   }
-  await stopEngineRun(services, executionId);
+  await stopEngineRun(services, cancelled);
   return { success: true };
 }
 
 /**
- * Tells the engine to stop the run at once. Best effort: the runner watches the execution's state
- * and stops the run itself, so an engine that cannot be reached from here only makes it slower.
+ * Tells the engine to stop a cancelled execution's run at once (Athena: StopQueryExecution). Best
+ * effort: the runner's next status check of a cancelled execution stops the run too, so an engine
+ * that cannot be reached from here only makes it slower. A run not yet submitted is never started.
  */
-export async function stopEngineRun(services: Services, executionId: string): Promise<void> {
+export async function stopEngineRun(services: Services, execution: Execution): Promise<void> {
+  const run = engineRunOf(execution);
+  if (!run) return;
   try {
-    await services.engine.cancel(executionId);
+    await services.engine.cancel(run);
   } catch (error) {
     logger.warn('the engine could not be told to stop a cancelled run', {
-      executionId,
+      executionId: execution.executionId,
       error: error as Error,
     });
   }

@@ -7,12 +7,12 @@ import { localDynamoClient } from '../aws/dynamo/client';
 import { SERVICE_TABLE } from '../aws/dynamo/table-definitions';
 import type { AccountStore } from '../core/accounts';
 import { DuneSqlTableReferenceParser } from '../dunesql/table-references';
-import { createNodeRunner, recoverExecutions } from '../executions/activities';
 import { type ExecutionConfig, executionConfigFromEnv } from '../executions/config';
 import { SigningKeys } from '../oauth/signing-keys';
 import { setLogin } from '../oauth/use-cases';
-import { recoverPipelines } from '../pipelines/use-cases';
 import { routes } from '../routes';
+import { createNodeRunner } from '../runner/node-runner';
+import { failInterrupted, heldByEngine, recoverAfterRestart } from '../runner/recovery';
 import { configureServices, createServices, type Services } from '../services';
 import { ensureTables, startDynalite } from './dynalite';
 import { DuckDbQueryEngine, type DuckDbQueryEngineOptions } from './engine/query-engine';
@@ -125,17 +125,16 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   });
   runner = createNodeRunner(services);
   configureServices(services);
-  const recovered = await recoverExecutions(services);
+  const recovered = await recoverAfterRestart(services);
   if (recovered.failed || recovered.resumed) {
     options.log?.(
       `Recovered executions: ${recovered.failed} marked failed (interrupted), ${recovered.resumed} resumed.`,
     );
   }
+  if (recovered.pipelines)
+    options.log?.(`Recovered pipelines: ${recovered.pipelines} interrupted runs marked failed.`);
   const scheduler = new RefreshScheduler(services);
   scheduler.start();
-  const pipelinesRecovered = await recoverPipelines(services);
-  if (pipelinesRecovered)
-    options.log?.(`Recovered pipelines: ${pipelinesRecovered} interrupted runs marked failed.`);
 
   // The manifest holds the statistics measured when the data was built; writing them on every
   // start keeps the catalog right even if the DynamoDB files were removed.
@@ -184,18 +183,13 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   };
 }
 
-/** On shutdown, running executions end FAILED with the reason; queued ones resume at next start. */
+/**
+ * On shutdown, executions the engine held end FAILED with the reason; those waiting for a slot
+ * resume at next start.
+ */
 async function failInterruptedExecutions(services: Services): Promise<void> {
   for (const execution of await services.executions.listActive()) {
-    if (execution.state !== 'QUERY_STATE_EXECUTING') continue;
-    await services.executions.transition(execution.executionId, ['QUERY_STATE_EXECUTING'], {
-      state: 'QUERY_STATE_FAILED',
-      executionEndedAt: new Date().toISOString(),
-      error: {
-        type: 'internal_error',
-        message: `The local host shut down while this execution was running; run it again. [Execution ID: ${execution.executionId}]`,
-      },
-    });
+    if (heldByEngine(execution)) await failInterrupted(services, execution, 'The local host shut down');
   }
 }
 

@@ -17,7 +17,7 @@ import { assertWithinCreditLimit, savedQueryRequest, stopEngineRun } from '../ex
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 import { lineageGraph, resolveLineage } from './lineage';
-import { releaseWaitingNodes } from './runner';
+import { releaseWaitingNodes } from './node-steps';
 
 /** `GET /v1/query/{id}/pipeline`: the graph, its execution order and the data it would scan. */
 export async function pipelineDefinition(
@@ -282,7 +282,7 @@ export async function cancelPipeline(
         },
       );
       if (!stopped) continue; // it finished first; its run records the outcome
-      await stopEngineRun(services, node.executionId);
+      await stopEngineRun(services, stopped);
       // Reported cancelled at once (not `running` until the engine lets go); the node's run then
       // adds the engine time it was charged.
       await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['running'], {

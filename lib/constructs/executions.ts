@@ -7,7 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { createServiceFunction } from './service-function';
 
-export const RUNNER_ENTRY = 'functions/executions/runner-handler.ts';
+export const RUNNER_ENTRY = 'functions/runner/handler.ts';
 export const RUNNER_HANDLER = 'handler';
 /** Lambda's maximum. The RunQuery Task waits for its query inside one invocation. */
 export const RUNNER_TIMEOUT_SECONDS = 900;

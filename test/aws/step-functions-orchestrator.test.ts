@@ -22,8 +22,8 @@ describe('the Step Functions orchestrator adapter', () => {
     sfnMock.on(StartExecutionCommand).resolves({ executionArn: 'arn:execution', startDate: new Date() });
   });
 
-  const workflow = (timeout: number) =>
-    singleQueryWorkflow({ runnerResource: RUNNER, queryTimeoutSeconds: timeout, slotPollSeconds: 2 });
+  const workflow = (slotPollSeconds: number) =>
+    singleQueryWorkflow({ runnerResource: RUNNER, slotPollSeconds });
 
   it('creates one machine per distinct definition, named by its hash, and reuses it', async () => {
     const orchestrator = new StepFunctionsOrchestrator(new SFNClient({ region: 'us-east-1' }), {
@@ -32,17 +32,17 @@ describe('the Step Functions orchestrator adapter', () => {
     });
     await orchestrator.start({
       name: '01HKZJ2683PHF9Q9PHHQ8FW4Q1',
-      definition: workflow(30),
+      definition: workflow(2),
       input: singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q1'),
     });
     await orchestrator.start({
       name: '01HKZJ2683PHF9Q9PHHQ8FW4Q2',
-      definition: workflow(30),
+      definition: workflow(2),
       input: singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q2'),
     });
     await orchestrator.start({
       name: '01HKZJ2683PHF9Q9PHHQ8FW4Q3',
-      definition: workflow(60),
+      definition: workflow(5),
       input: singleQueryInput('01HKZJ2683PHF9Q9PHHQ8FW4Q3'),
     });
     const creates = sfnMock.commandCalls(CreateStateMachineCommand).map((call) => call.args[0].input);
@@ -72,7 +72,7 @@ describe('the Step Functions orchestrator adapter', () => {
       roleArn: ROLE,
       namePrefix: 'svc-wf',
     });
-    const run = { name: 'run-1', definition: workflow(30), input: {} };
+    const run = { name: 'run-1', definition: workflow(2), input: {} };
     await expect(orchestrator.start(run)).rejects.toThrow('throttled');
     sfnMock.on(CreateStateMachineCommand).resolves({ stateMachineArn: 'arn:machine' });
     await expect(orchestrator.start(run)).resolves.toBeUndefined();

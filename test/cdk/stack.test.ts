@@ -247,7 +247,7 @@ describe('query executions (Step Functions workflows)', () => {
       Timeout: 900,
       MemorySize: 1024,
     });
-    expect(RUNNER_ENTRY).toBe('functions/executions/runner-handler.ts');
+    expect(RUNNER_ENTRY).toBe('functions/runner/handler.ts');
     // The workflow's RunQuery Task times out at the query limit + 60 s: no later than the runner.
     expect(QUERY_TIMEOUT_SECONDS + 60).toBeLessThanOrEqual(900);
     const runner = resources[runnerId]!;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { expect } from 'vitest';
-import { type EngineRunRequest, QueryFailure } from '../../functions/core/engine';
+import { QueryFailure } from '../../functions/core/engine';
+import type { EngineRunRequest } from '../../functions/local/engine/query-engine';
 import { generateSampleData } from '../../functions/local/sample-data/generate';
 
 export interface EngineFixture {

@@ -77,3 +77,37 @@ describe('credits, usage, the credit limit and the concurrency queue', () => {
     ]);
   });
 });
+
+describe('an execution the engine queues (all engine processes busy)', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost(undefined, {
+      execution: { maxConcurrentExecutions: 3, queryTimeoutMs: { medium: 30_000, large: 30_000 } },
+      engine: { pool: { size: 1 } },
+    });
+  });
+  afterAll(() => host?.stop());
+
+  it('reads PENDING while it waits for an engine process, EXECUTING only once it runs', async () => {
+    const busy = await submitSql(host, RUNAWAY_SQL);
+    await waitForStatus(host, busy, (s) => s.state === 'QUERY_STATE_EXECUTING');
+    const queued = await submitSql(host, 'select 2 as two');
+    // It got one of the account's slots and went to the engine, whose only process is busy.
+    const deadline = Date.now() + 10_000;
+    while (!(await host.services.executions.get(queued))?.engineRunId && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await host.services.executions.get(queued))?.engineRunId).toBe(queued);
+    const seen = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      seen.add((await bodyOf(await host.call(`/v1/execution/${queued}/status`))).state);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect([...seen]).toEqual(['QUERY_STATE_PENDING']);
+    await host.call(`/v1/execution/${busy}/cancel`, { method: 'POST' });
+    const done = await waitUntilFinished(host, queued);
+    expect(done).toMatchObject({ state: 'QUERY_STATE_COMPLETED' });
+    expect(Date.parse(done.execution_started_at)).toBeGreaterThanOrEqual(Date.parse(done.submitted_at));
+    expect((await waitUntilFinished(host, busy)).state).toBe('QUERY_STATE_CANCELLED');
+  });
+});

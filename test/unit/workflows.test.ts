@@ -2,6 +2,8 @@ import aslValidator from 'asl-validator';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import {
+  type QueryProgress,
+  queryPollSeconds,
   singleQueryInput,
   singleQueryWorkflow,
   taskStateNames,
@@ -11,7 +13,6 @@ import { LOCAL_RUNNER_ARN } from '../../functions/local/step-functions';
 
 const workflow = singleQueryWorkflow({
   runnerResource: LOCAL_RUNNER_ARN,
-  queryTimeoutSeconds: 30,
   slotPollSeconds: 2,
 });
 
@@ -25,8 +26,12 @@ describe('the single-query workflow (generated ASL)', () => {
       expect(workflow.States[name]?.TimeoutSeconds, name).toBeGreaterThan(0);
     }
     expect(Object.keys(workflow.States).every((name) => name.length <= 80)).toBe(true);
-    expect(taskStateNames(workflow)).toEqual(['AcquireSlot', 'RunQuery', 'RecordFailure']);
-    expect(waitStateNames(workflow)).toEqual(['WaitForSlot']);
+    expect(taskStateNames(workflow)).toEqual(['AcquireSlot', 'StartQuery', 'CheckQuery', 'RecordFailure']);
+    expect(waitStateNames(workflow)).toEqual(['WaitForSlot', 'WaitForQuery']);
+    // No Task waits on a running query: every runner call is short, the Wait state polls.
+    for (const name of taskStateNames(workflow)) {
+      expect(workflow.States[name]?.TimeoutSeconds, name).toBeLessThanOrEqual(300);
+    }
   });
 
   it('carries ids, not data, in its payloads', () => {
@@ -47,22 +52,56 @@ describe('the single-query workflow (generated ASL)', () => {
         taskResourceLocalHandlers: Object.fromEntries(
           taskStateNames(workflow).map((name) => [name, handler]),
         ) as never,
-        waitTimeOverrides: { WaitForSlot: 1 },
-        retryIntervalOverrides: { AcquireSlot: 1, RunQuery: 1, RecordFailure: 1 },
+        waitTimeOverrides: { WaitForSlot: 1, WaitForQuery: 1 },
+        retryIntervalOverrides: { AcquireSlot: 1, StartQuery: 1, CheckQuery: 1, RecordFailure: 1 },
       },
     });
     await execution.result;
     return calls;
   }
 
-  it('polls for a slot until one is free, then runs the query once', async () => {
-    let polls = 0;
+  /** The runner's answer to StartQuery / CheckQuery. */
+  const progress = (status: 'running' | 'finished', polls: number): QueryProgress => ({
+    status,
+    polls,
+    wait_seconds: queryPollSeconds(polls),
+  });
+
+  it('polls for a slot until one is free, submits once, then polls the status until the run ends', async () => {
+    let slotPolls = 0;
+    const checks: unknown[] = [];
+    const calls = await run((input) => {
+      if (input.action === 'acquire_slot')
+        return { status: ++slotPolls < 3 ? 'waiting' : 'acquired', attempts: slotPolls };
+      if (input.action === 'submit_query') return progress('running', 0);
+      checks.push(input.polls);
+      const polls = Number(input.polls) + 1;
+      return progress(polls < 4 ? 'running' : 'finished', polls);
+    });
+    expect(calls).toEqual([
+      'acquire_slot',
+      'acquire_slot',
+      'acquire_slot',
+      'submit_query',
+      'check_query',
+      'check_query',
+      'check_query',
+      'check_query',
+    ]);
+    // Each check carries the count of the previous ones (the runner's poll backoff).
+    expect(checks).toEqual([0, 1, 2, 3]);
+  });
+
+  it('ends without polling when the submit already settled the execution (refused or cancelled)', async () => {
     const calls = await run((input) =>
-      input.action === 'acquire_slot'
-        ? { status: ++polls < 3 ? 'waiting' : 'acquired', attempts: polls }
-        : { state: 'ok' },
+      input.action === 'acquire_slot' ? { status: 'acquired', attempts: 1 } : progress('finished', 0),
     );
-    expect(calls).toEqual(['acquire_slot', 'acquire_slot', 'acquire_slot', 'run_query']);
+    expect(calls).toEqual(['acquire_slot', 'submit_query']);
+  });
+
+  it('waits between status reads as the runner says: 1 s at first, doubling every 3 reads, at most 10 s', () => {
+    expect([0, 1, 2, 3, 5, 6, 9, 12, 100].map(queryPollSeconds)).toEqual([1, 1, 1, 2, 2, 4, 8, 10, 10]);
+    expect(workflow.States.WaitForQuery).toMatchObject({ Type: 'Wait', SecondsPath: '$.run.wait_seconds' });
   });
 
   it('stops without running when the execution ended while queued', async () => {
@@ -73,7 +112,8 @@ describe('the single-query workflow (generated ASL)', () => {
     let runs = 0;
     const calls = await run((input) => {
       if (input.action === 'acquire_slot') return { status: 'acquired', attempts: 1 };
-      if (input.action === 'run_query') {
+      if (input.action === 'submit_query') return progress('running', 0);
+      if (input.action === 'check_query') {
         runs++;
         const error = new Error(runs < 3 ? 'busy' : 'boom');
         error.name = runs < 3 ? 'Engine.Unavailable' : 'RuntimeError';
@@ -82,6 +122,13 @@ describe('the single-query workflow (generated ASL)', () => {
       expect(input).toMatchObject({ error: 'RuntimeError', cause: 'boom' });
       return {};
     });
-    expect(calls).toEqual(['acquire_slot', 'run_query', 'run_query', 'run_query', 'record_failure']);
+    expect(calls).toEqual([
+      'acquire_slot',
+      'submit_query',
+      'check_query',
+      'check_query',
+      'check_query',
+      'record_failure',
+    ]);
   });
 });

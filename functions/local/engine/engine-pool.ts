@@ -44,6 +44,8 @@ interface PoolRun {
   maxRssBytes: number;
   enqueuedAt: number;
   startedAt?: number;
+  /** The job went to its process: the query is running (before that it waits for a process). */
+  running?: boolean;
   process?: EngineProcess;
   stopReason?: StopReason;
   timers: NodeJS.Timeout[];
@@ -135,10 +137,19 @@ export class EnginePool {
 
   /** Whether the engine still holds this execution (queued or running). */
   holds(executionId: string): boolean {
+    return this.stateOf(executionId) !== undefined;
+  }
+
+  /**
+   * `running` once the query went to its engine process; `queued` while it waits for a process
+   * (or for the process to start); undefined when the pool does not hold it.
+   */
+  stateOf(executionId: string): 'queued' | 'running' | undefined {
+    for (const p of this.processes)
+      if (p.run?.job.executionId === executionId) return p.run.running ? 'running' : 'queued';
     for (const queue of this.queues.values())
-      if (queue.some((r) => r.job.executionId === executionId)) return true;
-    for (const p of this.processes) if (p.run?.job.executionId === executionId) return true;
-    return false;
+      if (queue.some((r) => r.job.executionId === executionId)) return 'queued';
+    return undefined;
   }
 
   /** Fails queued runs, stops running ones (engine_unavailable) and ends every process. */
@@ -239,6 +250,7 @@ export class EnginePool {
         if (engineProcess.run === run && !run.stopReason) {
           // The time limit counts from here: waiting for a process (or its start) is not the query's time.
           run.startedAt = performance.now();
+          run.running = true;
           run.timers.push(setTimeout(() => this.stop(run, 'timeout'), run.job.timeoutMs));
           send(engineProcess, { type: 'run', job: run.job, maxRssBytes: run.maxRssBytes });
         } else if (engineProcess.run === run) {

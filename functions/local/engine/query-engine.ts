@@ -1,8 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  type EngineRunRequest,
+  type EngineRun,
   type EngineRunResult,
+  type EngineRunStatus,
+  type EngineSubmitRequest,
   type PerformanceTier,
   type QueryEngine,
   QueryFailure,
@@ -40,6 +42,21 @@ export interface DuckDbQueryEngineOptions {
   memoryHeadroomBytes?: number;
 }
 
+/** A run submitted and awaited in one call (tests, benchmarks); aborting the signal cancels it. */
+export interface EngineRunRequest extends EngineSubmitRequest {
+  signal?: AbortSignal;
+}
+
+/** How long the outcome of an ended run stays readable by `status` (a retried poll reads it again). */
+const OUTCOME_RETENTION_MS = 10 * 60_000;
+
+interface LocalRun {
+  handle: PoolRunHandle;
+  outcome?: EngineRunStatus;
+  /** Settles when the run ends. */
+  ended: Promise<void>;
+}
+
 export const DEFAULT_TIERS: Record<PerformanceTier, Required<TierLimits>> = {
   medium: { threads: 1, memoryLimit: '1GB', maxResultRows: 10_000_000, maxResultBytes: 1024 ** 3 },
   large: { threads: 2, memoryLimit: '2GB', maxResultRows: 50_000_000, maxResultBytes: 4 * 1024 ** 3 },
@@ -56,7 +73,7 @@ export class DuckDbQueryEngine implements QueryEngine {
   private readonly tiers: Record<PerformanceTier, Required<TierLimits>>;
   private readonly spillDir: string;
   readonly pool: EnginePool;
-  private readonly runs = new Map<string, PoolRunHandle>();
+  private readonly runs = new Map<string, LocalRun>();
   private closed = false;
 
   constructor(private readonly options: DuckDbQueryEngineOptions) {
@@ -68,16 +85,19 @@ export class DuckDbQueryEngine implements QueryEngine {
     this.pool = new EnginePool(options.pool);
   }
 
-  async run(request: EngineRunRequest): Promise<EngineRunResult> {
+  /**
+   * Queues the run in the engine pool and returns at once; the pool starts it when a process is
+   * free (fairly across accounts). The execution id is the run's id.
+   */
+  async submit(request: EngineSubmitRequest): Promise<EngineRun> {
     if (this.closed) {
       throw new QueryFailure('engine_unavailable', 'The query engine is shutting down; try again.');
     }
     if (!isValidExecutionId(request.executionId)) {
       throw new Error(`Invalid execution id ${JSON.stringify(request.executionId)}`);
     }
-    if (request.signal?.aborted) {
-      throw new QueryFailure('cancelled', 'The query was cancelled before it started.');
-    }
+    const known = this.runs.get(request.executionId);
+    if (known) return this.runOf(request);
     const tier = this.tiers[request.tier];
     await mkdir(this.options.resultsDir, { recursive: true });
     const quotaLeft = request.storageBytesLeft;
@@ -110,19 +130,85 @@ export class DuckDbQueryEngine implements QueryEngine {
     };
     const maxRssBytes = parseDuckDbSize(memoryLimit) + (this.options.memoryHeadroomBytes ?? 256 * 1024 ** 2);
     const handle = this.pool.submit(request.accountId, job, maxRssBytes);
-    this.runs.set(request.executionId, handle);
-    const onAbort = () => handle.stop('cancelled');
+    const run: LocalRun = {
+      handle,
+      ended: handle.result.then(
+        (result) => {
+          run.outcome = { state: 'succeeded', result };
+        },
+        (failure: unknown) => {
+          run.outcome = { state: 'failed', failure: asQueryFailure(failure) };
+        },
+      ),
+    };
+    void run.ended.then(() => {
+      setTimeout(() => {
+        if (this.runs.get(request.executionId) === run) this.runs.delete(request.executionId);
+      }, OUTCOME_RETENTION_MS).unref();
+    });
+    this.runs.set(request.executionId, run);
+    return this.runOf(request);
+  }
+
+  async status(run: EngineRun): Promise<EngineRunStatus> {
+    const local = this.runs.get(run.engineRunId);
+    if (!local) {
+      return {
+        state: 'failed',
+        failure: new QueryFailure(
+          'engine_unavailable',
+          'The query engine no longer holds this run (the local host restarted); run the query again.',
+        ),
+      };
+    }
+    return local.outcome ?? { state: this.pool.stateOf(run.engineRunId) ?? 'running' };
+  }
+
+  async cancel(run: EngineRun): Promise<void> {
+    this.runs.get(run.engineRunId)?.handle.stop('cancelled');
+  }
+
+  /** Wakes a local poller when the run starts or ends (at most `maxMillis` later). */
+  async waitForChange(run: EngineRun, maxMillis: number): Promise<void> {
+    const local = this.runs.get(run.engineRunId);
+    if (!local || local.outcome) return;
+    const before = this.pool.stateOf(run.engineRunId);
+    const deadline = performance.now() + maxMillis;
+    let timer: NodeJS.Timeout | undefined;
+    const step = (resolve: () => void) => {
+      if (local.outcome || this.pool.stateOf(run.engineRunId) !== before || performance.now() >= deadline)
+        return resolve();
+      timer = setTimeout(() => step(resolve), 10);
+    };
+    await Promise.race([local.ended, new Promise<void>((resolve) => step(resolve))]);
+    clearTimeout(timer);
+  }
+
+  /** Submits the run and waits for its end (tests and benchmarks); throws its QueryFailure. */
+  async run(request: EngineRunRequest): Promise<EngineRunResult> {
+    if (request.signal?.aborted) {
+      throw new QueryFailure('cancelled', 'The query was cancelled before it started.');
+    }
+    const run = await this.submit(request);
+    const onAbort = () => void this.cancel(run);
     request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await handle.result;
+      await this.runs.get(run.engineRunId)?.ended;
+      const status = await this.status(run);
+      if (status.state === 'succeeded') return status.result;
+      if (status.state === 'failed') throw status.failure;
+      throw new Error(`run ${run.engineRunId} ended without an outcome`);
     } finally {
       request.signal?.removeEventListener('abort', onAbort);
-      this.runs.delete(request.executionId);
     }
   }
 
-  async cancel(executionId: string): Promise<void> {
-    this.runs.get(executionId)?.stop('cancelled');
+  private runOf(request: EngineSubmitRequest): EngineRun {
+    return {
+      executionId: request.executionId,
+      engineRunId: request.executionId,
+      timeoutMs: request.timeoutMs,
+    };
   }
 
   /** Stops the runs in flight (they fail as engine_unavailable) and refuses new ones. */
@@ -130,4 +216,10 @@ export class DuckDbQueryEngine implements QueryEngine {
     this.closed = true;
     await this.pool.close();
   }
+}
+
+function asQueryFailure(error: unknown): QueryFailure {
+  return error instanceof QueryFailure
+    ? error
+    : new QueryFailure('engine_unavailable', `The query engine failed: ${(error as Error).message}`);
 }

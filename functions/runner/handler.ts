@@ -1,6 +1,6 @@
 import type { RunnerInput } from '../core/workflows';
 import { getServices } from '../services';
-import { createNodeRunner } from './activities';
+import { createNodeRunner } from './node-runner';
 
 /**
  * The node-runner Lambda: Step Functions Task states invoke it with `{action, execution_id, ...}`

@@ -1,28 +1,20 @@
 import type { Account } from '../core/accounts';
 import type { GateDecision } from '../core/dependency-gate';
-import { isTerminal } from '../core/executions';
 import { dependencyGate, dependentsOf, type NodeOutcome } from '../core/pipeline-graph';
-import { type PipelineRunnerInput, pipelineRunnerInput } from '../core/pipeline-workflow';
+import type { PipelineRunnerInput } from '../core/pipeline-workflow';
 import { type NodeState, type PipelineNodeRun, TERMINAL_NODE_STATES } from '../core/pipelines';
-import { acquireSlot, runQuery } from '../executions/activities';
 import { createExecution, type ExecutionRequest, savedQueryRequest } from '../executions/use-cases';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 
-const PIPELINE_ACTIONS = new Set([
-  'await_dependencies',
-  'run_node',
-  'record_node_failure',
-  'finish_pipeline',
-]);
-
-export function isPipelineAction(input: unknown): boolean {
-  return PIPELINE_ACTIONS.has(pipelineRunnerInput(input).action);
-}
-
-/** The pipeline steps of the node runner (see functions/core/pipeline-workflow.ts). */
-export async function runPipelineStep(services: Services, raw: unknown): Promise<unknown> {
-  const input: PipelineRunnerInput = pipelineRunnerInput(raw);
+/**
+ * The pipeline steps of the node runner (see functions/core/pipeline-workflow.ts) except running a
+ * node's query, which the runner (functions/runner) drives between `startNode` and `finishNode`.
+ */
+export async function runPipelineStep(
+  services: Services,
+  input: PipelineRunnerInput & { action: Exclude<PipelineRunnerInput['action'], 'run_node'> },
+): Promise<unknown> {
   const id = input.pipeline_execution_id;
   switch (input.action) {
     case 'await_dependencies':
@@ -32,8 +24,6 @@ export async function runPipelineStep(services: Services, raw: unknown): Promise
         taskToken: String(input.task_token ?? ''),
         decide: () => decide(services, id, Number(input.node_id)),
       });
-    case 'run_node':
-      return runNode(services, id, Number(input.node_id));
     case 'record_node_failure':
       await endNode(services, id, Number(input.node_id), ['pending', 'running'], {
         state: 'failed',
@@ -103,14 +93,20 @@ export async function releaseWaitingNodes(
   );
 }
 
-/** Runs one node: its query execution or view refresh, inside this Task (no nested workflow). */
-async function runNode(services: Services, pipelineExecutionId: string, nodeId: number) {
+/**
+ * Starts one node: records it running and creates its query execution or view refresh (PENDING),
+ * which the runner then runs. Answers the node's state instead when there is nothing to run.
+ */
+export async function startNode(
+  services: Services,
+  pipelineExecutionId: string,
+  nodeId: number,
+): Promise<{ executionId: string } | { state: NodeState | 'missing' | undefined }> {
   const run = await services.pipelines.get(pipelineExecutionId);
   const node = run?.nodes.find((n) => n.nodeId === nodeId);
   if (!run || !node || TERMINAL_NODE_STATES.includes(node.state)) return { state: node?.state ?? 'missing' };
   // A retried Run Task (the previous invocation died) picks up the node's execution where it is.
-  if (node.state === 'running' && node.executionId)
-    return finishNode(services, pipelineExecutionId, nodeId, node.executionId);
+  if (node.state === 'running' && node.executionId) return { executionId: node.executionId };
   if (run.execution.state === 'cancelled') {
     await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
       state: 'cancelled',
@@ -151,35 +147,16 @@ async function runNode(services: Services, pipelineExecutionId: string, nodeId: 
   if (node.kind === 'materialized_view_refresh') {
     await services.materializedViews.recordRefresh(node.materializedViewName!, executionId);
   }
-  return finishNode(services, pipelineExecutionId, nodeId, executionId);
+  return { executionId };
 }
 
-/**
- * Drives the node's execution to a terminal state, the same steps as the single-query workflow
- * (take one of the account's slots, run), then ends the node from the execution's outcome.
- */
-async function finishNode(
+/** Ends the node from its execution's outcome (once the execution has ended). */
+export async function finishNode(
   services: Services,
   pipelineExecutionId: string,
   nodeId: number,
   executionId: string,
 ) {
-  for (let attempt = 0; ; attempt++) {
-    const current = await services.executions.get(executionId);
-    if (!current || isTerminal(current.state)) break;
-    if (current.state === 'QUERY_STATE_PENDING') {
-      const slot = await acquireSlot(services, executionId, attempt);
-      if (slot.status === 'acquired') {
-        await runQuery(services, executionId);
-        continue;
-      }
-      if (slot.status === 'finished') continue;
-    }
-    // Back off from 50 ms: siblings that became ready together take free slots almost at once;
-    // an execution another invocation is running is polled until it ends.
-    const delay = Math.min(services.config.slotPollSeconds * 1000, 50 * 2 ** Math.min(attempt, 6));
-    await new Promise((resolve) => setTimeout(resolve, delay));
-  }
   const execution = await services.executions.get(executionId);
   const state: NodeState =
     execution?.state === 'QUERY_STATE_COMPLETED'

@@ -1,0 +1,238 @@
+import { billingPeriodOf, runCredits } from '../core/credits';
+import { type EngineRunResult, QueryFailure, type ReadableRelation } from '../core/engine';
+import { type Execution, type ExecutionError, engineRunOf } from '../core/executions';
+import { type QueryProgress, queryPollSeconds } from '../core/workflows';
+import { logger } from '../http/logger';
+import type { Services } from '../services';
+
+/**
+ * Running one execution's query on the engine, as the StartQuery and CheckQuery Task states of the
+ * generated workflow do it: submit, then one status read per poll, so no function waits on a
+ * running query (the workflow's Wait state does). The execution holds one of the account's slots
+ * from submit until its outcome is recorded. It reads PENDING while the engine queues it and
+ * EXECUTING once the engine runs it. Every state change is a single conditional write, so a cancel
+ * that lands mid-run is never overwritten.
+ */
+
+/** Longest a status read waits for an in-process engine's run to change (local host only). */
+const IN_PROCESS_STATUS_WAIT_MS = 1000;
+
+const finished = (polls: number): QueryProgress => ({ status: 'finished', polls, wait_seconds: 0 });
+const running = (polls: number): QueryProgress => ({
+  status: 'running',
+  polls,
+  wait_seconds: queryPollSeconds(polls),
+});
+
+/** Submits the query of an execution that holds a slot; `relations` are the views its SQL may read. */
+export async function submitQuery(
+  services: Services,
+  executionId: string,
+  relations: ReadableRelation[],
+): Promise<QueryProgress> {
+  const execution = await services.executions.get(executionId);
+  if (!execution) return finished(0);
+  // A retried StartQuery (the previous invocation died after submitting) polls the run it made.
+  if (execution.engineRunId) return running(0);
+  if (execution.state !== 'QUERY_STATE_PENDING') {
+    // Cancelled while it waited for its slot: give the slot back.
+    await services.limiter.release(execution.accountId);
+    return finished(0);
+  }
+  let engineRunId: string;
+  try {
+    ({ engineRunId } = await services.engine.submit({
+      executionId,
+      accountId: execution.accountId,
+      sql: execution.sql,
+      tier: execution.tier,
+      timeoutMs: execution.timeoutMs,
+      relations,
+      // The storage quota is enforced while the result is written, not after it was stored.
+      storageBytesLeft:
+        services.config.storageBytesAllowed - (await services.usage.getStorageBytes(execution.accountId)),
+      storageBytesQuota: services.config.storageBytesAllowed,
+    }));
+  } catch (error) {
+    await recordOutcome(services, execution, { state: 'failed', failure: error });
+    return finished(0);
+  }
+  // Also recorded on a run cancelled meanwhile: CheckQuery stops it and charges what it used.
+  await services.executions.transition(executionId, ['QUERY_STATE_PENDING', 'QUERY_STATE_CANCELLED'], {
+    engineRunId,
+  });
+  return running(0);
+}
+
+/** One status read of the execution's run; records the outcome when the run has ended. */
+export async function checkQuery(
+  services: Services,
+  executionId: string,
+  polls: number,
+): Promise<QueryProgress> {
+  const execution = await services.executions.get(executionId);
+  const run = execution && engineRunOf(execution);
+  if (!execution || !run || isSettled(execution)) return finished(polls + 1);
+  if (execution.state === 'QUERY_STATE_CANCELLED') await services.engine.cancel(run);
+  // An engine in this process answers as soon as the run changes, instead of a poll spinning on it.
+  await services.engine.waitForChange?.(run, IN_PROCESS_STATUS_WAIT_MS);
+  const status = await services.engine.status(run);
+  switch (status.state) {
+    case 'queued':
+      return running(polls + 1);
+    case 'running':
+      await services.executions.transition(executionId, ['QUERY_STATE_PENDING'], {
+        state: 'QUERY_STATE_EXECUTING',
+        executionStartedAt: new Date().toISOString(),
+      });
+      return running(polls + 1);
+    default:
+      await recordOutcome(services, execution, status);
+      return finished(polls + 1);
+  }
+}
+
+/**
+ * Whether the run's outcome is recorded already (a retried CheckQuery must not charge twice):
+ * completed and failed runs are recorded by their last check; a cancelled one once its engine
+ * time is added.
+ */
+function isSettled(execution: Execution): boolean {
+  if (execution.state === 'QUERY_STATE_COMPLETED' || execution.state === 'QUERY_STATE_FAILED') return true;
+  return execution.state === 'QUERY_STATE_CANCELLED' && execution.engineMillis !== undefined;
+}
+
+type Outcome = { state: 'succeeded'; result: EngineRunResult } | { state: 'failed'; failure: unknown };
+
+/** Records the run's end, charges it and frees the account's slot. */
+async function recordOutcome(services: Services, execution: Execution, outcome: Outcome): Promise<void> {
+  try {
+    if (outcome.state === 'succeeded') await recordSuccess(services, execution, outcome.result);
+    else await recordRunFailure(services, execution, outcome.failure);
+  } finally {
+    await services.limiter.release(execution.accountId);
+  }
+}
+
+async function recordSuccess(services: Services, execution: Execution, result: EngineRunResult) {
+  const { executionId } = execution;
+  const credits = runCredits(result, execution.tier);
+  const endedAt = new Date().toISOString();
+  const active = ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'] as const;
+  // A refresh publishes the view's new version before its execution reads COMPLETED, so whoever
+  // sees the execution completed also sees the new version. (A cancel landing in between
+  // cannot take a published version back.) Likewise the query's "latest result" pointer moves
+  // first, so GET /v1/query/{id}/results works as soon as the execution reads COMPLETED.
+  const current = await services.executions.get(executionId);
+  const stillActive = current !== undefined && (active as readonly string[]).includes(current.state);
+  if (stillActive && execution.queryId > 0) {
+    await services.queries.setLatestCompletedExecution(execution.queryId, executionId);
+  }
+  if (stillActive && execution.materializedViewName) {
+    await services.materializedViews.publish(execution.materializedViewName, {
+      executionId,
+      columns: result.columns,
+      rowCount: result.rowCount,
+      tableSizeBytes: result.resultBytes,
+      refreshedAt: endedAt,
+    });
+  }
+  const completed = await services.executions.transition(executionId, active, {
+    state: 'QUERY_STATE_COMPLETED',
+    // A run that went from queued to done between two polls was never seen running.
+    executionStartedAt:
+      current?.executionStartedAt ?? new Date(Date.now() - result.engineMillis).toISOString(),
+    executionEndedAt: endedAt,
+    result: { columns: result.columns, rowCount: result.rowCount, resultBytes: result.resultBytes },
+    engineMillis: result.engineMillis,
+    credits,
+  });
+  await charge(services, execution, credits);
+  if (!completed) {
+    // Cancelled as it finished: the cancel wins and the result is dropped (unless a view published it).
+    if (!execution.materializedViewName) await services.results.delete(executionId);
+    await services.executions.transition(executionId, ['QUERY_STATE_CANCELLED'], {
+      engineMillis: result.engineMillis,
+      credits,
+    });
+    return;
+  }
+  await services.usage.addStorageBytes(execution.accountId, result.resultBytes);
+}
+
+async function recordRunFailure(services: Services, execution: Execution, error: unknown) {
+  const failure = error instanceof QueryFailure ? error : undefined;
+  if (!failure)
+    logger.error('query run crashed', { executionId: execution.executionId, error: error as Error });
+  const engineMillis = failure?.engineMillis ?? 0;
+  const used = { engineMillis, scannedBytes: failure?.scannedBytes };
+  const credits = engineMillis > 0 || (used.scannedBytes ?? 0) > 0 ? runCredits(used, execution.tier) : 0;
+  if (credits > 0) await charge(services, execution, credits);
+  if (failure?.type === 'cancelled') {
+    await services.executions.transition(execution.executionId, ['QUERY_STATE_CANCELLED'], {
+      engineMillis,
+      credits,
+    });
+    return;
+  }
+  const executionError: ExecutionError = failure
+    ? {
+        type: failure.type,
+        message: `${failure.message} [Execution ID: ${execution.executionId}]`,
+        ...(failure.position ? { metadata: failure.position } : {}),
+      }
+    : {
+        type: 'internal_error',
+        message: `The engine failed unexpectedly. [Execution ID: ${execution.executionId}]`,
+      };
+  const failed = await services.executions.transition(
+    execution.executionId,
+    ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
+    {
+      state: 'QUERY_STATE_FAILED',
+      executionEndedAt: new Date().toISOString(),
+      error: executionError,
+      engineMillis,
+      credits,
+    },
+  );
+  // Cancelled meanwhile: the cancel stands, with the engine time the run used.
+  if (!failed) {
+    await services.executions.transition(execution.executionId, ['QUERY_STATE_CANCELLED'], {
+      engineMillis,
+      credits,
+    });
+  }
+}
+
+/** The workflow's last resort: a Task crashed or timed out at the orchestrator level. */
+export async function recordWorkflowFailure(
+  services: Services,
+  executionId: string,
+  error: string,
+  cause: string,
+) {
+  const before = await services.executions.get(executionId);
+  const failed = await services.executions.transition(
+    executionId,
+    ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
+    {
+      state: 'QUERY_STATE_FAILED',
+      executionEndedAt: new Date().toISOString(),
+      error: {
+        type: error === 'States.Timeout' ? 'timeout' : 'internal_error',
+        message: `The execution workflow failed (${error}${cause ? `: ${cause.slice(0, 500)}` : ''}). [Execution ID: ${executionId}]`,
+      },
+    },
+  );
+  if (failed && before && engineRunOf(before)) {
+    // The run may still be going: stop it, and free the slot it held.
+    await services.engine.cancel(engineRunOf(before)!).catch(() => undefined);
+    await services.limiter.release(before.accountId);
+  }
+  return { state: failed?.state ?? before?.state ?? 'missing' };
+}
+
+async function charge(services: Services, execution: Execution, credits: number) {
+  await services.usage.addCredits(execution.accountId, billingPeriodOf(new Date()), credits);
+}
