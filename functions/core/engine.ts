@@ -64,8 +64,11 @@ export interface EngineUsage {
 export interface EngineRun {
   executionId: string;
   engineRunId: string;
+  tier: PerformanceTier;
   /** The run's wall-clock limit, enforced by the engine (Athena: stopped at the next status past it). */
   timeoutMs: number;
+  /** The SQL as the user wrote it (an engine that runs a translation maps error positions back to it). */
+  sql: string;
 }
 
 /**

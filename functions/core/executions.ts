@@ -96,7 +96,9 @@ export function engineRunOf(execution: Execution): EngineRun | undefined {
     ? {
         executionId: execution.executionId,
         engineRunId: execution.engineRunId,
+        tier: execution.tier,
         timeoutMs: execution.timeoutMs,
+        sql: execution.sql,
       }
     : undefined;
 }

@@ -178,11 +178,7 @@ describe('cancel and fairness', () => {
     const running = failureOf(engine.run(request));
     await new Promise((resolve) => setTimeout(resolve, 500));
     const cancelled = Date.now();
-    await engine.cancel({
-      executionId: request.executionId,
-      engineRunId: request.executionId,
-      timeoutMs: request.timeoutMs,
-    });
+    await engine.cancel({ ...request, engineRunId: request.executionId });
     expect((await running).type).toBe('cancelled');
     expect(Date.now() - cancelled).toBeLessThan(2000); // about 50 ms on a quiet machine
     expect(engine.pool.holds(request.executionId)).toBe(false);

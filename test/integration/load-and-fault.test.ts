@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import type { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
-import { submitSql, waitForStatus, waitUntilFinished } from '../support/executions';
+import { submitSql, waitUntilFinished } from '../support/executions';
 import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
 
 /**
@@ -51,9 +51,16 @@ describe('six heavy queries from three accounts while a fourth reads', () => {
     for (let round = 0; round < 2; round++) {
       for (const key of keys.slice(0, 3)) heavy.push({ id: await submitSql(host, HEAVY_SQL, {}, key), key });
     }
-    // Every heavy query is in the engine: running, or waiting for one of its processes.
-    for (const { id, key } of heavy) {
-      await waitForStatus(host, id, (status) => status.state === 'QUERY_STATE_EXECUTING', 20_000, key);
+    // Every heavy query is in the engine: running (EXECUTING), or waiting for one of its processes
+    // (still PENDING).
+    for (const { id } of heavy) {
+      const inEngine = Date.now() + 20_000;
+      while (!engine.pool.holds(id) && Date.now() < inEngine) await new Promise((r) => setTimeout(r, 20));
+    }
+    // A query the engine still queues never reads EXECUTING.
+    for (const { id, key } of heavy.filter(({ id }) => engine.pool.stateOf(id) === 'queued')) {
+      const status = await bodyOf(await host.call(`/v1/execution/${id}/status`, { apiKey: key }));
+      expect(status.state).toBe('QUERY_STATE_PENDING');
     }
     const deadline = Date.now() + 20_000;
     while (engine.pool.load.running < Math.min(6, engine.pool.size) && Date.now() < deadline) {

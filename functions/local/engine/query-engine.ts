@@ -207,7 +207,9 @@ export class DuckDbQueryEngine implements QueryEngine {
     return {
       executionId: request.executionId,
       engineRunId: request.executionId,
+      tier: request.tier,
       timeoutMs: request.timeoutMs,
+      sql: request.sql,
     };
   }
 
