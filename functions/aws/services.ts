@@ -1,3 +1,4 @@
+import { AthenaClient } from '@aws-sdk/client-athena';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -10,6 +11,8 @@ import { DuneSqlTableReferenceParser } from '../dunesql/table-references';
 import { executionConfigFromEnv } from '../executions/config';
 import { SigningKeys } from '../oauth/signing-keys';
 import { createServices, type Services } from '../services';
+import { AthenaQueryEngine } from './athena/athena-engine';
+import { AthenaQueries } from './athena/athena-queries';
 import { createDocumentClient } from './dynamo/client';
 import { SERVICE_TABLE } from './dynamo/table-definitions';
 import { DynamoTaskTokenStore } from './dynamo/task-token-store';
@@ -35,13 +38,24 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
   const tableName = env[SERVICE_TABLE.envVar];
   if (!tableName) throw new Error(`Missing environment variable ${SERVICE_TABLE.envVar}.`);
   const db = createDocumentClient();
+  const results = env.RESULTS_BUCKET
+    ? new S3ResultStore(new S3Client({}), { bucket: env.RESULTS_BUCKET })
+    : undefined;
+  const workGroups = { medium: env.ATHENA_WORKGROUP_MEDIUM, large: env.ATHENA_WORKGROUP_LARGE };
   return createServices(db, tableName, {
-    // The Athena client (functions/aws/athena) goes behind the engine port once the port is split
-    // into submit / status / cancel (issue 11 item 0); until then executions answer 501 here.
-    engine: notYetInAws<QueryEngine>('The Athena query engine'),
-    results: env.RESULTS_BUCKET
-      ? new S3ResultStore(new S3Client({}), { bucket: env.RESULTS_BUCKET })
-      : notYetInAws<ResultStore>('The S3 result store (RESULTS_BUCKET is not set)'),
+    // Athena writes each result as CSV where the tier's workgroup says; the result store indexes it.
+    engine:
+      results && workGroups.medium && workGroups.large
+        ? new AthenaQueryEngine(
+            new AthenaQueries(new AthenaClient({}), {
+              workGroups: { medium: workGroups.medium, large: workGroups.large },
+            }),
+            results,
+          )
+        : notYetInAws<QueryEngine>(
+            'The Athena query engine (ATHENA_WORKGROUP_* or RESULTS_BUCKET is not set)',
+          ),
+    results: results ?? notYetInAws<ResultStore>('The S3 result store (RESULTS_BUCKET is not set)'),
     orchestrator:
       env.STATE_MACHINE_ROLE_ARN && env.STATE_MACHINE_PREFIX
         ? new StepFunctionsOrchestrator(new SFNClient({}), {

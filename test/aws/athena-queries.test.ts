@@ -10,7 +10,8 @@ import {
 } from '@aws-sdk/client-athena';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AthenaQueries, athenaCredits, failureOf } from '../../functions/aws/athena/athena-queries';
+import { AthenaQueries, failureOf } from '../../functions/aws/athena/athena-queries';
+import { creditsFor, runCredits } from '../../functions/core/credits';
 import { QueryFailure } from '../../functions/core/engine';
 
 const athena = mockClient(AthenaClient);
@@ -75,8 +76,11 @@ describe('Athena queries', () => {
       start.ClientRequestToken,
     );
 
-    expect(await client.status(id)).toEqual({ state: 'queued' });
-    expect(await client.status(id)).toEqual({ state: 'running' });
+    expect(await client.status(id)).toMatchObject({
+      state: 'queued',
+      submittedAt: new Date('2026-11-23T20:00:00Z'),
+    });
+    expect(await client.status(id)).toMatchObject({ state: 'running' });
     expect(await client.status(id)).toEqual({
       state: 'succeeded',
       output: { bucket: 'svc-results', key: `athena/medium/${QUERY_ID}.csv` },
@@ -252,15 +256,13 @@ describe('Athena failures map to the local failure types', () => {
   });
 
   it('charges engine time per tier plus scanned data (10 MB minimum), and nothing for a reused result', () => {
-    const statistics = {
-      dataScannedBytes: 1024 ** 3,
-      engineMillis: 2000,
-      queueMillis: 0,
-      reusedPreviousResult: false,
-    };
-    expect(athenaCredits(statistics, 'medium')).toBe(3);
-    expect(athenaCredits(statistics, 'large')).toBe(5);
-    expect(athenaCredits({ ...statistics, dataScannedBytes: 1000 }, 'medium')).toBeCloseTo(2.01, 2);
-    expect(athenaCredits({ ...statistics, reusedPreviousResult: true }, 'large')).toBe(0);
+    // What the Athena engine reports of a run (functions/aws/athena/athena-engine.ts).
+    const usage = { scannedBytes: 1024 ** 3, engineMillis: 2000, reusedResult: false };
+    expect(runCredits(usage, 'medium')).toBe(3);
+    expect(runCredits(usage, 'large')).toBe(5);
+    expect(runCredits({ ...usage, scannedBytes: 1000 }, 'medium')).toBeCloseTo(2.01, 2);
+    expect(runCredits({ ...usage, reusedResult: true }, 'large')).toBe(0);
+    // Locally nothing is scanned per byte: engine time alone, as before.
+    expect(runCredits({ engineMillis: 2000 }, 'large')).toBe(creditsFor(2000, 'large'));
   });
 });

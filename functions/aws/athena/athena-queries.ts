@@ -10,7 +10,6 @@ import {
   StopQueryExecutionCommand,
   TooManyRequestsException,
 } from '@aws-sdk/client-athena';
-import { creditsFor } from '../../core/credits';
 import { type PerformanceTier, QueryFailure, type ResultColumn } from '../../core/engine';
 
 /** Where Athena wrote a query's result. */
@@ -40,7 +39,7 @@ export interface AthenaStatistics {
 }
 
 export type AthenaQueryStatus =
-  | { state: 'queued' | 'running' }
+  | { state: 'queued' | 'running'; submittedAt?: Date; statistics: AthenaStatistics }
   | { state: 'succeeded'; output: ResultLocation; statistics: AthenaStatistics }
   | { state: 'failed'; failure: QueryFailure; statistics: AthenaStatistics };
 
@@ -93,9 +92,12 @@ export class AthenaQueries {
     const statistics = statisticsOf(execution);
     switch (state) {
       case 'QUEUED':
-        return { state: 'queued' };
       case 'RUNNING':
-        return { state: 'running' };
+        return {
+          state: state === 'QUEUED' ? 'queued' : 'running',
+          submittedAt: execution?.Status?.SubmissionDateTime,
+          statistics,
+        };
       case 'SUCCEEDED':
         return {
           state: 'succeeded',
@@ -217,17 +219,4 @@ function startFailure(error: unknown): QueryFailure | unknown {
     );
   }
   return error;
-}
-
-/** Credits per GiB Athena scanned (on top of engine time): Athena bills scanned bytes, 10 MB minimum. */
-export const CREDITS_PER_SCANNED_GIB = 1;
-const MINIMUM_BILLED_BYTES = 10 * 1024 * 1024;
-
-/** Credits of an Athena run: engine time × tier factor (as locally) plus scanned data; a reused result is free. */
-export function athenaCredits(statistics: AthenaStatistics, tier: PerformanceTier): number {
-  if (statistics.reusedPreviousResult) return 0;
-  const scanned =
-    statistics.dataScannedBytes > 0 ? Math.max(statistics.dataScannedBytes, MINIMUM_BILLED_BYTES) : 0;
-  const scanCredits = (scanned / 1024 ** 3) * CREDITS_PER_SCANNED_GIB;
-  return Math.round((creditsFor(statistics.engineMillis, tier) + scanCredits) * 1000) / 1000;
 }

@@ -1,0 +1,143 @@
+import {
+  type EngineRun,
+  type EngineRunStatus,
+  type EngineSubmitRequest,
+  type QueryEngine,
+  QueryFailure,
+} from '../../core/engine';
+import { DuneSqlError, translate } from '../../dunesql';
+import type { ResultManifest, S3Location } from '../results/s3-result-store';
+import type { AthenaQueries, AthenaStatistics } from './athena-queries';
+
+/** What the engine needs of the result store: indexing a finished query's CSV (S3ResultStore). */
+export interface AthenaResultIndex {
+  register(
+    executionId: string,
+    csv: S3Location,
+    columns: Awaited<ReturnType<AthenaQueries['columns']>>,
+  ): Promise<ResultManifest>;
+}
+
+/**
+ * The QueryEngine port on Amazon Athena (engine v3, Trino). `submit` translates the user's DuneSQL
+ * for Athena and calls StartQueryExecution in the tier's workgroup; `status` is one
+ * GetQueryExecution (and, once the query succeeded, GetQueryResults for the columns plus one pass
+ * over the CSV to index it); `cancel` is StopQueryExecution. Nothing here waits on a running
+ * query: the generated workflow's Wait state polls `status` (docs/aws.md, "Athena call
+ * sequences"). The tier's time limit is enforced at the first status read past it.
+ */
+export class AthenaQueryEngine implements QueryEngine {
+  constructor(
+    private readonly queries: AthenaQueries,
+    private readonly results: AthenaResultIndex,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async submit(request: EngineSubmitRequest): Promise<EngineRun> {
+    const translation = await translate(request.sql, 'athena').catch((error: unknown) => {
+      throw translationFailure(error);
+    });
+    const engineRunId = await this.queries.start({
+      executionId: request.executionId,
+      sql: translation.sql,
+      tier: request.tier,
+    });
+    const { executionId, tier, timeoutMs, sql } = request;
+    return { executionId, engineRunId, tier, timeoutMs, sql };
+  }
+
+  async status(run: EngineRun): Promise<EngineRunStatus> {
+    const status = await this.queries.status(run.engineRunId);
+    switch (status.state) {
+      case 'queued':
+      case 'running': {
+        const submittedAt = status.submittedAt?.getTime();
+        if (submittedAt !== undefined && this.now().getTime() - submittedAt > run.timeoutMs) {
+          await this.queries.stop(run.engineRunId);
+          return { state: 'failed', failure: timeoutFailure(run, status.statistics) };
+        }
+        return { state: status.state };
+      }
+      case 'succeeded': {
+        const columns = await this.queries.columns(run.engineRunId);
+        const manifest = await this.results.register(run.executionId, status.output, columns);
+        return {
+          state: 'succeeded',
+          result: {
+            columns: manifest.columns,
+            rowCount: manifest.rowCount,
+            resultBytes: manifest.bytes,
+            ...usageOf(status.statistics),
+          },
+        };
+      }
+      case 'failed':
+        return { state: 'failed', failure: await inUserSql(run, status.failure, status.statistics) };
+    }
+  }
+
+  async cancel(run: EngineRun): Promise<void> {
+    await this.queries.stop(run.engineRunId);
+  }
+
+  async close(): Promise<void> {}
+}
+
+function usageOf(statistics: AthenaStatistics) {
+  return {
+    engineMillis: statistics.engineMillis,
+    scannedBytes: statistics.dataScannedBytes,
+    reusedResult: statistics.reusedPreviousResult,
+  };
+}
+
+function timeoutFailure(run: EngineRun, statistics: AthenaStatistics): QueryFailure {
+  const seconds = Math.round(run.timeoutMs / 1000);
+  return new QueryFailure(
+    'timeout',
+    `Query exceeded the ${seconds} s limit of the ${run.tier} tier and was stopped; filter on a narrower block_time range, aggregate, or select fewer columns` +
+      (run.tier === 'large' ? '.' : ', or run it on the large tier.'),
+    undefined,
+    statistics.engineMillis,
+    statistics.dataScannedBytes,
+  );
+}
+
+/** DuneSQL that cannot be translated fails as it does locally, positioned in the user's SQL. */
+function translationFailure(error: unknown): unknown {
+  if (!(error instanceof DuneSqlError)) return error;
+  return new QueryFailure(
+    error.kind === 'syntax' ? 'syntax_error' : 'execution_error',
+    error.message,
+    error.position,
+  );
+}
+
+/**
+ * Athena positions errors in the SQL it ran (the translation); the user wrote something else, so
+ * the position is mapped back through the translation, and the scanned bytes are kept for credits.
+ */
+async function inUserSql(run: EngineRun, failure: QueryFailure, statistics: AthenaStatistics) {
+  let position = failure.position;
+  if (position) {
+    const translation = await translate(run.sql, 'athena').catch(() => undefined);
+    const offset = translation && offsetOf(translation.sql, position);
+    position = (offset !== undefined && (await translation?.userPosition(offset, 'characters'))) || position;
+  }
+  return new QueryFailure(
+    failure.type,
+    failure.message,
+    position,
+    failure.engineMillis,
+    statistics.dataScannedBytes,
+  );
+}
+
+/** Character offset of a 1-based line and column, or undefined past the text. */
+function offsetOf(text: string, position: { line: number; column: number }): number | undefined {
+  const lines = text.split('\n');
+  if (position.line < 1 || position.line > lines.length) return undefined;
+  let offset = 0;
+  for (let i = 0; i < position.line - 1; i++) offset += lines[i]!.length + 1;
+  return offset + position.column - 1;
+}

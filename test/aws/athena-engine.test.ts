@@ -1,0 +1,269 @@
+import {
+  AthenaClient,
+  GetQueryExecutionCommand,
+  GetQueryResultsCommand,
+  type QueryExecution,
+  StartQueryExecutionCommand,
+  StopQueryExecutionCommand,
+  TooManyRequestsException,
+} from '@aws-sdk/client-athena';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AthenaQueryEngine } from '../../functions/aws/athena/athena-engine';
+import { AthenaQueries } from '../../functions/aws/athena/athena-queries';
+import { S3ResultStore } from '../../functions/aws/results/s3-result-store';
+import { runCredits } from '../../functions/core/credits';
+import { type EngineRun, type EngineSubmitRequest, QueryFailure } from '../../functions/core/engine';
+import { translate } from '../../functions/dunesql';
+import { mockS3Objects } from '../support/s3-objects';
+
+const athena = mockClient(AthenaClient);
+const s3 = mockS3Objects();
+const QUERY_ID = '5e2b1c7d-9a41-4f0e-8d3b-61c2a4f7e9b0';
+const EXECUTION_ID = '01HKZJ2683PHF9Q9PHHQ8FW4Q1';
+const SUBMITTED = new Date('2026-11-23T20:00:00Z');
+const OUTPUT = `s3://svc-results/athena/medium/${QUERY_ID}.csv`;
+
+let now = new Date(SUBMITTED.getTime() + 5_000);
+const engine = () =>
+  new AthenaQueryEngine(
+    new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
+      workGroups: { medium: 'svc-medium', large: 'svc-large' },
+    }),
+    new S3ResultStore(s3.client, { bucket: 'svc-results' }),
+    () => now,
+  );
+
+const request = (sql: string, overrides: Partial<EngineSubmitRequest> = {}): EngineSubmitRequest => ({
+  executionId: EXECUTION_ID,
+  accountId: 'acct-1',
+  sql,
+  tier: 'medium',
+  timeoutMs: 60_000,
+  ...overrides,
+});
+
+/** GetQueryExecution as Athena answers it (API reference: QueryExecution, QueryExecutionStatus). */
+function execution(state: string, extra: Partial<QueryExecution> = {}): { QueryExecution: QueryExecution } {
+  return {
+    QueryExecution: {
+      QueryExecutionId: QUERY_ID,
+      Query: 'SELECT 1',
+      StatementType: 'DML',
+      ResultConfiguration: { OutputLocation: OUTPUT },
+      QueryExecutionContext: { Catalog: 'awsdatacatalog' },
+      Status: { State: state as 'RUNNING', SubmissionDateTime: SUBMITTED },
+      Statistics: {
+        EngineExecutionTimeInMillis: 2500,
+        DataScannedInBytes: 3 * 1024 ** 3,
+        TotalExecutionTimeInMillis: 2700,
+        QueryQueueTimeInMillis: 120,
+        ResultReuseInformation: { ReusedPreviousResult: false },
+      },
+      WorkGroup: 'svc-medium',
+      EngineVersion: { SelectedEngineVersion: 'AUTO', EffectiveEngineVersion: 'Athena engine version 3' },
+      ...extra,
+    },
+  };
+}
+
+const columnsAnswer = {
+  ResultSet: {
+    Rows: [{ Data: [{ VarCharValue: 'block_number' }, { VarCharValue: 'project' }] }],
+    ResultSetMetadata: {
+      ColumnInfo: [
+        {
+          CatalogName: 'hive',
+          Name: 'block_number',
+          Label: 'block_number',
+          Type: 'bigint',
+          Precision: 19,
+          Scale: 0,
+        },
+        {
+          CatalogName: 'hive',
+          Name: 'project',
+          Label: 'project',
+          Type: 'varchar',
+          Precision: 2147483647,
+          Scale: 0,
+        },
+      ],
+    },
+  },
+};
+
+/** The athena calls made, in order, by command name. */
+const calls = () => athena.calls().map((call) => call.args[0].constructor.name.replace(/Command$/, ''));
+
+beforeEach(() => {
+  athena.reset();
+  s3.reset();
+  now = new Date(SUBMITTED.getTime() + 5_000);
+  athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: QUERY_ID });
+});
+
+describe('the Athena engine behind the QueryEngine port', () => {
+  it('submits the Athena translation of the DuneSQL, polls it, then indexes the CSV result', async () => {
+    athena
+      .on(GetQueryExecutionCommand)
+      .resolvesOnce(execution('QUEUED'))
+      .resolvesOnce(execution('RUNNING'))
+      .resolves(execution('SUCCEEDED'));
+    athena.on(GetQueryResultsCommand).resolves(columnsAnswer);
+    // Athena's CSV: every value quoted, header first (docs/aws.md, "S3 result store").
+    const csv = '"block_number","project"\n"1","uniswap"\n"2","curve"\n';
+    s3.put('svc-results', `athena/medium/${QUERY_ID}.csv`, csv);
+    const sql = 'SELECT block_number, project FROM dex.trades WHERE tx_from = 0xdeadbeef';
+    const client = engine();
+    const run = await client.submit(request(sql));
+    expect(run).toEqual({
+      executionId: EXECUTION_ID,
+      engineRunId: QUERY_ID,
+      tier: 'medium',
+      timeoutMs: 60_000,
+      sql,
+    });
+    const start = athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input;
+    expect(start.QueryString).toBe((await translate(sql, 'athena')).sql);
+    expect(start.QueryString).toContain("X'deadbeef'");
+    expect(start.WorkGroup).toBe('svc-medium');
+
+    expect(await client.status(run)).toEqual({ state: 'queued' });
+    expect(await client.status(run)).toEqual({ state: 'running' });
+    const done = await client.status(run);
+    expect(done).toEqual({
+      state: 'succeeded',
+      result: {
+        columns: [
+          { name: 'block_number', type: 'bigint' },
+          { name: 'project', type: 'varchar' },
+        ],
+        rowCount: 2,
+        // The stored result is Athena's CSV itself.
+        resultBytes: Buffer.byteLength(csv),
+        engineMillis: 2500,
+        scannedBytes: 3 * 1024 ** 3,
+        reusedResult: false,
+      },
+    });
+    expect(calls()).toEqual([
+      'StartQueryExecution',
+      'GetQueryExecution',
+      'GetQueryExecution',
+      'GetQueryExecution',
+      'GetQueryResults',
+    ]);
+    expect(s3.mock.commandCalls(GetObjectCommand)[0]!.args[0].input).toEqual({
+      Bucket: 'svc-results',
+      Key: `athena/medium/${QUERY_ID}.csv`,
+    });
+    expect(s3.mock.commandCalls(PutObjectCommand)[0]!.args[0].input.Key).toBe(`results/${EXECUTION_ID}.json`);
+    // Credits: 2.5 engine-seconds on medium + 3 GiB scanned.
+    if (done.state === 'succeeded') expect(runCredits(done.result, 'medium')).toBe(5.5);
+  });
+
+  it('stops the query on cancel, and reports it cancelled with what it scanned', async () => {
+    athena.on(StopQueryExecutionCommand).resolves({});
+    athena.on(GetQueryExecutionCommand).resolves(
+      execution('CANCELLED', {
+        Statistics: { EngineExecutionTimeInMillis: 900, DataScannedInBytes: 50 * 1024 ** 2 },
+      }),
+    );
+    const client = engine();
+    const run = await client.submit(request('SELECT count(*) FROM ethereum.transactions'));
+    await client.cancel(run);
+    const status = await client.status(run);
+    expect(calls()).toEqual(['StartQueryExecution', 'StopQueryExecution', 'GetQueryExecution']);
+    expect(athena.commandCalls(StopQueryExecutionCommand)[0]!.args[0].input).toEqual({
+      QueryExecutionId: QUERY_ID,
+    });
+    expect(status.state).toBe('failed');
+    const failure = (status as { failure: QueryFailure }).failure;
+    expect(failure).toMatchObject({ type: 'cancelled', engineMillis: 900, scannedBytes: 50 * 1024 ** 2 });
+  });
+
+  it('stops a query still running past the tier time limit and fails it as timeout', async () => {
+    athena.on(StopQueryExecutionCommand).resolves({});
+    athena.on(GetQueryExecutionCommand).resolves(execution('RUNNING'));
+    const client = engine();
+    const run = await client.submit(request('SELECT count(*) FROM ethereum.logs', { timeoutMs: 30_000 }));
+    expect(await client.status(run)).toEqual({ state: 'running' });
+    now = new Date(SUBMITTED.getTime() + 30_001);
+    const status = await client.status(run);
+    expect(calls()).toEqual([
+      'StartQueryExecution',
+      'GetQueryExecution',
+      'GetQueryExecution',
+      'StopQueryExecution',
+    ]);
+    expect(status).toMatchObject({
+      state: 'failed',
+      failure: { type: 'timeout', message: expect.stringMatching(/30 s limit of the medium tier/) },
+    });
+  });
+
+  it('positions an Athena error in the SQL the user wrote, not in the translation', async () => {
+    const sql = 'select block_number,\n  bytearray_to_uint256(data) as v, nope\nfrom ethereum.logs';
+    const client = engine();
+    const run = await client.submit(request(sql));
+    const ran = athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input.QueryString!;
+    // The translation is one line; Athena reports the column of `nope` in it.
+    expect(ran).not.toContain('\n');
+    const column = ran.indexOf('nope') + 1;
+    const message = `COLUMN_NOT_FOUND: line 1:${column}: Column 'nope' cannot be resolved or requester is not authorized to access requested resources`;
+    athena.on(GetQueryExecutionCommand).resolves(
+      execution('FAILED', {
+        Status: {
+          State: 'FAILED',
+          SubmissionDateTime: SUBMITTED,
+          StateChangeReason: message,
+          AthenaError: { ErrorCategory: 2, ErrorType: 1000, Retryable: false, ErrorMessage: message },
+        },
+      }),
+    );
+    const status = await client.status(run);
+    expect(status.state).toBe('failed');
+    const failure = (status as { failure: QueryFailure }).failure;
+    expect(failure.message).toBe(
+      "Column 'nope' cannot be resolved or requester is not authorized to access requested resources",
+    );
+    expect(failure.position).toEqual({ line: 2, column: sql.split('\n')[1]!.indexOf('nope') + 1 });
+  });
+
+  it('refuses DuneSQL that does not parse before calling Athena, positioned as written', async () => {
+    const failure = await engine()
+      .submit(request('SELECT 1,\n  FROM'))
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(QueryFailure);
+    expect(failure).toMatchObject({ type: 'syntax_error', position: { line: 2 } });
+    expect(calls()).toEqual([]);
+  });
+
+  it('reads an Athena outage or throttling as engine_unavailable, not as the SQL’s fault', async () => {
+    const internal =
+      'INTERNAL_ERROR_QUERY_ENGINE: Amazon Athena experienced an internal error while executing this query.';
+    athena.on(GetQueryExecutionCommand).resolves(
+      execution('FAILED', {
+        Status: {
+          State: 'FAILED',
+          SubmissionDateTime: SUBMITTED,
+          StateChangeReason: internal,
+          AthenaError: { ErrorCategory: 1, ErrorType: 401, Retryable: true, ErrorMessage: internal },
+        },
+      }),
+    );
+    const client = engine();
+    const run: EngineRun = await client.submit(request('SELECT 1'));
+    expect(await client.status(run)).toMatchObject({
+      state: 'failed',
+      failure: { type: 'engine_unavailable' },
+    });
+
+    athena
+      .on(StartQueryExecutionCommand)
+      .rejects(new TooManyRequestsException({ message: 'Rate exceeded', $metadata: {} }));
+    await expect(client.submit(request('SELECT 1'))).rejects.toMatchObject({ type: 'engine_unavailable' });
+  });
+});
