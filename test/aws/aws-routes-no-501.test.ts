@@ -1,0 +1,218 @@
+import { resolve } from 'node:path';
+import { AthenaClient, GetQueryExecutionCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { CreateStateMachineCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
+import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
+import type { S3ResultStore } from '../../functions/aws/results/s3-result-store';
+import { createAwsServices } from '../../functions/aws/services';
+import { executeSql } from '../../functions/executions/use-cases';
+import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/local/dynalite';
+import { type RouteDefinition, routes } from '../../functions/routes';
+import { createNodeRunner } from '../../functions/runner/node-runner';
+import { configureServices, resetServices, type Services } from '../../functions/services';
+import { mockS3Objects } from '../support/s3-objects';
+
+/**
+ * The AWS composition answers every route: each route's handler is called as API Gateway calls it,
+ * on services built by `createAwsServices` from the stack's environment, with the AWS clients
+ * mocked (DynamoDB is dynalite). None may answer 501 (a port without an AWS adapter).
+ */
+const REPO = resolve(import.meta.dirname, '../..');
+const sfn = mockClient(SFNClient);
+const athena = mockClient(AthenaClient);
+mockClient(SchedulerClient).resolves({});
+mockClient(SecretsManagerClient).resolves({});
+const s3 = mockS3Objects();
+const saved = { ...process.env };
+let dynamo: LocalDynamo;
+let services: Services;
+let apiKey: string;
+
+beforeAll(async () => {
+  dynamo = await startDynalite();
+  const { localDynamoClient } = await import('../../functions/aws/dynamo/client');
+  await ensureTables(localDynamoClient(dynamo.endpoint).client);
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
+  // What lib/ gives the functions (lib/constructs/query-engine.ts, executions.ts, auth.ts).
+  services = createAwsServices({
+    [SERVICE_TABLE.envVar]: SERVICE_TABLE.localName,
+    RESULTS_BUCKET: 'svc-results',
+    ATHENA_WORKGROUP_MEDIUM: 'svc-medium',
+    ATHENA_WORKGROUP_LARGE: 'svc-large',
+    STATE_MACHINE_ROLE_ARN: 'arn:aws:iam::123456789012:role/workflows',
+    STATE_MACHINE_PREFIX: 'svc_wf',
+    NODE_RUNNER_ARN: 'arn:aws:lambda:us-east-1:123456789012:function:svc-node-runner',
+    SCHEDULE_GROUP_NAME: 'svc_wf-refresh',
+    SCHEDULER_ROLE_ARN: 'arn:aws:iam::123456789012:role/scheduler',
+    SIGNING_KEYS_SECRET_ID: 'svc/oauth-signing-keys',
+  });
+  configureServices(services);
+  sfn.on(CreateStateMachineCommand).callsFake((input) => ({
+    stateMachineArn: `arn:aws:states:us-east-1:123456789012:stateMachine:${input.name}`,
+    creationDate: new Date(),
+  }));
+  sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn:execution', startDate: new Date() });
+  athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
+  const account = await createAccount(services.accounts, { handle: 'routes501' });
+  apiKey = (await createApiKey(services.accounts, account.accountId, 'routes')).apiKey;
+});
+
+afterAll(async () => {
+  resetServices();
+  process.env = saved;
+  await dynamo?.close();
+});
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  query: Record<string, string> = {},
+): Promise<APIGatewayProxyResult> {
+  const route = routes.find((r) => r.method === method && matches(r.path, path));
+  if (!route) throw new Error(`no route ${method} ${path}`);
+  return invoke(route, path, body, query);
+}
+
+function matches(template: string, path: string): boolean {
+  const pattern = template.replace(/\{[^}]+\}/g, '[^/]+');
+  return new RegExp(`^${pattern}$`).test(path);
+}
+
+async function invoke(
+  route: RouteDefinition,
+  path: string,
+  body?: unknown,
+  query: Record<string, string> = {},
+): Promise<APIGatewayProxyResult> {
+  const module = (await import(resolve(REPO, route.entry))) as Record<string, Handler>;
+  const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const values = path.split('/');
+  const params = Object.fromEntries(
+    names.map((name) => [name, decodeURIComponent(values[route.path.split('/').indexOf(`{${name}}`)]!)]),
+  );
+  const headers = {
+    'x-service-api-key': apiKey,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  const event = {
+    resource: route.path,
+    path,
+    httpMethod: route.method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+    queryStringParameters: Object.keys(query).length ? query : null,
+    multiValueQueryStringParameters: Object.keys(query).length
+      ? Object.fromEntries(Object.entries(query).map(([k, v]) => [k, [v]]))
+      : null,
+    pathParameters: names.length ? params : null,
+    stageVariables: null,
+    body: body === undefined ? null : JSON.stringify(body),
+    isBase64Encoded: false,
+    requestContext: {
+      requestId: `req-${Math.random().toString(36).slice(2)}`,
+      httpMethod: route.method,
+      path,
+      resourcePath: route.path,
+      identity: { sourceIp: '203.0.113.9' },
+    },
+  } as unknown as APIGatewayProxyEvent;
+  const context = { awsRequestId: 'aws-req', functionName: route.functionName } as Context;
+  return module[route.handler]!(event, context);
+}
+
+describe('the AWS composition answers every route', () => {
+  it('with no 501: queries, executions on Athena, results from S3, views, pipelines, MCP, OAuth', async () => {
+    const created = await call('POST', '/v1/query', { name: 'routes', query_sql: 'select 1 as x' });
+    expect(created.statusCode).toBe(200);
+    const queryId = String(JSON.parse(created.body).query_id);
+    const executed = await call('POST', '/v1/sql/execute', { sql: 'select 1 as x' });
+    expect(executed.statusCode).toBe(200);
+    const executionId = String(JSON.parse(executed.body).execution_id);
+    // The execution completes on Athena: its CSV is indexed by the S3 result store.
+    s3.put('svc-results', 'athena/medium/q-1.csv', '"x"\n"1"\n');
+    const results = services.results as S3ResultStore;
+    await results.register(executionId, { bucket: 'svc-results', key: 'athena/medium/q-1.csv' }, [
+      { name: 'x', type: 'integer' },
+    ]);
+    await services.executions.transition(executionId, ['QUERY_STATE_PENDING'], {
+      state: 'QUERY_STATE_COMPLETED',
+      executionStartedAt: new Date().toISOString(),
+      executionEndedAt: new Date().toISOString(),
+      result: { columns: [{ name: 'x', type: 'integer' }], rowCount: 1, resultBytes: 8 },
+    });
+    const page = await call('GET', `/v1/execution/${executionId}/results`);
+    expect(JSON.parse(page.body).result.rows).toEqual([{ x: 1 }]);
+
+    const answers: string[] = [];
+    for (const route of routes) {
+      const path = route.path
+        .replace('{query_id}', queryId)
+        .replace('{execution_id}', executionId)
+        .replace('{full_name}', 'dex.trades')
+        .replace(/\{[^}]+\}/g, '1');
+      const body =
+        route.path === '/mcp/v1' && route.method === 'POST'
+          ? { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
+          : route.path === '/v1/pipelines/execute'
+            ? { pipeline: { nodes: [{ id: 1, query_execution: { query_id: Number(queryId) } }] } }
+            : route.path === '/v1/materialized-views'
+              ? { name: 'routes_view', query_id: Number(queryId) }
+              : route.method === 'GET' || route.method === 'DELETE'
+                ? undefined
+                : {};
+      const response = await invoke(route, path, body);
+      answers.push(`${route.method} ${route.path} → ${response.statusCode}`);
+    }
+    expect(answers.filter((answer) => answer.endsWith('501'))).toEqual([]);
+    // The walk really reached the engine: the execute routes started Athena-backed workflows.
+    expect(answers).toContain('POST /v1/query/{query_id}/execute → 200');
+    expect(answers).toContain(`GET /v1/execution/{execution_id}/results → 200`);
+  }, 120_000);
+
+  it('runs the workflow steps of an execution on Athena: slot, submit in the tier workgroup, poll', async () => {
+    // An account of its own: the route walk left the first account's executions queued.
+    const account = await createAccount(services.accounts, { handle: 'athena_steps' });
+    const executionId = (await executeSql(services, account, 'select 2 as y', 'medium')).execution_id;
+    const runner = createNodeRunner(services);
+    expect(await runner({ action: 'acquire_slot', execution_id: executionId, attempt: 0 })).toMatchObject({
+      status: 'acquired',
+    });
+    expect(await runner({ action: 'submit_query', execution_id: executionId })).toMatchObject({
+      status: 'running',
+    });
+    const start = athena.commandCalls(StartQueryExecutionCommand).at(-1)!.args[0].input;
+    expect(start).toMatchObject({
+      WorkGroup: 'svc-medium',
+      QueryString: expect.stringMatching(/SELECT 2 AS y/i),
+    });
+    athena.on(GetQueryExecutionCommand).resolves({
+      QueryExecution: {
+        QueryExecutionId: 'q-1',
+        Status: { State: 'RUNNING', SubmissionDateTime: new Date() },
+        Statistics: { EngineExecutionTimeInMillis: 100, DataScannedInBytes: 0 },
+      },
+    });
+    expect(await runner({ action: 'check_query', execution_id: executionId, polls: 0 })).toMatchObject({
+      status: 'running',
+      polls: 1,
+    });
+    expect(await services.executions.get(executionId)).toMatchObject({
+      state: 'QUERY_STATE_EXECUTING',
+      engineRunId: 'q-1',
+    });
+  });
+});
