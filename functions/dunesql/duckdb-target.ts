@@ -54,6 +54,9 @@ const MACROS: Record<string, string> = {
   length: `(x BLOB) AS octet_length(x), (x) AS length(x)`,
   substr: `(x BLOB, s) AS unhex(substring(hex(x), 2 * s - 1)), (x BLOB, s, l) AS unhex(substring(hex(x), 2 * s - 1, 2 * l)), (x, s) AS substring(x, s), (x, s, l) AS substring(x, s, l)`,
   approx_percentile: `(x, p) AS approx_quantile(x, p)`,
+  // Trino's sequence is inclusive like generate_series; a date sequence steps by days and stays dates.
+  array_join: `(a, s) AS array_to_string(a, s), (a, s, n) AS array_to_string(list_transform(a, x -> coalesce(CAST(x AS VARCHAR), n)), s)`,
+  sequence: `(a DATE, b DATE) AS list_transform(generate_series(a::TIMESTAMP, b::TIMESTAMP, INTERVAL 1 DAY), d -> d::DATE), (a DATE, b DATE, s) AS list_transform(generate_series(a::TIMESTAMP, b::TIMESTAMP, s), d -> d::DATE), (a, b) AS generate_series(a, b), (a, b, s) AS generate_series(a, b, s)`,
   map_agg: `(k, v) AS map(list(k), list(v))`,
   bitwise_and: `(a, b) AS a & b`,
   bitwise_or: `(a, b) AS a | b`,
@@ -159,6 +162,8 @@ export const DUCKDB_RULES: RuleSet = {
   length: helper('length'),
   substring: helper('substr'),
   approx_percentile: helper('approx_percentile'),
+  sequence: helper('sequence'),
+  array_join: helper('array_join'),
   map_agg: helper('map_agg'),
   bitwise_and: helper('bitwise_and'),
   bitwise_or: helper('bitwise_or'),

@@ -1,4 +1,4 @@
 export { DUCKDB_SESSION_SETUP } from './duckdb-target';
-export { DuneSqlError } from './errors';
+export { DuneSqlError, type DuneSqlErrorKind } from './errors';
 export { loadPolyglot as preloadTranslator } from './polyglot';
-export { type Translation, type TranslationTarget, translate } from './translate';
+export { type Translation, type TranslationTarget, translate, warmUpTranslator } from './translate';

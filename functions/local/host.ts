@@ -38,7 +38,9 @@ export interface LocalHostOptions {
   /** How long local Wait states (queue polls) really wait. */
   waitMillis?: number;
   /** Engine settings (tier limits, engine processes); tests use small ones. */
-  engine?: Partial<Omit<DuckDbQueryEngineOptions, 'warehousePath' | 'resultsDir'>>;
+  engine?: Partial<
+    Omit<DuckDbQueryEngineOptions, 'warehousePath' | 'resultsDir' | 'rawDuckDbForEngineTests'>
+  >;
 }
 
 export interface LocalHost {

@@ -18,7 +18,13 @@ let store: DuckDbResultStore;
 
 beforeAll(async () => {
   fixture = await createEngineFixture({ sampleData: false });
-  engine = new DuckDbQueryEngine({ warehousePath: fixture.warehousePath, resultsDir: fixture.resultsDir });
+  // The engine processes' limits are proven with raw DuckDB SQL that abuses DuckDB directly
+  // (strings beyond its memory limit, spilling sorts, test_all_types()); the dialect is not the point.
+  engine = new DuckDbQueryEngine({
+    warehousePath: fixture.warehousePath,
+    resultsDir: fixture.resultsDir,
+    rawDuckDbForEngineTests: true,
+  });
   store = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
 });
 
@@ -32,6 +38,7 @@ function engineWith(options: Partial<ConstructorParameters<typeof DuckDbQueryEng
   return new DuckDbQueryEngine({
     warehousePath: fixture.warehousePath,
     resultsDir: fixture.resultsDir,
+    rawDuckDbForEngineTests: true,
     ...options,
   });
 }

@@ -26,7 +26,12 @@ let big: string;
 
 beforeAll(async () => {
   fixture = await createEngineFixture({ sampleData: false });
-  engine = new DuckDbQueryEngine({ warehousePath: fixture.warehousePath, resultsDir: fixture.resultsDir });
+  // Value encoding is about DuckDB's own types (HUGEINT, STRUCT, BLOB...), written in DuckDB's SQL.
+  engine = new DuckDbQueryEngine({
+    warehousePath: fixture.warehousePath,
+    resultsDir: fixture.resultsDir,
+    rawDuckDbForEngineTests: true,
+  });
   store = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
   const request = runRequest(BIG_SQL);
   await engine.run(request);

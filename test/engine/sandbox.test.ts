@@ -2,17 +2,27 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
+import { DuckDbResultStore } from '../../functions/local/engine/result-store';
 import { openSandbox, type Sandbox } from '../../functions/local/engine/sandbox';
 import { createEngineFixture, type EngineFixture, failureOf, runRequest } from './fixture';
 
 let fixture: EngineFixture;
 let engine: DuckDbQueryEngine;
+/** What users reach: DuneSQL, translated before it runs in the same sandbox. */
+let dunesql: DuckDbQueryEngine;
 /** A stored result of another execution, which no other run may read. */
 let otherResultPath: string;
 
 beforeAll(async () => {
   fixture = await createEngineFixture({ sampleData: false });
-  engine = new DuckDbQueryEngine({ warehousePath: fixture.warehousePath, resultsDir: fixture.resultsDir });
+  // The sandbox is proven on raw DuckDB SQL: the sandbox, not the DuneSQL translator, is the
+  // security boundary, so it must hold for anything DuckDB would run.
+  engine = new DuckDbQueryEngine({
+    warehousePath: fixture.warehousePath,
+    resultsDir: fixture.resultsDir,
+    rawDuckDbForEngineTests: true,
+  });
+  dunesql = new DuckDbQueryEngine({ warehousePath: fixture.warehousePath, resultsDir: fixture.resultsDir });
   const other = runRequest("SELECT 'secret of account 2' AS secret", { accountId: 'account-2' });
   await engine.run(other);
   otherResultPath = join(fixture.resultsDir, `${other.executionId}.parquet`);
@@ -20,6 +30,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await engine?.close();
+  await dunesql?.close();
   await fixture?.cleanup();
 });
 
@@ -119,6 +130,52 @@ describe('user SQL cannot change the base data', () => {
   it('allows a trailing semicolon (and comments) after the one statement', async () => {
     const result = await engine.run(runRequest('SELECT 1 AS one; -- done\n'));
     expect(result.rowCount).toBe(1);
+  });
+});
+
+describe('DuneSQL, what users send, meets the same sandbox', () => {
+  it.each([
+    "SELECT * FROM read_csv('/etc/passwd')",
+    `SELECT * FROM read_parquet('${'<other result>'}')`,
+    "SELECT * FROM glob('/*')",
+  ])('refuses %s with DuckDB’s permission error, at the user’s position', async (template) => {
+    const sql = template.replace('<other result>', otherResultPath);
+    const failure = await failureOf(dunesql.run(runRequest(sql)));
+    expect(failure.type).toBe('permission_denied');
+    expect(failure.message).toMatch(/^Permission Error: Cannot access file/);
+    expect(failure.position).toEqual({ line: 1, column: 15 });
+  });
+
+  it.each([
+    ["COPY (SELECT 1) TO '/tmp/escape.csv'", 'COPY'],
+    ["ATTACH '/tmp/escape.duckdb' AS escape", 'ATTACH'],
+    ['INSTALL httpfs', 'INSTALL'],
+    ['SET SESSION query_max_run_time = 1', 'SET'],
+    ['PRAGMA threads = 4', 'PRAGMA'],
+    ['CALL pragma_version()', 'CALL'],
+    ['CREATE TABLE dex.evil AS SELECT 1 AS x', 'CREATE'],
+    ["INSERT INTO dex.trades (project) VALUES ('evil')", 'INSERT'],
+    ['DROP TABLE dex.trades', 'DROP'],
+  ])('refuses %s before anything runs', async (sql, kind) => {
+    const failure = await failureOf(dunesql.run(runRequest(sql)));
+    expect(failure.type).toBe('permission_denied');
+    expect(failure.message).toContain(`${kind} statements are not allowed`);
+  });
+
+  it('cannot loosen the session the translation set up (its settings are locked with the rest)', async () => {
+    const failure = await failureOf(
+      dunesql.run(runRequest("SELECT * FROM query('SET integer_division = false')")),
+    );
+    expect(failure.type).toBe('syntax_error');
+    expect(failure.message).toMatch(/Expected a single SELECT statement/);
+    const request = runRequest('SELECT 7 / 2 AS q');
+    await dunesql.run(request);
+    const page = await new DuckDbResultStore({ resultsDir: fixture.resultsDir }).readPage({
+      executionId: request.executionId,
+      limit: 1,
+      offset: 0,
+    });
+    expect(page.rows).toEqual([{ q: 3 }]);
   });
 });
 

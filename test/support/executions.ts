@@ -1,8 +1,7 @@
 import { expect } from 'vitest';
 import { bodyOf, type Json, type TestHost } from './test-host';
 
-/** A query that runs until it is interrupted (10^10 rows to hash). */
-export const RUNAWAY_SQL = 'select sum(hash(a.range * b.range)) from range(100000) a, range(100000) b';
+export { RUNAWAY_SQL } from './runaway-sql';
 
 export async function submitSql(
   host: TestHost,

@@ -1,4 +1,5 @@
 import { QueryFailure, type QueryFailureType } from '../../core/engine';
+import { DuneSqlError, type DuneSqlErrorKind, type Translation } from '../../dunesql';
 
 /** A DuckDB error as reported with `errors_as_json=true`. */
 export interface DuckDbErrorInfo {
@@ -83,20 +84,40 @@ function failureType(info: DuckDbErrorInfo): QueryFailureType {
   }
 }
 
+/** The statement DuckDB ran: the user's SQL as written (raw DuckDB), or its DuneSQL translation. */
+export type RanStatement =
+  | { sql: string; translation?: undefined }
+  | { sql: string; translation: Translation };
+
+const DUNESQL_FAILURE_TYPES: Record<DuneSqlErrorKind, QueryFailureType> = {
+  syntax: 'syntax_error',
+  not_a_query: 'permission_denied',
+  unsupported: 'execution_error',
+};
+
+/** A DuneSQL translation failure as a QueryFailure, keeping its position in the user's SQL. */
+export function dunesqlFailure(error: DuneSqlError, engineMillis: number): QueryFailure {
+  return new QueryFailure(DUNESQL_FAILURE_TYPES[error.kind], error.message, error.position, engineMillis);
+}
+
 /**
  * Maps a DuckDB error on the user's statement to a QueryFailure: the failure type, DuckDB's own
  * message (`Catalog Error: Table with name foo does not exist! Did you mean "..."?`) and, when
- * DuckDB gives one, the line/column of the error in the user's SQL.
+ * DuckDB gives one, the line/column of the error in the SQL the user wrote: for a DuneSQL
+ * statement DuckDB's offset is in the translated text, so it is mapped back through the
+ * translation (and the translator's helper names are dropped from the message).
  */
-export function toQueryFailure(
+export async function toQueryFailure(
   error: unknown,
-  sql: string,
+  statement: RanStatement,
   engineMillis: number,
   context: { tier: string; memoryLimit: string; maxSpillSize?: string },
-): QueryFailure {
+): Promise<QueryFailure> {
+  if (error instanceof DuneSqlError) return dunesqlFailure(error, engineMillis);
   const info = parseDuckDbError(error);
   const type = failureType(info);
-  let message = `${info.type} Error: ${info.message}`;
+  const { translation } = statement;
+  let message = `${info.type} Error: ${translation ? translation.userMessage(info.message) : info.message}`;
   if (type === 'resource_exhausted' && info.type === 'Out of Memory') {
     // DuckDB's advice (SET memory_limit, SET threads) cannot be followed from a query; say what can.
     const firstLine = info.message.split('\n')[0];
@@ -107,7 +128,12 @@ export function toQueryFailure(
       (context.tier === 'large' ? '.' : ', or run it on the large tier.');
   }
   const unit = info.type === 'Parser' || info.type === 'Syntax' ? 'characters' : 'bytes';
-  const position = info.position !== undefined ? positionToLineColumn(sql, info.position, unit) : undefined;
+  let position: { line: number; column: number } | undefined;
+  if (info.position !== undefined) {
+    position = translation
+      ? await translation.userPosition(info.position, unit)
+      : positionToLineColumn(statement.sql, info.position, unit);
+  }
   if (position) message += ` (line ${position.line}, column ${position.column})`;
   return new QueryFailure(type, message, position, engineMillis);
 }

@@ -263,7 +263,12 @@ export class EnginePool {
 
   private spawn(): EngineProcess {
     const child = fork(PROCESS_SCRIPT, [], {
-      execArgv: PROCESS_SCRIPT.endsWith('.ts') ? ['--import', tsxLoader()] : [],
+      execArgv: [
+        // The DuneSQL translator's WASM with V8's baseline compiler only: optimizing it as it runs
+        // grew an engine process by ~300 MB for no faster translations (test/bench/README.md).
+        '--liftoff-only',
+        ...(PROCESS_SCRIPT.endsWith('.ts') ? ['--import', tsxLoader()] : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
     });

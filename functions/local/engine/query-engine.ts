@@ -40,6 +40,12 @@ export interface DuckDbQueryEngineOptions {
    * (the process itself, and allocations DuckDB's limit does not track). Default 256 MiB.
    */
   memoryHeadroomBytes?: number;
+  /**
+   * Runs requests' SQL as raw DuckDB instead of translating it from DuneSQL. Only the engine's own
+   * tests set it, to prove the sandbox on raw DuckDB SQL (the sandbox, not the translator, is the
+   * security boundary); the host never does, so no user can reach it.
+   */
+  rawDuckDbForEngineTests?: boolean;
 }
 
 /** A run submitted and awaited in one call (tests, benchmarks); aborting the signal cancels it. */
@@ -113,6 +119,7 @@ export class DuckDbQueryEngine implements QueryEngine {
     const job: EngineJob = {
       executionId: request.executionId,
       sql: request.sql,
+      dialect: this.options.rawDuckDbForEngineTests ? 'duckdb' : 'dunesql',
       tier: request.tier,
       timeoutMs: request.timeoutMs,
       warehousePath: this.options.warehousePath,

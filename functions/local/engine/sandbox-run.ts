@@ -9,7 +9,8 @@ import {
   type QueryFailureType,
   type ResultColumn,
 } from '../../core/engine';
-import { toQueryFailure } from './duckdb-errors';
+import { DuneSqlError, translate } from '../../dunesql';
+import { dunesqlFailure, type RanStatement, toQueryFailure } from './duckdb-errors';
 import { COLUMNS_METADATA_KEY, sqlIdentifier, sqlString } from './result-files';
 import { openSandbox, type Sandbox, type SandboxLimits } from './sandbox';
 import { storageExpression } from './storage-types';
@@ -20,7 +21,14 @@ import { storageExpression } from './storage-types';
  */
 export interface EngineJob {
   executionId: string;
+  /** The user's SQL: DuneSQL, translated to DuckDB in the engine process before it runs. */
   sql: string;
+  /**
+   * `duckdb` runs `sql` as written, untranslated. Only the engine's own tests set it (to prove the
+   * sandbox on raw DuckDB SQL: the sandbox, not the translator, is the security boundary); no
+   * user-facing path can (see DuckDbQueryEngineOptions.rawDuckDbForEngineTests).
+   */
+  dialect: 'dunesql' | 'duckdb';
   tier: PerformanceTier;
   timeoutMs: number;
   warehousePath: string;
@@ -81,10 +89,12 @@ export interface RunControl {
 }
 
 /**
- * Runs one job in a fresh sandbox (see sandbox.ts and README.md): the user's one SELECT is
- * checked with DuckDB's own parser, then executed as
- * `COPY (SELECT ... FROM query(?) LIMIT n) TO '<result>.parquet'`, the user's SQL passed as a
- * bound parameter, so DuckDB streams the result to disk and no row passes through JavaScript.
+ * Runs one job in a fresh sandbox (see sandbox.ts and README.md): the user's DuneSQL is translated
+ * to DuckDB (functions/dunesql; the statement's session setup, settings and helper macros, runs on
+ * the run's connection before the sandbox locks), the one SELECT is checked with DuckDB's own
+ * parser, then executed as `COPY (SELECT ... FROM query(?) LIMIT n) TO '<result>.parquet'`, the SQL
+ * passed as a bound parameter, so DuckDB streams the result to disk and no row passes through
+ * JavaScript. Errors are positioned in the SQL the user wrote.
  */
 export async function runJob(job: EngineJob, control: RunControl): Promise<EngineRunResult> {
   const started = performance.now();
@@ -112,7 +122,11 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     if (directorySize(job.spillDirectory) > maxSpillBytes) stop('spill_too_large');
   }, DISK_CHECK_MS);
   const context = { tier: job.tier, memoryLimit: job.limits.memoryLimit, maxSpillSize: job.maxSpillSize };
+  let statement: RanStatement = { sql: job.sql };
   try {
+    checkText(job.sql, elapsed);
+    statement = await toDuckDb(job, elapsed);
+    if (stopReason) throw new Error('stopped');
     await rm(job.partialPath, { force: true });
     // DuckDB creates only the last level of its temp directory.
     await mkdir(job.spillDirectory, { recursive: true });
@@ -121,7 +135,10 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
         databasePath: job.warehousePath,
         limits: job.limits,
         allowedPaths: [job.partialPath, ...job.relations.files],
-        prepare: job.relations.statements,
+        prepare: [
+          ...(statement.translation?.sessionSetup ? [statement.translation.sessionSetup] : []),
+          ...job.relations.statements,
+        ],
         spillDirectory: job.spillDirectory,
         maxSpillSize: job.maxSpillSize,
         errorsAsJson: true,
@@ -135,9 +152,11 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
       );
     }
     const { connection } = sandbox;
-    const columns = await describeStatement(connection, job.sql, elapsed, context);
+    const columns = await describeStatement(connection, statement, elapsed, context);
     if (stopReason) throw new Error('stopped');
-    const copy = await connection.run(copyStatement(columns, job.partialPath, job.maxResultRows), [job.sql]);
+    const copy = await connection.run(copyStatement(columns, job.partialPath, job.maxResultRows), [
+      statement.sql,
+    ]);
     const rowCount = Number(copy.rowsChanged);
     if (stopReason) throw new Error('stopped');
     if (rowCount > job.maxResultRows) throw resultTooLarge(job, elapsed(), 'rows');
@@ -158,7 +177,7 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     if (error instanceof Error && error.message.includes('Expected a single SELECT statement')) {
       throw notAQuery('PRAGMA and CALL', elapsed());
     }
-    throw toQueryFailure(error, job.sql, elapsed(), context);
+    throw await toQueryFailure(error, statement, elapsed(), context);
   } finally {
     clearInterval(diskWatch);
     if (repeat) clearInterval(repeat);
@@ -188,22 +207,15 @@ interface StatementColumn extends ResultColumn {
 }
 
 /**
- * Parses and binds the user's SQL with DuckDB itself: exactly one statement, and a query
- * (SELECT, WITH, VALUES, FROM-first, DESCRIBE, SHOW, SUMMARIZE, PIVOT all bind as one). Returns the
- * result columns, with duplicate names made unique the way the Parquet writer would.
+ * What no dialect accepts, said plainly before any parser sees it: empty SQL, and a NUL character
+ * (DuckDB's C API ends the text at a NUL and reports whatever that cut leaves, often an
+ * "unterminated quoted string").
  */
-async function describeStatement(
-  connection: DuckDBConnection,
-  sql: string,
-  elapsed: () => number,
-  context: { tier: string; memoryLimit: string; maxSpillSize?: string },
-): Promise<StatementColumn[]> {
+function checkText(sql: string, elapsed: () => number): void {
   if (sql.trim().length === 0)
     throw new QueryFailure('syntax_error', 'The query is empty.', undefined, elapsed());
   const nul = sql.indexOf('\0');
   if (nul >= 0) {
-    // DuckDB's C API ends the text at a NUL and reports whatever that cut leaves (often an
-    // "unterminated quoted string"); say what is really wrong.
     const position = positionOf(sql, nul);
     throw new QueryFailure(
       'syntax_error',
@@ -212,6 +224,33 @@ async function describeStatement(
       elapsed(),
     );
   }
+}
+
+/** The job's SQL as DuckDB runs it: DuneSQL translated, or (engine tests only) as written. */
+async function toDuckDb(job: EngineJob, elapsed: () => number): Promise<RanStatement> {
+  if (job.dialect === 'duckdb') return { sql: job.sql };
+  try {
+    const translation = await translate(job.sql, 'duckdb');
+    return { sql: translation.sql, translation };
+  } catch (error) {
+    if (error instanceof DuneSqlError) throw dunesqlFailure(error, elapsed());
+    throw error;
+  }
+}
+
+/**
+ * Parses and binds the statement with DuckDB itself: exactly one statement, and a query. The
+ * translator already refuses anything else in DuneSQL; this check holds for raw DuckDB SQL too
+ * (SELECT, WITH, VALUES, FROM-first, DESCRIBE, SHOW, SUMMARIZE, PIVOT all bind as one). Returns
+ * the result columns, with duplicate names made unique the way the Parquet writer would.
+ */
+async function describeStatement(
+  connection: DuckDBConnection,
+  statement: RanStatement,
+  elapsed: () => number,
+  context: { tier: string; memoryLimit: string; maxSpillSize?: string },
+): Promise<StatementColumn[]> {
+  const { sql } = statement;
   let extracted: Awaited<ReturnType<DuckDBConnection['extractStatements']>>;
   try {
     extracted = await connection.extractStatements(sql);
@@ -220,7 +259,7 @@ async function describeStatement(
     if (error instanceof Error && !error.message.includes('{')) {
       throw new QueryFailure('syntax_error', 'The query contains no SQL statement.', undefined, elapsed());
     }
-    throw toQueryFailure(error, sql, elapsed(), context);
+    throw await toQueryFailure(error, statement, elapsed(), context);
   }
   if (extracted.count === 0) {
     throw new QueryFailure('syntax_error', 'The query contains no SQL statement.', undefined, elapsed());
@@ -238,7 +277,7 @@ async function describeStatement(
   try {
     prepared = await extracted.prepare(0);
   } catch (error) {
-    throw toQueryFailure(error, sql, elapsed(), context);
+    throw await toQueryFailure(error, statement, elapsed(), context);
   }
   try {
     if (prepared.statementType !== StatementType.SELECT) {
