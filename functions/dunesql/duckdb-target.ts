@@ -55,6 +55,12 @@ const MACROS: Record<string, string> = {
   substr: `(x BLOB, s) AS unhex(substring(hex(x), 2 * s - 1)), (x BLOB, s, l) AS unhex(substring(hex(x), 2 * s - 1, 2 * l)), (x, s) AS substring(x, s), (x, s, l) AS substring(x, s, l)`,
   approx_percentile: `(x, p) AS approx_quantile(x, p)`,
   // Trino's sequence is inclusive like generate_series; a date sequence steps by days and stays dates.
+  // Trino's hashes take and return varbinary; DuckDB's return hex text.
+  md5: `(b BLOB) AS unhex(md5(b))`,
+  sha1: `(b BLOB) AS unhex(sha1(b))`,
+  sha256: `(b BLOB) AS unhex(sha256(b))`,
+  // Trino's repeat builds an array; DuckDB's repeats a string.
+  repeat: `(x, n) AS list_transform(generate_series(1, n), i -> x)`,
   array_join: `(a, s) AS array_to_string(a, s), (a, s, n) AS array_to_string(list_transform(a, x -> coalesce(CAST(x AS VARCHAR), n)), s)`,
   sequence: `(a DATE, b DATE) AS list_transform(generate_series(a::TIMESTAMP, b::TIMESTAMP, INTERVAL 1 DAY), d -> d::DATE), (a DATE, b DATE, s) AS list_transform(generate_series(a::TIMESTAMP, b::TIMESTAMP, s), d -> d::DATE), (a, b) AS generate_series(a, b), (a, b, s) AS generate_series(a, b, s)`,
   map_agg: `(k, v) AS map(list(k), list(v))`,
@@ -164,6 +170,10 @@ export const DUCKDB_RULES: RuleSet = {
   approx_percentile: helper('approx_percentile'),
   sequence: helper('sequence'),
   array_join: helper('array_join'),
+  md5: helper('md5'),
+  sha1: helper('sha1'),
+  sha256: helper('sha256'),
+  repeat: helper('repeat'),
   map_agg: helper('map_agg'),
   bitwise_and: helper('bitwise_and'),
   bitwise_or: helper('bitwise_or'),

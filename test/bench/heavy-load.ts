@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import type { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
+import { HEAVY_SQL } from '../support/runaway-sql';
 import {
   type BenchHost,
   type Figure,
@@ -32,9 +33,6 @@ import {
 const IDLE_SECONDS = 5;
 const LOAD_SECONDS = 20;
 const HEAVY_QUERIES_PER_ACCOUNT = 2;
-/** About 10^10 rows to hash: runs far longer than the benchmark, until it is cancelled. */
-export const HEAVY_SQL =
-  'select count(*) from range(1000000) a, range(100000) b where (a.range + b.range) % 7 = 3';
 /** A single read gives up after this long (counted as a failed read, the figure says so). */
 const READ_TIMEOUT_MS = 30_000;
 

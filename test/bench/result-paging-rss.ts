@@ -24,7 +24,10 @@ import {
 
 const ROWS = 5_000_000;
 const PAGE_ROWS = 10_000;
-const SQL = `select range as i, range * 2 as j, 'row ' || range as s from range(${ROWS})`;
+/** ROWS rows (a multiple of 10,000: Trino's sequence() stops there, so two are cross joined). */
+const SQL = `select i, i * 2 as j, 'row ' || cast(i as varchar) as s
+  from (select a.x * 10000 + b.y as i
+        from unnest(sequence(0, ${ROWS / 10_000 - 1})) a (x) cross join unnest(sequence(0, 9999)) b (y))`;
 /** Paging stops here even if the result is not exhausted (reported as such). */
 const PAGING_BUDGET_MS = 10 * 60_000;
 const MAX_PAGES = Math.ceil(ROWS / PAGE_ROWS) + 5;

@@ -40,6 +40,8 @@ const BENCHES: readonly BenchSpec[] = [
   { name: 'pipeline-real-data', args: (scale) => ['--scale', String(scale)], figures: 'file' },
   { name: 'mcp-latency', args: (scale) => ['--scale', String(scale)], figures: 'file' },
   { name: 'heavy-load', args: (scale) => ['--scale', String(scale)], figures: 'file' },
+  // Pure translation, no warehouse.
+  { name: 'dunesql-translation', args: () => [], figures: dunesqlTranslationFigures },
 ];
 const NAMES = BENCHES.map((b) => b.name);
 /** A benchmark process that runs longer than this is stopped. */
@@ -77,6 +79,28 @@ function pipelineDagFigures(stdout: string): Figure[] {
     { bench, measure: 'makespan/CP under the local 40-branch cap, zero overhead', value: cells[4]! },
     { bench, measure: 'overhead per dependency hop, ms mean / p90 / max', value: cells[7]! },
     { bench, measure: 'hand-off (dependencies done → run_node), ms p50 / p90', value: cells[8]! },
+  ];
+}
+
+function dunesqlTranslationFigures(stdout: string): Figure[] {
+  const bench = '(h) DuneSQL';
+  const line = (prefix: string) =>
+    stdout
+      .split('\n')
+      .find((text) => text.trim().startsWith(prefix))
+      ?.split(': ')
+      .slice(1)
+      .join(': ');
+  const perQuery = line('per query');
+  if (!perQuery) return [{ bench, measure: 'figures not found in the output', value: 'see above' }];
+  return [
+    { bench, measure: 'translation per query, warm (p50, p95)', value: perQuery },
+    {
+      bench,
+      measure: 'translator load + first translation, once per engine process',
+      value: `${line('load')} + ${line('first translation')}`,
+    },
+    { bench, measure: 'translating process RSS', value: line('process RSS') ?? '?' },
   ];
 }
 

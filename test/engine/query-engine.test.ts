@@ -99,8 +99,9 @@ describe('running a query over the sample data', () => {
   it('gives Trino’s answers where DuckDB would differ silently', async () => {
     const request = runRequest(
       "SELECT 7 / 2 AS q, to_hex(0xc0ffee) AS h, count(*), date_trunc('month', date '2024-02-10') AS m, " +
-        'sum(cast(170141183460469231731687303715884105727 AS uint256)) AS exact ' +
-        'FROM (VALUES 1, 2) AS t (x)',
+        'sum(cast(170141183460469231731687303715884105727 AS uint256)) AS exact, ' +
+        "to_hex(md5(to_utf8('abc'))) AS md5_hex, cardinality(repeat('x', 3)) AS r, " +
+        "array_join(sequence(1, 3), '-') AS s FROM (VALUES 1, 2) AS t (x)",
     );
     const result = await engine.run(request);
     expect(result.columns).toEqual([
@@ -109,10 +110,22 @@ describe('running a query over the sample data', () => {
       { name: '_col2', type: 'BIGINT' },
       { name: 'm', type: 'DATE' },
       { name: 'exact', type: 'UHUGEINT' },
+      { name: 'md5_hex', type: 'VARCHAR' },
+      { name: 'r', type: 'BIGINT' },
+      { name: 's', type: 'VARCHAR' },
     ]);
     const page = await store.readPage({ executionId: request.executionId, limit: 1, offset: 0 });
     expect(page.rows).toEqual([
-      { q: 3, h: 'C0FFEE', _col2: 2, m: '2024-02-01', exact: '340282366920938463463374607431768211454' },
+      {
+        q: 3,
+        h: 'C0FFEE',
+        _col2: 2,
+        m: '2024-02-01',
+        exact: '340282366920938463463374607431768211454',
+        md5_hex: '900150983CD24FB0D6963F7D28E17F72',
+        r: 3,
+        s: '1-2-3',
+      },
     ]);
   });
 

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import type { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
 import { submitSql, waitUntilFinished } from '../support/executions';
+import { HEAVY_SQL } from '../support/runaway-sql';
 import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
 
 /**
  * Heavy queries must never freeze the service (issue 12, finding 1). Bounds are generous on
  * purpose: this proves "never freezes", not a speed (test/bench/heavy-load.ts measures that).
  */
-const HEAVY_SQL = 'select count(*) from range(1000000) a, range(100000) b where (a.range + b.range) % 7 = 3';
 const LOAD_MS = 10_000;
 const READ_LIMIT_MS = 5000;
 const CANCEL_ANSWER_MS = 1000;

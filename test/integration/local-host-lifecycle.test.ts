@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../functions/local/host';
+import { RUNAWAY_SQL } from '../support/runaway-sql';
 import { prepareDataDir } from '../support/test-host';
 
 const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
@@ -116,7 +117,7 @@ describe('npm start: the local host as a process', () => {
       method: 'POST',
       headers,
       body: JSON.stringify({
-        sql: 'select sum(hash(a.range * b.range)) from range(100000) a, range(100000) b',
+        sql: RUNAWAY_SQL,
       }),
     });
     const { execution_id: id } = (await submitted.json()) as { execution_id: string };

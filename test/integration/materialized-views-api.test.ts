@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { submitSql, waitForStatus, waitUntilFinished } from '../support/executions';
+import { crossJoinSql } from '../support/runaway-sql';
 import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
 
 describe('materialized views: upsert, atomic refresh, catalog and access', () => {
@@ -86,8 +87,7 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     await host.call(`/v1/query/${queryId}`, {
       method: 'PATCH',
       json: {
-        query_sql:
-          'select 2 as version, count(*) as n from (select hash(a.range * b.range) as h from range(20000) a, range(20000) b) where h % 7 = 0',
+        query_sql: `select 2 as version, h as n from (${crossJoinSql(20000 * 20000)})`,
       },
     });
     const slow = await bodyOf(

@@ -5,6 +5,7 @@ import { CallToolResultSchema, type JSONRPCMessage } from '@modelcontextprotocol
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { AccountEventStore, formatEventId, mcpEventLog } from '../../functions/mcp/event-store';
+import { crossJoinSql } from '../support/runaway-sql';
 import { type Json, startTestHost, type TestHost } from '../support/test-host';
 
 interface SseEvent {
@@ -65,7 +66,7 @@ describe('MCP stream resumption: SSE event ids, persisted events, GET /mcp/v1 wi
       await (
         await callTool('createServiceQuery', {
           name: `slow ${size}`,
-          query: `select sum(hash(a.range * b.range)) as h from range(${size}) a, range(${size}) b`,
+          query: crossJoinSql(size * size),
         })
       ).text(),
     );

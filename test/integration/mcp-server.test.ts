@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { MCP_TOOLS } from '../support/mcp-tools';
+import { crossJoinSql } from '../support/runaway-sql';
 import { type Json, startTestHost, type TestHost } from '../support/test-host';
 
 const TOOLS = MCP_TOOLS;
@@ -109,15 +110,17 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
   it('creates, reads, updates and runs a query, then pages its results with truncation fields', async () => {
     const created = await call('createServiceQuery', {
       name: 'numbers',
-      query: "select range as n, repeat('x', 80) as pad from range(300)",
+      query: "select n, lpad('', 80, 'x') as pad from unnest(sequence(0, 299)) as t (n)",
       tags: ['test'],
     });
     expect(created.isError).toBeFalsy();
     const queryId = created.structuredContent.queryId;
-    expect((await call('getServiceQuery', { queryId })).structuredContent.query).toContain('range(300)');
+    expect((await call('getServiceQuery', { queryId })).structuredContent.query).toContain(
+      'sequence(0, 299)',
+    );
     const updated = await call('updateServiceQuery', {
       queryId,
-      query: "select range as n, repeat('x', 80) as pad from range(400) order by n",
+      query: "select n, lpad('', 80, 'x') as pad from unnest(sequence(0, 399)) as t (n) order by n",
     });
     expect(updated.structuredContent.version).toBe(2);
 
@@ -188,7 +191,7 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
   it('sends progress notifications while getExecutionResults waits', async () => {
     const created = await call('createServiceQuery', {
       name: 'slowish',
-      query: 'select sum(hash(a.range * b.range)) as h from range(4000) a, range(4000) b',
+      query: crossJoinSql(4000 * 4000),
     });
     const run = await call('executeQueryById', { queryId: created.structuredContent.queryId });
     const progress: Json[] = [];

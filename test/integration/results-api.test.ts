@@ -3,14 +3,16 @@ import { submitSql, waitUntilFinished } from '../support/executions';
 import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
 
 const ROWS = 120_000;
-/** 120k rows with a numeric, text, uint256, binary and timestamp column. */
+/** 120k rows with a numeric, text, uint256, varbinary and timestamp column (DuneSQL). */
 const BIG_SQL = `
-  select range as n,
-         case when range % 3 = 0 then 'fizz' else 'plain' end as kind,
-         (range::uhugeint * 1000000000000000000::uhugeint) as amount_raw,
-         ('\\xAB'::blob) as tag,
-         timestamp '2026-10-01 00:00:00' + (range * interval 1 second) as block_time
-  from range(${ROWS})`;
+  select n,
+         case when n % 3 = 0 then 'fizz' else 'plain' end as kind,
+         cast(n as uint256) * cast(1000000000000000000 as uint256) as amount_raw,
+         0xab as tag,
+         timestamp '2026-10-01 00:00:00' + n * interval '1' second as block_time
+  from (select i * 1000 + j as n
+        from unnest(sequence(0, ${ROWS / 1000 - 1})) as a (i) cross join unnest(sequence(0, 999)) as b (j))
+  order by n`;
 
 describe('results: paging, projection, filters, sorting, sampling and CSV on a 120k-row result', () => {
   let host: TestHost;

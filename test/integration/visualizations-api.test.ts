@@ -161,7 +161,7 @@ describe('visualizations over REST', () => {
   it('lists, patches (options replaced whole) and deletes', async () => {
     const ownQuery = await savedQueryWithResult(
       host,
-      'select range as n, range * range as sq from range(20)',
+      'select n, n * n as sq from unnest(sequence(0, 19)) as t (n)',
     );
     const { id } = await bodyOf(
       await createViz(

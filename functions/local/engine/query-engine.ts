@@ -199,6 +199,8 @@ export class DuckDbQueryEngine implements QueryEngine {
     const run = await this.submit(request);
     const onAbort = () => void this.cancel(run);
     request.signal?.addEventListener('abort', onAbort, { once: true });
+    // An abort while the job was being prepared (above) fired before anyone listened.
+    if (request.signal?.aborted) onAbort();
     try {
       await this.runs.get(run.engineRunId)?.ended;
       const status = await this.status(run);
