@@ -108,8 +108,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     },
   });
   // The first query should not wait for an engine process to start (and load the DuneSQL
-  // translator); the process warms up while the rest of the host starts.
-  const engineWarm = engine.pool.warm(1);
+  // translator): it warms up while the rest of the host starts.
+  engine.pool.warm(1);
   const results = new DuckDbResultStore({ resultsDir });
   // The orchestrator needs the runner and the runner needs the services: bind lazily.
   let runner: ReturnType<typeof createNodeRunner> | undefined;
@@ -146,8 +146,6 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
 
   const devKey = await ensureDevApiKey(services.accounts, join(dataDir, 'dev-api-key.json'));
   const login = await ensureDevLogin(services, devKey.accountId, join(dataDir, 'dev-login.json'));
-  // Serve once a query can start at once (a failed start is retried when a run needs a process).
-  await engineWarm;
   const http = await startHttpServer({ routes, repoRoot: REPO_ROOT, port: options.port });
   await writeFile(
     hostFile,

@@ -7,7 +7,10 @@ describe('graceful restart with running executions', () => {
   let dataDir: string;
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  it('never leaves an execution EXECUTING forever, and keeps finished results', async () => {
+  // Two host starts, each warming an engine process (with the DuneSQL translator) for its runs.
+  it('never leaves an execution EXECUTING forever, and keeps finished results', {
+    timeout: 60_000,
+  }, async () => {
     dataDir = await prepareDataDir();
     const first = await startTestHost(dataDir, {
       execution: { queryTimeoutMs: { medium: 60_000, large: 60_000 }, maxConcurrentExecutions: 1 },

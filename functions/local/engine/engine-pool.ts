@@ -87,13 +87,9 @@ export class EnginePool {
     this.size = Math.max(1, Math.floor(options.size ?? defaultEngineConcurrency()));
   }
 
-  /**
-   * Starts engine processes ahead of the first runs, up to `count`; resolves when they are ready
-   * to take runs (a process that fails to start is replaced when a run needs one).
-   */
-  async warm(count = 1): Promise<void> {
+  /** Starts engine processes ahead of the first runs (in the background), up to `count`. */
+  warm(count = 1): void {
     while (!this.closed && this.processes.size < Math.min(count, this.size)) this.spawn();
-    await Promise.all([...this.processes].map((p) => p.ready.catch(() => undefined)));
   }
 
   submit(accountId: string, job: EngineJob, maxRssBytes: number): PoolRunHandle {
