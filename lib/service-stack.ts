@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Role } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import type { TableDefinitionSpec } from '../functions/aws/dynamo/table-definitions';
 import type { RouteDefinition } from '../functions/routes';
@@ -6,6 +7,8 @@ import { Api } from './constructs/api';
 import { CustomDomain } from './constructs/custom-domain';
 import { Data } from './constructs/data';
 import { Executions } from './constructs/executions';
+import { type FunctionGroup, FunctionRoles } from './constructs/function-roles';
+import { Operations } from './constructs/operations';
 import { QueryEngine } from './constructs/query-engine';
 
 export interface ServiceStackProps extends StackProps {
@@ -31,14 +34,22 @@ export class ServiceStack extends Stack {
   readonly api: Api;
   readonly executions: Executions;
   readonly queryEngine: QueryEngine;
+  readonly roles: FunctionRoles;
+  readonly operations: Operations;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
     this.data = new Data(this, 'Data', { tables: props.tables });
     this.queryEngine = new QueryEngine(this, 'QueryEngine');
+    this.roles = new FunctionRoles(this, 'FunctionRoles');
     const environment = { ...this.data.environment, ...this.queryEngine.environment };
-    this.api = new Api(this, 'Api', {
+    this.executions = new Executions(this, 'Executions', {
+      role: this.roles.roleFor('runner'),
       environment,
+    });
+    this.api = new Api(this, 'Api', {
+      environment: { ...environment, ...this.executions.environment },
+      roles: this.roles,
       routes: props.routes,
       authorizerCacheSeconds: props.authorizerCacheSeconds,
     });
@@ -49,18 +60,18 @@ export class ServiceStack extends Stack {
         value: domain.baseUrl,
       });
     }
-    this.data.grantReadWriteData(this.api.role);
-
-    // The runner runs under the API's role (see ExecutionsProps.role), so it shares its grants.
-    this.executions = new Executions(this, 'Executions', {
-      role: this.api.role,
-      environment,
+    for (const [group, role] of this.roles.all) this.grantGroup(group, role);
+    this.operations = new Operations(this, 'Operations', {
+      restApi: this.api.restApi,
+      stateMachinePrefix: this.executions.stateMachinePrefix,
+      scheduleDeadLetters: this.executions.scheduleDeadLetters,
     });
-    // The runner (sharing the API's role, see ExecutionsProps.role) runs Athena queries.
-    this.queryEngine.grantRunQueries(this.api.role);
-    this.executions.grantStartExecutions(this.api.role);
-    this.api.addEnvironment(this.executions.environment);
 
+    new CfnOutput(this, 'StateMachinePrefix', {
+      description:
+        'Generated workflows are named <this>-<hash> (npm run cleanup-workflows -- --prefix <this>)',
+      value: this.executions.stateMachinePrefix,
+    });
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the REST API (route paths start with /v1)',
       value: this.api.restApi.url,
@@ -74,6 +85,46 @@ export class ServiceStack extends Stack {
         description: `DynamoDB table ${logicalId} (npm run admin -- --aws --table-name <this value> ...)`,
         value: table.tableName,
       });
+    }
+  }
+
+  /** What each function group may call (docs/aws.md, "Function groups and their permissions"). */
+  private grantGroup(group: FunctionGroup, role: Role): void {
+    const { data, queryEngine, executions } = this;
+    const signingKeys = this.api.auth.signingKeys;
+    switch (group) {
+      case 'authorizer':
+        data.grantCredentialLookups(role);
+        signingKeys.grantRead(role);
+        return;
+      case 'oauth':
+        data.grantReadWriteItems(role);
+        data.denyCredentialItems(role, { allowAccountIndex: true });
+        signingKeys.grantRead(role);
+        signingKeys.grantWrite(role);
+        return;
+      case 'publicPages':
+      case 'reader':
+        data.grantReadItems(role);
+        data.denyCredentialItems(role);
+        queryEngine.grantReadResults(role);
+        return;
+      case 'writer':
+        data.grantReadWriteItems(role);
+        data.denyCredentialItems(role);
+        queryEngine.grantReadResults(role);
+        queryEngine.grantDeleteResults(role);
+        executions.grantStartExecutions(role);
+        executions.grantManageSchedules(role);
+        return;
+      case 'runner':
+        data.grantReadWriteItems(role);
+        data.denyCredentialItems(role);
+        queryEngine.grantRunQueries(role);
+        executions.grantStartExecutions(role);
+        executions.grantAnswerTasks(role);
+        executions.grantManageSchedules(role);
+        return;
     }
   }
 }

@@ -1,24 +1,34 @@
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
+  AccessLogFormat,
   AuthorizationType,
   EndpointType,
   LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RequestValidator,
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { routes as ROUTES, type RouteDefinition } from '../../functions/routes';
 import { Auth } from './auth';
+import { type FunctionRoles, functionGroupOf } from './function-roles';
 import { assertRoutesDeployable } from './route-checks';
 import { createApiFunction } from './service-function';
 
 export const STAGE_NAME = 'prod';
 export const THROTTLING = { rateLimit: 50, burstLimit: 100 } as const;
+/** Served base64-decoded as binary (the PNG rendering of a visualization). */
+export const BINARY_MEDIA_TYPES = ['image/png'] as const;
 
 export interface ApiProps {
   /** Table name variables (and anything else) every function needs. */
   readonly environment: Readonly<Record<string, string>>;
+  /** The stack's roles per function group; each function runs under its group's. */
+  readonly roles: FunctionRoles;
   /** Defaults to the shared route table; tests pass synthetic tables to measure the budget. */
   readonly routes?: readonly RouteDefinition[];
   /** API Gateway's authorizer result cache in seconds (see AuthProps.resultCacheSeconds). */
@@ -33,8 +43,10 @@ export interface ApiProps {
  */
 export class Api extends Construct {
   readonly restApi: RestApi;
-  /** Execution role shared by every API function (and the workflow node runner). */
-  readonly role: Role;
+  /** Execution roles, one per function group (the authorizer's included). */
+  readonly roles: FunctionRoles;
+  /** One line per request (JSON), kept one month. */
+  readonly accessLogs: LogGroup;
   /** Functions keyed by `route.functionName`. */
   readonly functions: ReadonlyMap<string, NodejsFunction>;
   readonly auth: Auth;
@@ -43,17 +55,14 @@ export class Api extends Construct {
     super(scope, id);
     const routes = props.routes ?? ROUTES;
     assertRoutesDeployable(routes);
-
-    // One role for all functions: a role per function would cost 2 resources per route
-    // against CloudFormation's 500-resource limit.
-    this.role = new Role(this, 'FunctionRole', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Shared execution role of the API Lambda functions and the workflow node runner',
-      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
     });
 
+    this.roles = props.roles;
     this.auth = new Auth(this, 'Auth', {
-      role: this.role,
+      role: this.roles.roleFor('authorizer'),
       environment: props.environment,
       resultCacheSeconds: props.authorizerCacheSeconds,
     });
@@ -64,42 +73,64 @@ export class Api extends Construct {
       // Regional: clients are programs and agents, not browsers behind a CDN; Regional APIs are
       // also the ones that can raise the 29 s integration timeout and stream responses longest.
       endpointTypes: [EndpointType.REGIONAL],
-      // Access logging is off, so the account-wide CloudWatch role is not needed.
-      cloudWatchRole: false,
+      binaryMediaTypes: [...BINARY_MEDIA_TYPES],
+      // API Gateway writes access and execution logs through one role per account and region
+      // (AWS::ApiGateway::Account, docs/aws.md). Retained: other APIs of the account rely on it.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
       deployOptions: {
         stageName: STAGE_NAME,
         throttlingRateLimit: THROTTLING.rateLimit,
         throttlingBurstLimit: THROTTLING.burstLimit,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        // Execution logs for errors only (no request or response bodies: they hold SQL and keys).
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        tracingEnabled: true,
       },
       defaultMethodOptions: { authorizationType: AuthorizationType.NONE, apiKeyRequired: false },
+    });
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason:
+        "The account's API Gateway logging role uses AWS's AmazonAPIGatewayPushToCloudWatchLogs, as AWS documents",
+    });
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'No WAF yet: the stage throttles, the authorizer refuses unknown callers; attach a web ACL for public exposure',
+    });
+    // Parameters and bodies are validated by the handlers' schemas (the same on both hosts, with
+    // the service's error body); the gateway checks what a method declares (no models today).
+    const validator = new RequestValidator(this, 'RequestValidator', {
+      restApi: this.restApi,
+      validateRequestParameters: true,
+      validateRequestBody: true,
     });
     this.addJsonGatewayResponses();
 
     const functions = new Map<string, NodejsFunction>();
     for (const route of routes) {
-      const fn = createApiFunction(this, { route, role: this.role, environment });
+      const fn = createApiFunction(this, {
+        route,
+        role: this.roles.roleFor(functionGroupOf(route)),
+        environment,
+      });
       // allowTestInvoke would add a second Lambda permission per route (console test calls).
       const integration = new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false });
-      this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration, {
+      const method = this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration, {
         operationName: route.functionName,
+        requestValidator: validator,
         ...(route.public
           ? { authorizationType: AuthorizationType.NONE }
           : { authorizationType: AuthorizationType.CUSTOM, authorizer: this.auth.authorizer }),
         apiKeyRequired: false,
       });
       functions.set(route.functionName, fn);
+      acknowledgeAuthorization(method, route);
     }
     this.functions = functions;
-  }
-
-  /**
-   * Adds variables to every API function: for values that exist only after the functions do (the
-   * node runner, which runs under this API's role).
-   */
-  addEnvironment(environment: Readonly<Record<string, string>>): void {
-    for (const fn of [...this.functions.values(), this.auth.function]) {
-      for (const [key, value] of Object.entries(environment)) fn.addEnvironment(key, value);
-    }
   }
 
   /** API Gateway's own errors (throttling, timeouts, unknown paths) use the REST error body too. */
@@ -123,6 +154,20 @@ export class Api extends Construct {
       statusCode: '404',
       responseHeaders,
       templates: { 'application/json': '{"error":"Not found"}' },
+    });
+  }
+}
+
+/** Why the methods do not use what cdk-nag asks for: a Cognito authorizer, or any authorizer. */
+function acknowledgeAuthorization(method: Construct, route: RouteDefinition): void {
+  Validations.of(method).acknowledge({
+    id: 'AwsSolutions-COG4',
+    reason: 'Callers hold API keys or this service’s own OAuth tokens, checked by the Lambda authorizer',
+  });
+  if (route.public) {
+    Validations.of(method).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason: 'Public by design: OAuth endpoints and metadata, the home page, the share-token dashboard page',
     });
   }
 }

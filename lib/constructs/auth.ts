@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { IdentitySource, RequestAuthorizer } from 'aws-cdk-lib/aws-apigateway';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -7,7 +7,7 @@ import { Construct } from 'constructs';
 import { createServiceFunction } from './service-function';
 
 export interface AuthProps {
-  /** The shared function role (the authorizer reads the table like the API functions). */
+  /** The authorizer's own role (function group `authorizer`): it may read the signing keys. */
   readonly role: IRole;
   readonly environment: Readonly<Record<string, string>>;
   /**
@@ -42,8 +42,13 @@ export class Auth extends Construct {
         'ES256 keys that sign OAuth access tokens (JSON key set; rotate: npm run admin -- --aws rotate-signing-key)',
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    Validations.of(this.signingKeys).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotated by the service (npm run admin -- --aws rotate-signing-key keeps the old key for verification)',
+    });
+    // The authorizer verifies tokens; only the OAuth endpoints sign them (see service-stack.ts).
     this.signingKeys.grantRead(props.role);
-    this.signingKeys.grantWrite(props.role);
     this.environment = { SIGNING_KEYS_SECRET_ID: this.signingKeys.secretArn };
 
     this.function = createServiceFunction(this, {

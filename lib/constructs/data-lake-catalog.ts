@@ -18,6 +18,8 @@ export interface DataLakeCatalogProps {
  */
 export class DataLakeCatalog extends NestedStack {
   readonly databaseNames: readonly string[];
+  /** `<database>/<table>` of every table, as Glue's table ARNs end. */
+  readonly tableNames: readonly string[];
 
   constructor(scope: Construct, id: string, props: DataLakeCatalogProps) {
     super(scope, id, {
@@ -26,6 +28,7 @@ export class DataLakeCatalog extends NestedStack {
     const tables = props.tables ?? BASE_TABLES;
     const catalogId = Stack.of(this).account;
     const databases = new Map<string, CfnDatabase>();
+    const tableNames: string[] = [];
     for (const table of tables) {
       const name = glueDatabaseName(table);
       let database = databases.get(name);
@@ -36,13 +39,16 @@ export class DataLakeCatalog extends NestedStack {
         });
         databases.set(name, database);
       }
+      const tableInput = glueTableInput(table, props.dataBucket.bucketName);
       const cfnTable = new CfnTable(this, `Table-${name}-${table.table}`, {
         catalogId,
         databaseName: name,
-        tableInput: glueTableInput(table, props.dataBucket.bucketName),
+        tableInput,
       });
       cfnTable.addDependency(database);
+      tableNames.push(`${name}/${tableInput.name}`);
     }
     this.databaseNames = [...databases.keys()];
+    this.tableNames = tableNames;
   }
 }

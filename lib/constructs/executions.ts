@@ -1,10 +1,19 @@
 import { createHash } from 'node:crypto';
-import { ArnFormat, Duration, Stack, Token } from 'aws-cdk-lib';
-import { type IGrantable, type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ArnFormat, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import {
+  type IGrantable,
+  type IRole,
+  PolicyStatement,
+  type Role,
+  ServicePrincipal,
+} from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { InlinePolicyRole } from './function-roles';
+import { acknowledgeOnGrantee, nagArn } from './nag';
 import { createServiceFunction } from './service-function';
 
 export const RUNNER_ENTRY = 'functions/runner/handler.ts';
@@ -41,14 +50,11 @@ export function stateMachinePrefix(stackName: string): string {
   return `${stackName.slice(0, keep)}-${hash}${PREFIX_SUFFIX}`;
 }
 
+/** Tag every generated state machine carries: the stack's name (the cleanup command selects on it). */
+export const WORKFLOW_STACK_TAG = 'onchain-sql-service:stack';
+
 export interface ExecutionsProps {
-  /**
-   * The runner's execution role: the API's shared role. Today the runner needs a subset of what
-   * the API functions need (the tables, logs); the only extra it gains is managing this stack's
-   * workflows, whose role can do nothing but invoke the runner itself. So a role of its own (2 more
-   * resources, a second set of grants to keep in step) buys nothing yet; it will once the runner
-   * gets engine permissions (Athena, result writes to S3) that the API functions must not have.
-   */
+  /** The runner's own execution role (function group `runner`): Athena, results, workflow steps. */
   readonly role: IRole;
   /** Table names (and anything else) the runner needs. */
   readonly environment: Readonly<Record<string, string>>;
@@ -72,122 +78,169 @@ export class Executions extends Construct {
   /** The role the schedules run as: it may only invoke the runner (and park failures in the DLQ). */
   readonly schedulerRole: Role;
   readonly scheduleDeadLetters: Queue;
+  /** Where generated state machines log (errors only, no execution data). */
+  readonly workflowLogs: LogGroup;
   /** What a function that starts executions needs to know (the runner itself is built with it). */
   readonly environment: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string, props: ExecutionsProps) {
     super(scope, id);
-    this.stateMachinePrefix = stateMachinePrefix(Stack.of(this).stackName);
+    const stack = Stack.of(this);
+    this.stateMachinePrefix = stateMachinePrefix(stack.stackName);
 
-    this.workflowRole = new Role(this, 'WorkflowRole', {
+    this.workflowRole = new InlinePolicyRole(this, 'WorkflowRole', {
       assumedBy: new ServicePrincipal('states.amazonaws.com'),
       description: 'Role of the generated query-execution state machines (invokes the node runner)',
     });
-
-    const workflowEnvironment = {
-      STATE_MACHINE_ROLE_ARN: this.workflowRole.roleArn,
-      STATE_MACHINE_PREFIX: this.stateMachinePrefix,
-      QUERY_TIMEOUT_SECONDS: String(QUERY_TIMEOUT_SECONDS),
-    };
-    this.runner = createServiceFunction(this, {
-      id: 'NodeRunner',
-      description: 'Node runner of the query-execution workflows (Step Functions Task states)',
-      entry: RUNNER_ENTRY,
-      handler: RUNNER_HANDLER,
-      timeoutSeconds: RUNNER_TIMEOUT_SECONDS,
-      memoryMb: RUNNER_MEMORY_MB,
-      role: props.role,
-      // Not NODE_RUNNER_ARN: the function cannot reference its own ARN (a dependency cycle), and
-      // the runner never builds workflows.
-      environment: { ...props.environment, ...workflowEnvironment },
+    // `/aws/vendedlogs/` keeps CloudWatch Logs' resource policy small however many machines log here.
+    this.workflowLogs = new LogGroup(this, 'WorkflowLogs', {
+      logGroupName: `/aws/vendedlogs/states/${this.stateMachinePrefix}`,
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
     });
-    // The function and its versions and aliases (`<arn>:*`).
-    this.runner.grantInvoke(this.workflowRole);
+    // What a state machine's role needs to deliver its logs (AWS's documented policy, docs/aws.md).
+    this.workflowRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: [
+          'logs:CreateLogDelivery',
+          'logs:GetLogDelivery',
+          'logs:UpdateLogDelivery',
+          'logs:DeleteLogDelivery',
+          'logs:ListLogDeliveries',
+          'logs:PutResourcePolicy',
+          'logs:DescribeResourcePolicies',
+          'logs:DescribeLogGroups',
+        ],
+        resources: ['*'],
+      }),
+    );
+    Validations.of(this.workflowRole).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'CloudWatch Logs delivery actions have no resource-level permissions (Step Functions logging docs)',
+    });
 
-    // Materialized-view refresh schedules: one EventBridge schedule per view, in this group, invoking
-    // the runner (functions/aws/eventbridge-schedules.ts).
+    // A fixed name, so the runner (which builds workflows too) can be told its own ARN without
+    // a reference to itself, which CloudFormation would refuse as a cycle.
+    const runnerName = `${this.stateMachinePrefix}-node-runner`;
+    const runnerArn = stack.formatArn({
+      service: 'lambda',
+      resource: 'function',
+      resourceName: runnerName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+
     this.scheduleGroup = new CfnScheduleGroup(this, 'RefreshSchedules', {
       name: `${this.stateMachinePrefix}-refresh`,
     });
-    this.schedulerRole = new Role(this, 'SchedulerRole', {
+    this.schedulerRole = new InlinePolicyRole(this, 'SchedulerRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com'),
       description: 'Role of the materialized-view refresh schedules (invokes the node runner)',
     });
-    this.runner.grantInvoke(this.schedulerRole);
     // Refreshes that still fail after the schedule's retries land here instead of vanishing.
     this.scheduleDeadLetters = new Queue(this, 'RefreshDeadLetters', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
+    Validations.of(this.scheduleDeadLetters).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'It is the dead-letter queue of the refresh schedules (an alarm watches it)',
+    });
     this.scheduleDeadLetters.grantSendMessages(this.schedulerRole);
 
     this.environment = {
-      ...workflowEnvironment,
-      NODE_RUNNER_ARN: this.runner.functionArn,
+      STATE_MACHINE_ROLE_ARN: this.workflowRole.roleArn,
+      STATE_MACHINE_PREFIX: this.stateMachinePrefix,
+      STATE_MACHINE_LOG_GROUP_ARN: this.workflowLogs.logGroupArn,
+      STATE_MACHINE_STACK_TAG: `${WORKFLOW_STACK_TAG}=${stack.stackName}`,
+      QUERY_TIMEOUT_SECONDS: String(QUERY_TIMEOUT_SECONDS),
+      NODE_RUNNER_ARN: runnerArn,
       SCHEDULE_GROUP_NAME: this.scheduleGroup.name!,
       SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
       SCHEDULE_DLQ_ARN: this.scheduleDeadLetters.queueArn,
     };
+    this.runner = createServiceFunction(this, {
+      id: 'NodeRunner',
+      functionName: runnerName,
+      description: 'Node runner of the query-execution workflows (Step Functions Task states)',
+      entry: RUNNER_ENTRY,
+      handler: RUNNER_HANDLER,
+      timeoutSeconds: RUNNER_TIMEOUT_SECONDS,
+      memoryMb: RUNNER_MEMORY_MB,
+      role: props.role,
+      // The runner starts workflows and syncs schedules too (slot wake-ups, pipeline retries).
+      environment: { ...props.environment, ...this.environment },
+    });
+    // The unqualified function only (Task states and schedules invoke it, no version or alias),
+    // by its known ARN: the runner's role may pass these roles, so referencing the function here
+    // would make a dependency cycle.
+    for (const invoker of [this.workflowRole, this.schedulerRole]) {
+      invoker.addToPrincipalPolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [runnerArn] }),
+      );
+    }
+  }
+
+  private statesArn(resource: string, resourceName: string): string {
+    return Stack.of(this).formatArn({
+      service: 'states',
+      resource,
+      resourceName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
   }
 
   /**
-   * Lets `grantee` create, start, inspect and stop this stack's generated workflows, and hand them
-   * the workflow role (and no other role).
+   * Lets `grantee` create (tagged, logging) and start this stack's generated workflows and hand
+   * them the workflow role (and no other role). Nothing here describes or stops executions: no
+   * code calls DescribeStateMachine, DescribeExecution or StopExecution.
    */
   grantStartExecutions(grantee: IGrantable): void {
-    const stack = Stack.of(this);
-    const states = (resource: string, resourceName: string) =>
-      stack.formatArn({
-        service: 'states',
-        resource,
-        resourceName,
-        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-      });
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: [
-          'states:CreateStateMachine',
-          'states:StartExecution',
-          'states:DescribeStateMachine',
-          'states:TagResource',
-        ],
-        resources: [states('stateMachine', `${this.stateMachinePrefix}-*`)],
-      }),
-    );
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['states:DescribeExecution', 'states:StopExecution'],
-        // execution:<machine name>:<execution name>
-        resources: [states('execution', `${this.stateMachinePrefix}-*:*`)],
-      }),
-    );
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({
-        // Pipeline dependency gates answer the waiting Await Tasks of this stack's machines.
-        actions: ['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat'],
-        resources: [states('stateMachine', `${this.stateMachinePrefix}-*`)],
+        // TagResource: CreateStateMachine with `tags` needs it.
+        actions: ['states:CreateStateMachine', 'states:StartExecution', 'states:TagResource'],
+        resources: [this.statesArn('stateMachine', `${this.stateMachinePrefix}-*`)],
       }),
     );
     this.workflowRole.grantPassRole(grantee.grantPrincipal);
+    acknowledgeOnGrantee(
+      grantee,
+      `AwsSolutions-IAM5[Resource::${nagArn('states', `stateMachine:${this.stateMachinePrefix}-*`)}]`,
+      'State machines are created at run time, named <this stack’s prefix>-<hash of the graph>',
+    );
+  }
+
+  /** Pipeline dependency gates answer the waiting Await Tasks (SendTaskSuccess is all they send). */
+  grantAnswerTasks(grantee: IGrantable): void {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: [
-          'scheduler:CreateSchedule',
-          'scheduler:UpdateSchedule',
-          'scheduler:DeleteSchedule',
-          'scheduler:GetSchedule',
-        ],
-        resources: [
-          stack.formatArn({
-            service: 'scheduler',
-            resource: 'schedule',
-            resourceName: `${this.scheduleGroup.name}/*`,
-            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-          }),
-        ],
+        actions: ['states:SendTaskSuccess'],
+        resources: [this.statesArn('stateMachine', `${this.stateMachinePrefix}-*`)],
+      }),
+    );
+  }
+
+  /** Create, update and delete the refresh schedules of this stack's group, passing only the scheduler role. */
+  grantManageSchedules(grantee: IGrantable): void {
+    const schedules = Stack.of(this).formatArn({
+      service: 'scheduler',
+      resource: 'schedule',
+      resourceName: `${this.scheduleGroup.name}/*`,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+        resources: [schedules],
       }),
     );
     this.schedulerRole.grantPassRole(grantee.grantPrincipal);
+    acknowledgeOnGrantee(
+      grantee,
+      `AwsSolutions-IAM5[Resource::${nagArn('scheduler', `schedule/${this.scheduleGroup.name}/*`)}]`,
+      'Schedules are created at run time, one per scheduled view, inside this stack’s own group',
+    );
   }
 }

@@ -1,10 +1,23 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type CfnBucket,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { PERFORMANCE_TIERS, type PerformanceTier } from '../../functions/core/engine';
 import { DataLakeCatalog } from './data-lake-catalog';
+import { acknowledge, acknowledgeOnGrantee } from './nag';
+
+/** Where the data lake's tables live in the data bucket (functions/aws/catalog/glue-tables.ts). */
+const DATA_PREFIX = 'tables/';
+/** Where the workgroups write query results, and where result manifests go. */
+const ATHENA_PREFIX = 'athena/';
+const MANIFEST_PREFIX = 'results/';
 
 /** Results live as long as an execution's `expires_at` (the service default, 90 days). */
 export const RESULT_RETENTION_DAYS = 90;
@@ -32,6 +45,7 @@ export const WORKGROUP_ENV: Record<PerformanceTier, string> = {
 export class QueryEngine extends Construct {
   readonly resultsBucket: Bucket;
   readonly dataBucket: Bucket;
+  readonly accessLogsBucket: Bucket;
   readonly workGroups: Record<PerformanceTier, CfnWorkGroup>;
   readonly catalog: DataLakeCatalog;
   readonly environment: Readonly<Record<string, string>>;
@@ -39,6 +53,16 @@ export class QueryEngine extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     const stack = Stack.of(this);
+    // S3 server access logs of both buckets (who read or wrote which object), kept one year.
+    this.accessLogsBucket = new Bucket(this, 'AccessLogs', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(365) }],
+    });
+    acknowledge(this.accessLogsBucket, 'AwsSolutions-S1', 'It is the access-log bucket of the other two');
     const bucketDefaults = {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -46,15 +70,17 @@ export class QueryEngine extends Construct {
       enforceSSL: true,
       // Users' results and the loaded chain data must survive a `cdk destroy`.
       removalPolicy: RemovalPolicy.RETAIN,
+      serverAccessLogsBucket: this.accessLogsBucket,
     };
     this.resultsBucket = new Bucket(this, 'Results', {
       ...bucketDefaults,
+      serverAccessLogsPrefix: 'results/',
       lifecycleRules: [
         { id: 'expire-results', expiration: Duration.days(RESULT_RETENTION_DAYS) },
         { id: 'abort-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });
-    this.dataBucket = new Bucket(this, 'Data', bucketDefaults);
+    this.dataBucket = new Bucket(this, 'Data', { ...bucketDefaults, serverAccessLogsPrefix: 'data/' });
     this.catalog = new DataLakeCatalog(this, 'Catalog', { dataBucket: this.dataBucket });
     const workGroups = {} as Record<PerformanceTier, CfnWorkGroup>;
     const environment: Record<string, string> = {
@@ -75,7 +101,7 @@ export class QueryEngine extends Construct {
           publishCloudWatchMetricsEnabled: true,
           bytesScannedCutoffPerQuery: BYTES_SCANNED_CUTOFF[tier],
           resultConfiguration: {
-            outputLocation: this.resultsBucket.s3UrlForObject(`athena/${tier}/`),
+            outputLocation: this.resultsBucket.s3UrlForObject(`${ATHENA_PREFIX}${tier}/`),
             encryptionConfiguration: { encryptionOption: 'SSE_S3' },
           },
         },
@@ -86,7 +112,10 @@ export class QueryEngine extends Construct {
     this.environment = environment;
   }
 
-  /** Running queries: the tier workgroups, the catalog's database and tables, both buckets. */
+  /**
+   * Running queries: the tier workgroups, the catalog's databases and tables (named one by one),
+   * reading the data lake, and the result location Athena writes with the caller's credentials.
+   */
   grantRunQueries(grantee: IGrantable): void {
     const stack = Stack.of(this);
     const workGroupArns = PERFORMANCE_TIERS.map((tier) =>
@@ -105,29 +134,97 @@ export class QueryEngine extends Construct {
     );
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: [
-          'glue:GetDatabase',
-          'glue:GetTable',
-          'glue:GetTables',
-          'glue:GetPartition',
-          'glue:GetPartitions',
-        ],
+        actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartition', 'glue:GetPartitions'],
         resources: [
           stack.formatArn({ service: 'glue', resource: 'catalog' }),
-          ...this.catalog.databaseNames.flatMap((name) => [
+          ...this.catalog.databaseNames.map((name) =>
             stack.formatArn({ service: 'glue', resource: 'database', resourceName: name }),
-            stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${name}/*` }),
-          ]),
+          ),
+          ...this.catalog.tableNames.map((name) =>
+            stack.formatArn({ service: 'glue', resource: 'table', resourceName: name }),
+          ),
         ],
       }),
     );
-    this.dataBucket.grantRead(grantee);
-    this.resultsBucket.grantReadWrite(grantee);
+    // Athena lists and reads the table locations, and writes results, as the caller (docs/aws.md).
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket', 's3:GetBucketLocation'],
+        resources: [this.dataBucket.bucketArn],
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [this.dataBucket.arnForObjects(`${DATA_PREFIX}*`)],
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket', 's3:GetBucketLocation', 's3:ListBucketMultipartUploads'],
+        resources: [this.resultsBucket.bucketArn],
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+        resources: [this.resultsBucket.arnForObjects(`${ATHENA_PREFIX}*`)],
+      }),
+    );
+    // Result manifests (functions/aws/results): written once when a query succeeds.
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject'],
+        resources: [this.resultsBucket.arnForObjects(`${MANIFEST_PREFIX}*`)],
+      }),
+    );
+    this.grantDeleteResults(grantee);
+    acknowledgeOnGrantee(
+      grantee,
+      `AwsSolutions-IAM5[Resource::<${logicalIdOf(this.dataBucket)}.Arn>/${DATA_PREFIX}*]`,
+      'Objects under the data lake prefix of this stack’s own bucket (files are named by the loader)',
+    );
+    this.acknowledgeResultObjects(grantee);
   }
 
-  /** Reading stored results (pages, CSV) and deleting them. */
+  /** Reading stored results: manifests and the Athena CSV files they index. */
   grantReadResults(grantee: IGrantable): void {
-    this.resultsBucket.grantRead(grantee);
-    this.resultsBucket.grantDelete(grantee);
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [
+          this.resultsBucket.arnForObjects(`${MANIFEST_PREFIX}*`),
+          this.resultsBucket.arnForObjects(`${ATHENA_PREFIX}*`),
+        ],
+      }),
+    );
+    this.acknowledgeResultObjects(grantee);
   }
+
+  /** Deleting stored results (a result past its retention, a superseded view version). */
+  grantDeleteResults(grantee: IGrantable): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:DeleteObject'],
+        resources: [
+          this.resultsBucket.arnForObjects(`${MANIFEST_PREFIX}*`),
+          this.resultsBucket.arnForObjects(`${ATHENA_PREFIX}*`),
+        ],
+      }),
+    );
+  }
+
+  private acknowledgeResultObjects(grantee: IGrantable): void {
+    for (const prefix of [MANIFEST_PREFIX, ATHENA_PREFIX]) {
+      acknowledgeOnGrantee(
+        grantee,
+        `AwsSolutions-IAM5[Resource::<${logicalIdOf(this.resultsBucket)}.Arn>/${prefix}*]`,
+        'Result objects are named by execution id at run time, under this prefix of the results bucket',
+      );
+    }
+  }
+}
+
+function logicalIdOf(bucket: Bucket): string {
+  return Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnBucket);
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -47,6 +47,8 @@ export function functionBundling(): BundlingOptions {
     banner:
       "import { createRequire as __cdkCreateRequire } from 'node:module'; const require = __cdkCreateRequire(import.meta.url);",
     minify: true,
+    // Errors and logs name the real classes and functions, not minified ones.
+    keepNames: true,
     sourceMap: true,
     sourcesContent: false,
     externalModules: [...EXTERNAL_MODULES],
@@ -57,6 +59,8 @@ export function functionBundling(): BundlingOptions {
 export interface ServiceFunctionProps {
   /** Construct id of the function; its log group is `<id>Logs`. */
   readonly id: string;
+  /** A physical name, for a function whose ARN must be known before it exists (the node runner). */
+  readonly functionName?: string;
   readonly description: string;
   /** Handler source file, relative to the repository root. */
   readonly entry: string;
@@ -64,7 +68,7 @@ export interface ServiceFunctionProps {
   readonly handler: string;
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
-  /** A shared execution role (one role for many functions, not one per function). */
+  /** The execution role of the function's group (see FunctionRoles); it gets write access to the log group. */
   readonly role: IRole;
   readonly environment: Readonly<Record<string, string>>;
 }
@@ -72,16 +76,18 @@ export interface ServiceFunctionProps {
 /**
  * One Lambda function of the service (an API route or a workflow worker), plus its log group: 2
  * resources. Every function is built the same way: the same bundle settings, Node 22 on arm64,
- * logs kept one month. An explicit log group is the leanest way to get a retention period
- * (`logRetention` costs the same per function plus a custom-resource provider).
+ * X-Ray tracing, logs kept one month. An explicit log group is the leanest way to get a retention
+ * period (`logRetention` costs the same per function plus a custom-resource provider), and lets
+ * the role write to this log group only.
  */
 export function createServiceFunction(scope: Construct, props: ServiceFunctionProps): NodejsFunction {
   const logGroup = new LogGroup(scope, `${props.id}Logs`, {
     retention: RetentionDays.ONE_MONTH,
     removalPolicy: RemovalPolicy.DESTROY,
   });
-  return new NodejsFunction(scope, props.id, {
+  const fn = new NodejsFunction(scope, props.id, {
     description: props.description,
+    functionName: props.functionName,
     entry: join(REPO_ROOT, props.entry),
     handler: props.handler,
     runtime: Runtime.NODEJS_22_X,
@@ -90,11 +96,18 @@ export function createServiceFunction(scope: Construct, props: ServiceFunctionPr
     memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
     role: props.role,
     logGroup,
+    tracing: Tracing.ACTIVE,
     environment: { ...BASE_FUNCTION_ENVIRONMENT, ...props.environment },
     projectRoot: REPO_ROOT,
     depsLockFilePath: LOCK_FILE,
     bundling: functionBundling(),
   });
+  logGroup.grantWrite(props.role);
+  Validations.of(fn).acknowledge({
+    id: 'AwsSolutions-L1',
+    reason: 'Node 22 on purpose: the runtime the code is built and tested with (the node devDependency)',
+  });
+  return fn;
 }
 
 export interface ApiFunctionProps {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes';
-import { logicalIdOf, synthServiceStack } from './helpers';
+import { logicalIdOf, roleStatements, synthServiceStack } from './helpers';
 
 type CfnResource = { Type: string; Properties: Record<string, unknown> };
 
@@ -34,7 +34,7 @@ describe('the one authorizer in AWS', () => {
     for (const method of guarded) expect(method.AuthorizerId).toEqual({ Ref: authorizerId });
   });
 
-  it('keeps the signing keys in Secrets Manager, readable and writable by the functions', () => {
+  it('keeps the signing keys in Secrets Manager: the authorizer reads them, only OAuth writes them', () => {
     expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
     const secretId = logicalIdOf(stack, stack.api.auth.signingKeys);
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
@@ -42,9 +42,14 @@ describe('the one authorizer in AWS', () => {
       if (variables.SIGNING_KEYS_SECRET_ID)
         expect(variables.SIGNING_KEYS_SECRET_ID).toEqual({ Ref: secretId });
     }
-    const policies = JSON.stringify(ofType('AWS::IAM::Policy'));
-    expect(policies).toContain('secretsmanager:GetSecretValue');
-    expect(policies).toContain('secretsmanager:PutSecretValue');
+    const actionsOf = (group: 'authorizer' | 'oauth' | 'writer') =>
+      roleStatements(template, logicalIdOf(stack, stack.roles.all.get(group)!)).flatMap((st) =>
+        [st.Action].flat(),
+      );
+    expect(actionsOf('authorizer')).toContain('secretsmanager:GetSecretValue');
+    expect(actionsOf('authorizer')).not.toContain('secretsmanager:PutSecretValue');
+    expect(actionsOf('oauth')).toContain('secretsmanager:PutSecretValue');
+    expect(actionsOf('writer').filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
   });
 
   it('with a result cache, keys the cache on the Authorization header', () => {

@@ -35,3 +35,22 @@ export function logicalIdOf(stack: Stack, construct: { node: { defaultChild?: un
 }
 
 export const FIXTURE_ENTRY = 'test/cdk/fixtures/handler.ts';
+
+export type PolicyStatementJson = {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+};
+
+/** Every statement of every IAM role's inline policies (grants live there: InlinePolicyRole). */
+export function roleStatements(template: Template, roleLogicalId?: string): PolicyStatementJson[] {
+  const roles = template.findResources('AWS::IAM::Role');
+  return Object.entries(roles)
+    .filter(([id]) => roleLogicalId === undefined || id === roleLogicalId)
+    .flatMap(([, role]) =>
+      (
+        (role.Properties.Policies ?? []) as { PolicyDocument: { Statement: PolicyStatementJson[] } }[]
+      ).flatMap((policy) => policy.PolicyDocument.Statement),
+    );
+}

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BYTES_SCANNED_CUTOFF, RESULT_RETENTION_DAYS } from '../../lib/constructs/query-engine';
-import { FIXTURE_ENTRY, synthServiceStack } from './helpers';
+import { FIXTURE_ENTRY, roleStatements, synthServiceStack } from './helpers';
 
 const { stack, template } = synthServiceStack({
   routes: [
@@ -48,12 +48,29 @@ describe('the query engine resources', () => {
       }),
     });
     const buckets = template.findResources('AWS::S3::Bucket');
-    expect(Object.values(buckets).map((bucket) => bucket.DeletionPolicy)).toEqual(['Retain', 'Retain']);
+    // Results, data and the access-log bucket of both.
+    expect(Object.values(buckets).map((bucket) => bucket.DeletionPolicy)).toEqual([
+      'Retain',
+      'Retain',
+      'Retain',
+    ]);
+    for (const id of [stack.queryEngine.resultsBucket, stack.queryEngine.dataBucket].map((bucket) =>
+      stack.getLogicalId(bucket.node.defaultChild as Parameters<typeof stack.getLogicalId>[0]),
+    )) {
+      expect(buckets[id]?.Properties.LoggingConfiguration, id).toMatchObject({
+        DestinationBucketName: {
+          Ref: stack.getLogicalId(
+            stack.queryEngine.accessLogsBucket.node.defaultChild as Parameters<typeof stack.getLogicalId>[0],
+          ),
+        },
+      });
+    }
     const policies = template.findResources('AWS::S3::BucketPolicy');
     for (const policy of Object.values(policies)) {
       expect(JSON.stringify(policy)).toContain('aws:SecureTransport');
     }
-    template.resourceCountIs('AWS::CloudFormation::Stack', 1);
+    // The Glue catalog and the alarms.
+    template.resourceCountIs('AWS::CloudFormation::Stack', 2);
   });
 
   it('hands functions the bucket, database and workgroup names, and scopes Athena to the tier workgroups', () => {
@@ -69,10 +86,7 @@ describe('the query engine resources', () => {
         ]),
       );
     }
-    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
-      (policy) =>
-        policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
-    );
+    const statements = roleStatements(template);
     const athena = statements.find((statement) =>
       [statement.Action].flat().includes('athena:StartQueryExecution'),
     );
@@ -110,9 +124,7 @@ describe('refresh schedules', () => {
       SqsManagedSseEnabled: true,
       MessageRetentionPeriod: 1_209_600,
     });
-    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
-      (policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[],
-    );
+    const statements = roleStatements(template);
     expect(statements.some((statement) => [statement.Action].flat().includes('sqs:SendMessage'))).toBe(true);
     // Every function that manages schedules hands them the queue.
     const managers = Object.values(template.findResources('AWS::Lambda::Function'))

@@ -1,4 +1,4 @@
-import { Capture, Match } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { TABLE_DEFINITIONS } from '../../functions/aws/dynamo/table-definitions';
 import { routes } from '../../functions/routes';
@@ -10,6 +10,7 @@ import {
   STATE_MACHINE_PREFIX_MAX_LENGTH,
   stateMachinePrefix,
 } from '../../lib/constructs/executions';
+import { type FunctionGroup, functionGroupOf } from '../../lib/constructs/function-roles';
 import {
   BASE_FUNCTION_ENVIRONMENT,
   DEFAULT_MEMORY_MB,
@@ -21,7 +22,7 @@ type CfnResource = { Type: string; Properties: Record<string, unknown>; Deletion
 
 const { stack, template } = synthServiceStack();
 const resources = template.toJSON().Resources as Record<string, CfnResource>;
-const apiRoleId = logicalIdOf(stack, stack.api.role);
+const roleIdOf = (group: FunctionGroup) => logicalIdOf(stack, stack.roles.all.get(group)!);
 const workflowRoleId = logicalIdOf(stack, stack.executions.workflowRole);
 const runnerId = logicalIdOf(stack, stack.executions.runner);
 const schedulerRoleId = logicalIdOf(stack, stack.executions.schedulerRole);
@@ -119,49 +120,35 @@ describe('the route table drives the API', () => {
 });
 
 describe('functions', () => {
-  it('all share exactly one IAM execution role (the others run the workflows and the schedules)', () => {
-    template.resourceCountIs('AWS::IAM::Role', 3);
-    const roleId = apiRoleId;
-    expect(
-      ofType('AWS::IAM::Role')
-        .map(([id]) => id)
-        .sort(),
-    ).toEqual([roleId, workflowRoleId, schedulerRoleId].sort());
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(FUNCTION_COUNT);
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
-      expect(fn.Properties.Role).toEqual({ 'Fn::GetAtt': [roleId, 'Arn'] });
+  it('run under the role of their group; no role carries a managed policy', () => {
+    const groups: FunctionGroup[] = ['authorizer', 'oauth', 'publicPages', 'reader', 'writer', 'runner'];
+    expect([...stack.roles.all.keys()].sort()).toEqual([...groups].sort());
+    // The group roles, the workflows' and the schedules', and API Gateway's account logging role.
+    template.resourceCountIs('AWS::IAM::Role', groups.length + 3);
+    for (const route of routes) {
+      const fn = resources[logicalIdOf(stack, stack.api.functions.get(route.functionName)!)]!;
+      expect(fn.Properties.Role, route.functionName).toEqual({
+        'Fn::GetAtt': [roleIdOf(functionGroupOf(route)), 'Arn'],
+      });
     }
-    expect(resources[roleId]?.Properties).toMatchObject({
-      AssumeRolePolicyDocument: {
+    expect(resources[runnerId]?.Properties.Role).toEqual({ 'Fn::GetAtt': [roleIdOf('runner'), 'Arn'] });
+    for (const group of groups) {
+      expect(resources[roleIdOf(group)]?.Properties.ManagedPolicyArns, group).toBeUndefined();
+      expect(resources[roleIdOf(group)]?.Properties.AssumeRolePolicyDocument).toMatchObject({
         Statement: [expect.objectContaining({ Principal: { Service: 'lambda.amazonaws.com' } })],
-      },
-      ManagedPolicyArns: [expect.objectContaining({ 'Fn::Join': expect.anything() })],
-    });
-    expect(JSON.stringify(resources[roleId]?.Properties.ManagedPolicyArns)).toContain(
-      'service-role/AWSLambdaBasicExecutionRole',
-    );
+      });
+    }
+    // Grants are inline in the roles: no separate policy resources.
+    template.resourceCountIs('AWS::IAM::Policy', 0);
   });
 
-  it('the shared role reads and writes every table and its indexes', () => {
-    const tableIds = ofType('AWS::DynamoDB::GlobalTable').map(([id]) => id);
-    const roleId = apiRoleId;
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      Roles: [{ Ref: roleId }],
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Allow',
-            Action: Match.arrayWith(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']),
-            Resource: Match.arrayWith(
-              tableIds.flatMap((id) => [
-                { 'Fn::GetAtt': [id, 'Arn'] },
-                { 'Fn::Join': ['', [{ 'Fn::GetAtt': [id, 'Arn'] }, '/index/*']] },
-              ]),
-            ),
-          }),
-        ]),
-      },
-    });
+  it('each write only to their own log group', () => {
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      const logGroupId = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+      const roleId = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+      const logs = statementsOf(roleId).find((st) => actionsOf(st).includes('logs:PutLogEvents'));
+      expect(JSON.stringify(logs?.Resource)).toContain(logGroupId);
+    }
   });
 
   it('get the table names and runtime settings through the environment', () => {
@@ -181,7 +168,7 @@ describe('functions', () => {
     }
   });
 
-  it('get the workflow settings through the environment; API functions also get the runner ARN', () => {
+  it('get the workflow settings and the runner ARN through the environment', () => {
     const functions = ofType('AWS::Lambda::Function');
     expect(functions).toHaveLength(FUNCTION_COUNT);
     for (const [id, fn] of functions) {
@@ -191,14 +178,16 @@ describe('functions', () => {
         STATE_MACHINE_PREFIX: stack.executions.stateMachinePrefix,
         QUERY_TIMEOUT_SECONDS: String(QUERY_TIMEOUT_SECONDS),
       });
-      // The runner cannot reference its own ARN (a dependency cycle) and does not need it.
-      if (id === runnerId) expect(variables).not.toHaveProperty('NODE_RUNNER_ARN');
-      else expect(variables.NODE_RUNNER_ARN, id).toEqual({ 'Fn::GetAtt': [runnerId, 'Arn'] });
+      // Built from the runner's fixed name (the runner needs it too: it starts workflows).
+      expect(JSON.stringify(variables.NODE_RUNNER_ARN), id).toContain(
+        `:function:${stack.executions.stateMachinePrefix}-node-runner`,
+      );
     }
   });
 
   it('log to their own log group kept for one month', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', FUNCTION_COUNT);
+    // Plus the API's access logs and the generated workflows' logs.
+    template.resourceCountIs('AWS::Logs::LogGroup', FUNCTION_COUNT + 2);
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       const logGroupId = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
       expect(resources[logGroupId]?.Properties).toMatchObject({ RetentionInDays: 30 });
@@ -224,13 +213,18 @@ const statesArn = (resource: string) => ({
 
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown };
 
-/** Every statement of every identity policy, with the roles it is attached to. */
+/** The statements of a role's inline policies. */
+function statementsOf(roleId: string): Statement[] {
+  const policies = (resources[roleId]?.Properties.Policies ?? []) as {
+    PolicyDocument: { Statement: Statement[] };
+  }[];
+  return policies.flatMap((policy) => policy.PolicyDocument.Statement);
+}
+
+/** Every statement of every role, with the role it belongs to. */
 function policyStatements(): { roles: unknown; statement: Statement }[] {
-  return ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
-    (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement.map((statement) => ({
-      roles: policy.Properties.Roles,
-      statement,
-    })),
+  return ofType('AWS::IAM::Role').flatMap(([id]) =>
+    statementsOf(id).map((statement) => ({ roles: [{ Ref: id }], statement })),
   );
 }
 
@@ -268,23 +262,8 @@ describe('query executions (Step Functions workflows)', () => {
     expect(resources[workflowRoleId]?.Properties.ManagedPolicyArns).toBeUndefined();
   });
 
-  it('lets the workflow role invoke the runner (and its versions) and nothing else', () => {
-    const statements = new Capture();
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      Roles: [{ Ref: workflowRoleId }],
-      PolicyDocument: { Statement: statements },
-    });
-    expect(statements.asArray()).toEqual([
-      {
-        Action: 'lambda:InvokeFunction',
-        Effect: 'Allow',
-        Resource: [
-          { 'Fn::GetAtt': [runnerId, 'Arn'] },
-          { 'Fn::Join': ['', [{ 'Fn::GetAtt': [runnerId, 'Arn'] }, ':*']] },
-        ],
-      },
-    ]);
-    // No one else may invoke the runner but the refresh schedules' role, with the same statement.
+  it('lets the workflow and schedule roles invoke the runner (unqualified) and nothing else', () => {
+    const runnerArn = `:function:${prefix}-node-runner`;
     const invokers = policyStatements().filter(({ statement }) =>
       actionsOf(statement).some((a) => a.startsWith('lambda:')),
     );
@@ -292,54 +271,71 @@ describe('query executions (Step Functions workflows)', () => {
       [{ Ref: workflowRoleId }],
       [{ Ref: schedulerRoleId }],
     ]);
-    expect(invokers[1]?.statement).toEqual(invokers[0]?.statement);
+    for (const { statement } of invokers) {
+      expect(statement.Action).toBe('lambda:InvokeFunction');
+      expect(JSON.stringify(statement.Resource)).toContain(runnerArn);
+      expect(JSON.stringify(statement.Resource)).not.toContain(':*');
+    }
+    // Beyond invoking, the workflow role may only deliver its logs.
+    expect(
+      statementsOf(workflowRoleId)
+        .flatMap(actionsOf)
+        .filter((a) => !a.startsWith('logs:')),
+    ).toEqual(['lambda:InvokeFunction']);
   });
 
-  it("lets the API role manage this stack's workflows only, and pass only the workflow role", () => {
-    const statements = new Capture();
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      Roles: [{ Ref: apiRoleId }],
-      PolicyDocument: { Statement: statements },
-    });
-    const workflowStatements = (statements.asArray() as Statement[]).filter((s) =>
-      actionsOf(s).some((a) => a.startsWith('states:') || a.startsWith('iam:')),
-    );
-    expect(workflowStatements).toEqual(
-      expect.arrayContaining([
-        {
-          Effect: 'Allow',
-          // CDK merges the dependency gates' SendTask* grant (same resource) into this statement.
-          Action: [
-            'states:CreateStateMachine',
-            'states:DescribeStateMachine',
-            'states:SendTaskFailure',
-            'states:SendTaskHeartbeat',
-            'states:SendTaskSuccess',
-            'states:StartExecution',
-            'states:TagResource',
-          ],
-          Resource: statesArn(`stateMachine:${prefix}-*`),
-        },
-        {
-          Effect: 'Allow',
-          Action: ['states:DescribeExecution', 'states:StopExecution'],
-          Resource: statesArn(`execution:${prefix}-*:*`),
-        },
-        {
-          Effect: 'Allow',
-          Action: 'iam:PassRole',
-          Resource: [{ 'Fn::GetAtt': [schedulerRoleId, 'Arn'] }, { 'Fn::GetAtt': [workflowRoleId, 'Arn'] }],
-        },
-      ]),
-    );
-    expect(workflowStatements).toHaveLength(3);
-    // Exactly these: no other statement anywhere grants states:* or iam:*.
-    const elsewhere = policyStatements().filter(
-      ({ roles, statement }) =>
-        JSON.stringify(roles) !== JSON.stringify([{ Ref: apiRoleId }]) &&
-        actionsOf(statement).some((a) => a.startsWith('states:') || a.startsWith('iam:')),
-    );
-    expect(elsewhere).toEqual([]);
+  it('lets writers and the runner create and start only this stack’s workflows, passing only the workflow role', () => {
+    const stateActions = (group: FunctionGroup) =>
+      statementsOf(roleIdOf(group))
+        .filter((st) => actionsOf(st).some((a) => a.startsWith('states:')))
+        .map((st) => ({ actions: actionsOf(st).sort(), resource: st.Resource }));
+    expect(stateActions('writer')).toEqual([
+      {
+        actions: ['states:CreateStateMachine', 'states:StartExecution', 'states:TagResource'],
+        resource: statesArn(`stateMachine:${prefix}-*`),
+      },
+    ]);
+    // The runner also answers the pipeline gates' waiting tasks.
+    expect(
+      stateActions('runner')
+        .flatMap((st) => st.actions)
+        .sort(),
+    ).toEqual([
+      'states:CreateStateMachine',
+      'states:SendTaskSuccess',
+      'states:StartExecution',
+      'states:TagResource',
+    ]);
+    // Granted nowhere: what no code calls.
+    const everything = JSON.stringify(policyStatements());
+    for (const unused of [
+      'states:DescribeStateMachine',
+      'states:DescribeExecution',
+      'states:StopExecution',
+      'states:SendTaskFailure',
+      'states:SendTaskHeartbeat',
+      'scheduler:GetSchedule',
+      'dynamodb:Scan',
+    ]) {
+      expect(everything, unused).not.toContain(`"${unused}"`);
+    }
+    for (const group of ['writer', 'runner'] as const) {
+      const passes = statementsOf(roleIdOf(group)).filter((st) => actionsOf(st).includes('iam:PassRole'));
+      expect(
+        passes
+          .flatMap((st) => [st.Resource].flat())
+          .sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
+      ).toEqual([{ 'Fn::GetAtt': [schedulerRoleId, 'Arn'] }, { 'Fn::GetAtt': [workflowRoleId, 'Arn'] }]);
+    }
+    // Read-only routes, public pages, OAuth and the authorizer never touch workflows or roles.
+    for (const group of ['reader', 'publicPages', 'oauth', 'authorizer'] as const) {
+      expect(
+        statementsOf(roleIdOf(group))
+          .flatMap(actionsOf)
+          .filter((a) => /^(states|iam|scheduler):/.test(a)),
+        group,
+      ).toEqual([]);
+    }
   });
 
   it('names state machines with a stack-unique prefix that leaves room for the 40-hex hash', () => {
@@ -435,10 +431,29 @@ describe('API Gateway', () => {
     template.hasOutput('ServiceTableName', { Value: { Ref: tableId } });
   });
 
-  it('is regional and needs no account-wide CloudWatch role', () => {
+  it('is regional, serves PNG as binary, and logs access, errors and traces', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       EndpointConfiguration: { Types: ['REGIONAL'] },
+      BinaryMediaTypes: ['image/png'],
     });
-    template.resourceCountIs('AWS::ApiGateway::Account', 0);
+    const accessLogsId = logicalIdOf(stack, stack.api.accessLogs);
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+      TracingEnabled: true,
+      MethodSettings: [Match.objectLike({ LoggingLevel: 'ERROR', DataTraceEnabled: false })],
+    });
+    expect(JSON.stringify(ofType('AWS::ApiGateway::Stage'))).toContain(accessLogsId);
+    expect(resources[accessLogsId]?.Properties).toMatchObject({ RetentionInDays: 30 });
+    // API Gateway logs through the account's logging role; kept when the stack goes (shared setting).
+    template.resourceCountIs('AWS::ApiGateway::Account', 1);
+    template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'Retain' });
+    // Every method goes through the request validator (parameters and bodies).
+    template.hasResourceProperties('AWS::ApiGateway::RequestValidator', {
+      ValidateRequestBody: true,
+      ValidateRequestParameters: true,
+    });
+    for (const [, method] of ofType('AWS::ApiGateway::Method')) {
+      expect(method.Properties.RequestValidatorId).toBeDefined();
+    }
   });
 });
