@@ -33,6 +33,13 @@ function notYetInAws<T extends object>(what: string): T {
   });
 }
 
+/** `key=value` (the stack sets it) as a tag map; none when unset. */
+function workflowTags(tag: string | undefined): Record<string, string> | undefined {
+  const separator = tag?.indexOf('=') ?? -1;
+  if (!tag || separator <= 0) return undefined;
+  return { [tag.slice(0, separator)]: tag.slice(separator + 1) };
+}
+
 /** Composition root inside Lambda: adapters configured from the function's environment. */
 export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Services {
   const tableName = env[SERVICE_TABLE.envVar];
@@ -61,6 +68,8 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
         ? new StepFunctionsOrchestrator(new SFNClient({}), {
             roleArn: env.STATE_MACHINE_ROLE_ARN,
             namePrefix: env.STATE_MACHINE_PREFIX,
+            logGroupArn: env.STATE_MACHINE_LOG_GROUP_ARN,
+            tags: workflowTags(env.STATE_MACHINE_STACK_TAG),
           })
         : notYetInAws<Orchestrator>('The Step Functions orchestrator (STATE_MACHINE_ROLE_ARN is not set)'),
     dependencyGate: new StepFunctionsDependencyGate(

@@ -12,6 +12,10 @@ export interface StepFunctionsOptions {
   roleArn: string;
   /** Prefix of generated machine names; IAM policies are scoped to it. */
   namePrefix: string;
+  /** CloudWatch Logs group (ARN ending `:*`) the machines log their errors to. */
+  logGroupArn?: string;
+  /** Tags every machine gets (the stack it belongs to: `npm run cleanup-workflows` selects on it). */
+  tags?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -49,6 +53,18 @@ export class StepFunctionsOrchestrator implements Orchestrator {
     return `${this.options.namePrefix}-${hash}`.slice(0, 80);
   }
 
+  /** Errors only, without execution data (inputs and outputs carry SQL and ids, not for the logs). */
+  private logging() {
+    if (!this.options.logGroupArn) return {};
+    return {
+      loggingConfiguration: {
+        level: 'ERROR' as const,
+        includeExecutionData: false,
+        destinations: [{ cloudWatchLogsLogGroup: { logGroupArn: this.options.logGroupArn } }],
+      },
+    };
+  }
+
   private machineFor(definition: string): Promise<string> {
     const name = this.machineName(definition);
     let arn = this.machines.get(name);
@@ -60,6 +76,10 @@ export class StepFunctionsOrchestrator implements Orchestrator {
             definition,
             roleArn: this.options.roleArn,
             type: 'STANDARD',
+            ...this.logging(),
+            ...(this.options.tags
+              ? { tags: Object.entries(this.options.tags).map(([key, value]) => ({ key, value })) }
+              : {}),
           }),
         );
         return created.stateMachineArn!;

@@ -1,12 +1,15 @@
 import {
   CreateStateMachineCommand,
+  DeleteStateMachineCommand,
   ExecutionAlreadyExists,
+  ListStateMachinesCommand,
   SFNClient,
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { StepFunctionsOrchestrator } from '../../functions/aws/step-functions-orchestrator';
+import { deleteGeneratedWorkflows } from '../../functions/aws/workflow-cleanup';
 import { singleQueryInput, singleQueryWorkflow } from '../../functions/core/workflows';
 
 const sfnMock = mockClient(SFNClient);
@@ -77,5 +80,76 @@ describe('the Step Functions orchestrator adapter', () => {
     sfnMock.on(CreateStateMachineCommand).resolves({ stateMachineArn: 'arn:machine' });
     await expect(orchestrator.start(run)).resolves.toBeUndefined();
     expect(sfnMock.commandCalls(CreateStateMachineCommand)).toHaveLength(2);
+  });
+
+  it('tags every machine with its stack and logs errors (no execution data) to the stack’s log group', async () => {
+    const logGroupArn = 'arn:aws:logs:us-east-1:123456789012:log-group:/aws/vendedlogs/states/svc_wf:*';
+    const orchestrator = new StepFunctionsOrchestrator(new SFNClient({ region: 'us-east-1' }), {
+      roleArn: ROLE,
+      namePrefix: 'svc_wf',
+      logGroupArn,
+      tags: { 'onchain-sql-service:stack': 'svc' },
+    });
+    await orchestrator.start({ name: 'run-1', definition: workflow(30), input: {} });
+    const [create] = sfnMock.commandCalls(CreateStateMachineCommand).map((call) => call.args[0].input);
+    expect(create).toMatchObject({
+      tags: [{ key: 'onchain-sql-service:stack', value: 'svc' }],
+      loggingConfiguration: {
+        level: 'ERROR',
+        includeExecutionData: false,
+        destinations: [{ cloudWatchLogsLogGroup: { logGroupArn } }],
+      },
+    });
+  });
+});
+
+describe('deleting the generated workflows of a stack (npm run cleanup-workflows)', () => {
+  const machine = (name: string) => ({
+    name,
+    stateMachineArn: `arn:aws:states:us-east-1:123456789012:stateMachine:${name}`,
+    type: 'STANDARD' as const,
+    creationDate: new Date('2026-01-01T00:00:00Z'),
+  });
+
+  beforeEach(() => {
+    sfnMock.reset();
+    // Two pages, as ListStateMachines returns them (nextToken), mixing this stack's machines
+    // with another stack's whose prefix extends this one's, and an unrelated machine.
+    sfnMock
+      .on(ListStateMachinesCommand, { nextToken: undefined })
+      .resolves({
+        stateMachines: [machine(`svc_wf-${'a'.repeat(40)}`), machine('other-app')],
+        nextToken: 'p2',
+      });
+    sfnMock
+      .on(ListStateMachinesCommand, { nextToken: 'p2' })
+      .resolves({
+        stateMachines: [machine(`svc_wf-${'b'.repeat(40)}`), machine(`svc-2_wf-${'c'.repeat(40)}`)],
+      });
+    sfnMock.on(DeleteStateMachineCommand).resolves({});
+  });
+
+  it('deletes exactly the machines named <prefix>-…, across pages', async () => {
+    const lines: string[] = [];
+    const deleted = await deleteGeneratedWorkflows(new SFNClient({ region: 'us-east-1' }), {
+      prefix: 'svc_wf',
+      log: (line) => lines.push(line),
+    });
+    expect(deleted).toEqual([`svc_wf-${'a'.repeat(40)}`, `svc_wf-${'b'.repeat(40)}`]);
+    expect(
+      sfnMock.commandCalls(DeleteStateMachineCommand).map((call) => call.args[0].input.stateMachineArn),
+    ).toEqual(deleted.map((name) => `arn:aws:states:us-east-1:123456789012:stateMachine:${name}`));
+    expect(lines).toHaveLength(2);
+  });
+
+  it('deletes nothing on a dry run, and refuses a prefix that is not one', async () => {
+    const sfn = new SFNClient({ region: 'us-east-1' });
+    expect(await deleteGeneratedWorkflows(sfn, { prefix: 'svc_wf', dryRun: true })).toHaveLength(2);
+    expect(sfnMock.commandCalls(DeleteStateMachineCommand)).toHaveLength(0);
+    await expect(deleteGeneratedWorkflows(sfn, { prefix: '' })).rejects.toThrow('StateMachinePrefix');
+    await expect(deleteGeneratedWorkflows(sfn, { prefix: 'svc*' })).rejects.toThrow(
+      'Not a state machine prefix',
+    );
+    expect(sfnMock.commandCalls(ListStateMachinesCommand)).toHaveLength(2);
   });
 });

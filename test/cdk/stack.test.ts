@@ -9,6 +9,7 @@ import {
   RUNNER_HANDLER,
   STATE_MACHINE_PREFIX_MAX_LENGTH,
   stateMachinePrefix,
+  WORKFLOW_STACK_TAG,
 } from '../../lib/constructs/executions';
 import { type FunctionGroup, functionGroupOf } from '../../lib/constructs/function-roles';
 import {
@@ -177,6 +178,10 @@ describe('functions', () => {
         STATE_MACHINE_ROLE_ARN: { 'Fn::GetAtt': [workflowRoleId, 'Arn'] },
         STATE_MACHINE_PREFIX: stack.executions.stateMachinePrefix,
         QUERY_TIMEOUT_SECONDS: String(QUERY_TIMEOUT_SECONDS),
+      });
+      expect(variables.STATE_MACHINE_STACK_TAG, id).toBe(`${WORKFLOW_STACK_TAG}=TestService`);
+      expect(variables.STATE_MACHINE_LOG_GROUP_ARN, id).toEqual({
+        'Fn::GetAtt': [logicalIdOf(stack, stack.executions.workflowLogs), 'Arn'],
       });
       // Built from the runner's fixed name (the runner needs it too: it starts workflows).
       expect(JSON.stringify(variables.NODE_RUNNER_ARN), id).toContain(
