@@ -115,17 +115,13 @@ describe('deleting the generated workflows of a stack (npm run cleanup-workflows
     sfnMock.reset();
     // Two pages, as ListStateMachines returns them (nextToken), mixing this stack's machines
     // with another stack's whose prefix extends this one's, and an unrelated machine.
-    sfnMock
-      .on(ListStateMachinesCommand, { nextToken: undefined })
-      .resolves({
-        stateMachines: [machine(`svc_wf-${'a'.repeat(40)}`), machine('other-app')],
-        nextToken: 'p2',
-      });
-    sfnMock
-      .on(ListStateMachinesCommand, { nextToken: 'p2' })
-      .resolves({
-        stateMachines: [machine(`svc_wf-${'b'.repeat(40)}`), machine(`svc-2_wf-${'c'.repeat(40)}`)],
-      });
+    sfnMock.on(ListStateMachinesCommand, { nextToken: undefined }).resolves({
+      stateMachines: [machine(`svc_wf-${'a'.repeat(40)}`), machine('other-app')],
+      nextToken: 'p2',
+    });
+    sfnMock.on(ListStateMachinesCommand, { nextToken: 'p2' }).resolves({
+      stateMachines: [machine(`svc_wf-${'b'.repeat(40)}`), machine(`svc-2_wf-${'c'.repeat(40)}`)],
+    });
     sfnMock.on(DeleteStateMachineCommand).resolves({});
   });
 
