@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
@@ -21,16 +21,30 @@ export interface DocHit {
 }
 
 /**
- * The repository root as seen from this module (functions/mcp/). In a Lambda bundle the docs are
- * not on disk: the index then holds only the built-in resources (a generated docs module is a
- * later step).
+ * Where README.md and docs/ are: the repository root as seen from this module (functions/mcp/),
+ * or, in a Lambda bundle, the bundle's own directory (the stack copies them beside index.mjs).
  */
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT_CANDIDATES = [new URL('../../', import.meta.url), new URL('./', import.meta.url)].map((url) =>
+  fileURLToPath(url),
+);
+
+async function docsRoot(): Promise<string> {
+  for (const candidate of ROOT_CANDIDATES) {
+    if (
+      await access(join(candidate, 'README.md')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
+  }
+  return ROOT_CANDIDATES[0]!;
+}
 
 let cached: Promise<MiniSearch<DocSection> & { sections: Map<string, DocSection> }> | undefined;
 
-export function searchDocs(query: string, limit: number, root = REPO_ROOT): Promise<DocHit[]> {
-  cached ??= buildIndex(root);
+export function searchDocs(query: string, limit: number, root?: string): Promise<DocHit[]> {
+  cached ??= (root ? Promise.resolve(root) : docsRoot()).then(buildIndex);
   return cached.then((index) =>
     index
       .search(query, { prefix: (t) => t.length >= 3, fuzzy: (t) => (t.length >= 5 ? 0.2 : false) })

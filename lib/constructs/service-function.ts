@@ -39,7 +39,7 @@ export const EXTERNAL_MODULES: readonly string[] = [
  * builtin into a `__require` shim that throws in ESM unless a real `require` exists, hence the
  * banner. Bundling always runs the locally installed esbuild, never Docker.
  */
-export function functionBundling(): BundlingOptions {
+export function functionBundling(bundledFiles: readonly string[] = []): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     target: 'node22',
@@ -53,6 +53,20 @@ export function functionBundling(): BundlingOptions {
     sourcesContent: false,
     externalModules: [...EXTERNAL_MODULES],
     forceDockerBundling: false,
+    ...(bundledFiles.length > 0 ? { commandHooks: copyIntoBundle(bundledFiles) } : {}),
+  };
+}
+
+/** Files a handler reads at run time, copied beside index.mjs (same relative paths). */
+function copyIntoBundle(files: readonly string[]): NonNullable<BundlingOptions['commandHooks']> {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) =>
+      files.map(
+        (file) =>
+          `mkdir -p "${join(outputDir, file, '..')}" && cp -R "${join(inputDir, file)}" "${join(outputDir, file, '..')}/"`,
+      ),
   };
 }
 
@@ -68,6 +82,8 @@ export interface ServiceFunctionProps {
   readonly handler: string;
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
+  /** Files (or directories), relative to the repository root, the handler reads at run time. */
+  readonly bundledFiles?: readonly string[];
   /** The execution role of the function's group (see FunctionRoles); it gets write access to the log group. */
   readonly role: IRole;
   readonly environment: Readonly<Record<string, string>>;
@@ -100,7 +116,7 @@ export function createServiceFunction(scope: Construct, props: ServiceFunctionPr
     environment: { ...BASE_FUNCTION_ENVIRONMENT, ...props.environment },
     projectRoot: REPO_ROOT,
     depsLockFilePath: LOCK_FILE,
-    bundling: functionBundling(),
+    bundling: functionBundling(props.bundledFiles),
   });
   logGroup.grantWrite(props.role);
   Validations.of(fn).acknowledge({
@@ -128,5 +144,11 @@ export function createApiFunction(scope: Construct, props: ApiFunctionProps): No
     memoryMb: route.memoryMb,
     role: props.role,
     environment: props.environment,
+    bundledFiles: FILES_READ_AT_RUN_TIME[route.entry],
   });
 }
+
+/** The MCP server's searchDocs tool indexes the README and docs/ (functions/mcp/docs-search.ts). */
+const FILES_READ_AT_RUN_TIME: Readonly<Record<string, readonly string[]>> = {
+  'functions/mcp/handler.ts': ['README.md', 'docs'],
+};

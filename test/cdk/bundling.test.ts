@@ -156,4 +156,25 @@ describe('function bundling (local esbuild, no Docker)', () => {
     },
     BUNDLING_TIMEOUT_MS,
   );
+
+  it(
+    'ships the README and docs/ in the MCP bundle, where searchDocs finds them; keeps function names',
+    async () => {
+      const mcp = routes.find((r) => r.entry === 'functions/mcp/handler.ts')!;
+      const { bundles } = synthWithBundling([mcp]);
+      const dir = bundles.get(mcp.functionName)!;
+      expect(existsSync(join(dir, 'README.md'))).toBe(true);
+      expect(existsSync(join(dir, 'docs', 'aws.md'))).toBe(true);
+      expect(readFileSync(join(dir, 'docs', 'aws.md'), 'utf8')).toBe(
+        readFileSync(join(REPO_ROOT, 'docs', 'aws.md'), 'utf8'),
+      );
+      // The index built from the bundle directory (as the bundled module resolves it) has the docs.
+      const { searchDocs } = await import('../../functions/mcp/docs-search');
+      const hits = await searchDocs('Athena workgroup scan cutoff', 5, dir);
+      expect(hits.some((hit) => hit.path.startsWith('docs/aws.md#'))).toBe(true);
+      // keepNames: esbuild re-attaches the real names (`static{a(this,"BadRequestError")}`).
+      expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).toMatch(/\(this,"BadRequestError"\)/);
+    },
+    BUNDLING_TIMEOUT_MS,
+  );
 });
