@@ -114,6 +114,7 @@ export class ServiceStack extends Stack {
         data.denyCredentialItems(role);
         queryEngine.grantReadResults(role);
         queryEngine.grantDeleteResults(role);
+        queryEngine.grantStopQueries(role);
         executions.grantStartExecutions(role);
         executions.grantManageSchedules(role);
         return;

@@ -118,9 +118,7 @@ export class QueryEngine extends Construct {
    */
   grantRunQueries(grantee: IGrantable): void {
     const stack = Stack.of(this);
-    const workGroupArns = PERFORMANCE_TIERS.map((tier) =>
-      stack.formatArn({ service: 'athena', resource: 'workgroup', resourceName: this.workGroups[tier].name }),
-    );
+    const workGroupArns = this.workGroupArns();
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
         actions: [
@@ -185,6 +183,20 @@ export class QueryEngine extends Construct {
       'Objects under the data lake prefix of this stack’s own bucket (files are named by the loader)',
     );
     this.acknowledgeResultObjects(grantee);
+  }
+
+  /** Stopping a cancelled execution's query at once (cancel routes; the runner would on its next poll). */
+  grantStopQueries(grantee: IGrantable): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['athena:StopQueryExecution'], resources: this.workGroupArns() }),
+    );
+  }
+
+  private workGroupArns(): string[] {
+    const stack = Stack.of(this);
+    return PERFORMANCE_TIERS.map((tier) =>
+      stack.formatArn({ service: 'athena', resource: 'workgroup', resourceName: this.workGroups[tier].name }),
+    );
   }
 
   /** Reading stored results: manifests and the Athena CSV files they index. */

@@ -93,7 +93,7 @@ describe('each function group gets what its functions call', () => {
     }
   });
 
-  it('a writer (POST /v1/sql/execute) writes items and starts workflows but runs no query itself', () => {
+  it('a writer (POST /v1/sql/execute) writes items and starts workflows; of Athena it may only stop a cancelled query', () => {
     const grants = grantsOf('ExecuteSql');
     expect(allowed(grants, 'dynamodb')).toEqual([...READ, ...WRITE].sort());
     expect(allowed(grants, 'states')).toEqual([
@@ -101,7 +101,7 @@ describe('each function group gets what its functions call', () => {
       'states:StartExecution',
       'states:TagResource',
     ]);
-    expect(allowed(grants, 'athena')).toEqual([]);
+    expect(allowed(grants, 'athena')).toEqual(['athena:StopQueryExecution']);
     expect(allowed(grants, 's3')).toEqual(['s3:DeleteObject', 's3:GetObject']);
   });
 
