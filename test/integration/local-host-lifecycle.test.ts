@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,6 +54,22 @@ async function stopWithCtrlC(service: Started): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => service.child.once('exit', resolve));
   service.child.kill('SIGINT');
   return exited;
+}
+
+/** Child processes of a process (the host's engine processes), from /proc. */
+async function childPids(pid: number): Promise<number[]> {
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
+  return children.split(' ').filter(Boolean).map(Number);
+}
+
+/** Running, not gone or a zombie (an orphan killed here may wait for its reaper). */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 const admin = (dataDir: string, ...args: string[]) =>
@@ -130,9 +147,13 @@ describe('npm start: the local host as a process', () => {
     }
     // tsx runs the host in a child process: kill that one (its pid is in local-host.json), as a crash would.
     const { pid } = JSON.parse(await readFile(join(dataDir, 'local-host.json'), 'utf8')) as { pid: number };
+    const engineProcesses = await childPids(pid);
+    expect(engineProcesses.length).toBeGreaterThan(0);
     const exited = new Promise((resolve) => first.child.once('exit', resolve));
     process.kill(pid, 'SIGKILL');
     await exited;
+    // Its engine processes (one was running the query) die with it instead of running on.
+    await expect.poll(() => engineProcesses.filter(isAlive), { timeout: 10_000 }).toEqual([]);
 
     const second = await startService(dataDir);
     expect(second.output()).toMatch(/Recovered executions: 1 marked failed/);

@@ -83,8 +83,15 @@ process.on('message', (message: ToEngineProcess) => {
   if (message.type === 'run') void run(message.job, message.maxRssBytes);
   else if (message.type === 'stop') stopCurrent?.(message.reason);
 });
-// The host went away: nothing left to run for.
-process.on('disconnect', () => process.exit(0));
+// The host went away (even killed outright): nothing left to run for. Die at once: a normal exit
+// runs DuckDB's destructors, which can wait forever on a query still running, and the process
+// would outlive its host holding the query's files. The check also covers a disconnect that
+// happened before this listener was attached (while the modules above were still loading).
+const dieWithHost = () => process.kill(process.pid, 'SIGKILL');
+process.on('disconnect', dieWithHost);
+setInterval(() => {
+  if (!process.connected) dieWithHost();
+}, 1_000).unref();
 // The DuneSQL translator is 24 MB of WASM (~240 ms to load idle, seconds under load, and as much
 // again for the first translation's lazy compilation): warm it up once per process before taking
 // runs, so no run (and no run's time limit) pays for it.
