@@ -134,7 +134,7 @@ function structField(field: string): string {
 }
 
 /** Splits at commas outside parentheses and double quotes. */
-function splitTopLevel(text: string): string[] {
+export function splitTopLevel(text: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quoted = false;

@@ -1,0 +1,6 @@
+-- sum of uint256 is exact (a double would round 340282366920938463463374607431768211453).
+-- rows: 1
+-- columns: total uint256
+-- result: [["340282366920938463463374607431768211453"]]
+SELECT sum(cast(x AS uint256)) AS total
+FROM (VALUES '340282366920938463463374607431768211450', '3') AS t (x)
