@@ -51,3 +51,65 @@ export function stringLiteral(node: AstNode): string | undefined {
   const literal = node?.literal;
   return literal?.literal_type === 'string' ? String(literal.value) : undefined;
 }
+
+/** Aggregate functions by polyglot node type or call name (lower case). */
+const AGGREGATES = new Set([
+  'sum',
+  'count',
+  'count_if',
+  'avg',
+  'min',
+  'max',
+  'min_by',
+  'max_by',
+  'arbitrary',
+  'any_value',
+  'approx_distinct',
+  'approx_percentile',
+  'approx_set',
+  'array_agg',
+  'map_agg',
+  'multimap_agg',
+  'histogram',
+  'listagg',
+  'string_agg',
+  'bool_and',
+  'bool_or',
+  'logical_and',
+  'logical_or',
+  'list_agg',
+  'within_group',
+  'every',
+  'stddev',
+  'stddev_samp',
+  'stddev_pop',
+  'variance',
+  'var_samp',
+  'var_pop',
+  'corr',
+  'covar_samp',
+  'covar_pop',
+  'geometric_mean',
+  'checksum',
+  'bitwise_and_agg',
+  'bitwise_or_agg',
+  'aggregate_function',
+  'window_function',
+]);
+
+/**
+ * Whether an expression computes an aggregate or window value at this query level (subqueries are
+ * their own level). DuckDB types a macro's arguments before aggregation, so a macro that picks an
+ * overload by type cannot see the type of such an argument.
+ */
+export function containsAggregate(
+  node: AstNode,
+  callName: (name: string) => string = (name) => name,
+): boolean {
+  if (Array.isArray(node)) return node.some((child) => containsAggregate(child, callName));
+  if (!node || typeof node !== 'object') return false;
+  const type = nodeType(node);
+  if (type === 'subquery' || type === 'select' || type === 'exists') return false;
+  if (type && (AGGREGATES.has(type) || AGGREGATES.has(callName(functionCall(node)?.name ?? '')))) return true;
+  return Object.entries(node).some(([key, child]) => key !== 'span' && containsAggregate(child, callName));
+}

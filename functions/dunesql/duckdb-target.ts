@@ -1,6 +1,7 @@
-import { stringLiteral } from './ast';
+import { containsAggregate, functionCall, nodeType, stringLiteral } from './ast';
 import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
+import type { AstNode } from './polyglot';
 import { type Rule, type RuleSet, renameTo, unsupported } from './rules';
 
 /**
@@ -43,16 +44,33 @@ const substringFrom = `unhex(substring(hex(b), 2 * s - 1))`;
 
 /** Macros created in each sandbox before it locks (name without prefix → overloads). */
 const MACROS: Record<string, string> = {
-  // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact.
-  sum: `(x UHUGEINT) AS (sum((x // ${TWO_64})::UBIGINT)::UHUGEINT * ${TWO_64} + sum((x % ${TWO_64})::UBIGINT)::UHUGEINT), (x) AS sum(x)`,
+  // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact. Trino's
+  // sum of bigint (and of integer) is a bigint; DuckDB's a HUGEINT.
+  sum: `(x UHUGEINT) AS (sum((x // ${TWO_64})::UBIGINT)::UHUGEINT * ${TWO_64} + sum((x % ${TWO_64})::UBIGINT)::UHUGEINT), (x BIGINT) AS sum(x)::BIGINT, (x) AS sum(x)`,
+  // A windowed sum is two windowed sums of the halves (an OVER clause cannot go into a macro),
+  // combined by the type of the summed column.
+  sum_high: `(x UHUGEINT) AS (x // ${TWO_64})::UBIGINT, (x) AS x`,
+  sum_low: `(x UHUGEINT) AS (x % ${TWO_64})::UBIGINT, (x) AS NULL::TINYINT`,
+  window_sum: `(x UHUGEINT, high, low) AS high::UHUGEINT * ${TWO_64} + low::UHUGEINT, (x BIGINT, high, low) AS high::BIGINT, (x, high, low) AS high`,
+  // Only for a unit that is not a literal (literal units become time_bucket, which keeps the type).
   date_trunc: `(unit, x DATE) AS date_trunc(unit, x)::DATE, (unit, x) AS date_trunc(unit, x)`,
-  date_add: `(unit, n, x DATE) AS (x + n * ('1 ' || unit)::INTERVAL)::DATE, (unit, n, x) AS x + n * ('1 ' || unit)::INTERVAL`,
+  // Every overload typed: an argument DuckDB cannot type (an aggregate) fails loudly instead of
+  // silently taking the DATE path.
+  date_add: `(unit, n, x DATE) AS (x + n * ('1 ' || unit)::INTERVAL)::DATE, (unit, n, x TIMESTAMP) AS x + n * ('1 ' || unit)::INTERVAL, (unit, n, x TIMESTAMPTZ) AS x + n * ('1 ' || unit)::INTERVAL`,
   // Trino counts whole units elapsed (date_sub in DuckDB), not boundaries crossed (DuckDB date_diff).
   date_diff: `(unit, a, b) AS date_sub(unit, a, b)`,
   to_hex: `(b BLOB) AS hex(b)`,
   from_hex: `(s) AS unhex(regexp_replace(s, '^0[xX]', ''))`,
-  length: `(x BLOB) AS octet_length(x), (x) AS length(x)`,
-  substr: `(x BLOB, s) AS unhex(substring(hex(x), 2 * s - 1)), (x BLOB, s, l) AS unhex(substring(hex(x), 2 * s - 1, 2 * l)), (x, s) AS substring(x, s), (x, s, l) AS substring(x, s, l)`,
+  // typeof() is a function, so it sees the type of an aggregate argument where a typed macro
+  // parameter cannot; both branches are bigint.
+  length: `(x) AS CASE WHEN typeof(x) = 'BLOB' THEN octet_length(TRY_CAST(x AS BLOB)) ELSE length(TRY_CAST(x AS VARCHAR)) END`,
+  substr: `(x BLOB, s) AS unhex(substring(hex(x), 2 * s - 1)), (x BLOB, s, l) AS unhex(substring(hex(x), 2 * s - 1, 2 * l)), (x VARCHAR, s) AS substring(x, s), (x VARCHAR, s, l) AS substring(x, s, l)`,
+  // Trino: NULL past the last field (DuckDB: an empty string).
+  split_part: `(s, d, i) AS CASE WHEN i > len(string_split(s, d)) THEN NULL ELSE split_part(s, d, i) END`,
+  map_size: `(m) AS len(map_keys(m))`,
+  // Trino's slice takes a length; DuckDB's list_slice an inclusive end.
+  slice: `(a, s, l) AS list_slice(a, s, CASE WHEN s > 0 THEN s + l - 1 ELSE len(a) + s + l END)`,
+  width_bucket: `(x, lo, hi, n) AS (CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1 ELSE floor((x - lo) * n / (hi - lo)) + 1 END)::BIGINT`,
   approx_percentile: `(x, p) AS approx_quantile(x, p)`,
   // Trino's sequence is inclusive like generate_series; a date sequence steps by days and stays dates.
   // Trino's hashes take and return varbinary; DuckDB's return hex text.
@@ -85,7 +103,8 @@ const MACROS: Record<string, string> = {
   varbinary_starts_with: `(a, b) AS starts_with(hex(a), hex(b))`,
   varbinary_ends_with: `(a, b) AS ends_with(hex(a), hex(b))`,
   varbinary_reverse: `(b) AS unhex(array_to_string(list_reverse(regexp_extract_all(hex(b), '..')), ''))`,
-  varbinary_position: `(b, p) AS CASE WHEN octet_length(p) = 0 THEN 1 ELSE list_position(list_transform(range(0, octet_length(b) - octet_length(p) + 1), i -> substring(hex(b), 2 * i + 1, 2 * octet_length(p)) = hex(p)), true) END`,
+  // A bigint, 0 when absent (as strpos).
+  varbinary_position: `(b, p) AS (CASE WHEN octet_length(p) = 0 THEN 1 ELSE coalesce(list_position(list_transform(range(0, octet_length(b) - octet_length(p) + 1), i -> substring(hex(b), 2 * i + 1, 2 * octet_length(p)) = hex(p)), true), 0) END)::BIGINT`,
 };
 
 /** Dune's `bytearray_*` names are aliases of `varbinary_*`. */
@@ -157,10 +176,178 @@ function formatRule(name: string, convert: (pattern: string) => string | undefin
   };
 }
 
+/** Units date_trunc takes as a literal, as the interval time_bucket buckets by. */
+const TRUNC_INTERVALS: Record<string, string> = {
+  second: "INTERVAL '1' SECOND",
+  minute: "INTERVAL '1' MINUTE",
+  hour: "INTERVAL '1' HOUR",
+  day: "INTERVAL '1' DAY",
+  // time_bucket's default origin (2000-01-03) is a Monday: weeks start on Monday, as Trino's.
+  week: "INTERVAL '7' DAY",
+  month: "INTERVAL '1' MONTH",
+  quarter: "INTERVAL '3' MONTH",
+  year: "INTERVAL '1' YEAR",
+};
+
+/**
+ * date_trunc keeps its argument's type in Trino (a date stays a date). DuckDB's date_trunc returns a
+ * timestamp for a date, and a typed macro cannot see the type of an aggregate argument
+ * (`date_trunc('day', max(block_time))`); time_bucket is a built-in that keeps the type.
+ */
+const dateTrunc: Rule = (args, context) => {
+  const interval = TRUNC_INTERVALS[stringLiteral(args[0])?.toLowerCase() ?? ''];
+  return interval
+    ? context.template(`time_bucket(${interval}, __1)`, [args[1]])
+    : context.template(`${HELPER_PREFIX}date_trunc(__1, __2)`, args);
+};
+
+const COUNTING = new Set(['count', 'count_if', 'approx_distinct']);
+
+/**
+ * Window aggregates with Trino's types: a windowed sum of a column sums its 64-bit halves (exact for
+ * uint256, bigint stays bigint); a windowed sum of a count is a bigint; count_if is a bigint.
+ * A windowed sum of another aggregate (`sum(sum(x)) OVER ()`) keeps DuckDB's type: the type of an
+ * aggregate argument is unknown to a macro, so compute the aggregate in a CTE first for exact types.
+ */
+const windowAggregate: Rule = (_args, context, node) => {
+  const aggregate = node.window_function.this;
+  const kind = nodeType(aggregate);
+  if (kind === 'count_if') return context.template('CAST(__1 AS BIGINT)', [node]);
+  if (kind !== 'sum' || aggregate.sum.distinct) return undefined;
+  const summed: AstNode = aggregate.sum.this;
+  if (containsAggregate(summed, helperName)) {
+    return COUNTING.has(callName(summed)) ? context.template('CAST(__1 AS BIGINT)', [node]) : undefined;
+  }
+  const half = (name: string) => {
+    const window = structuredClone(node);
+    window.window_function.this.sum.this = context.template(`${HELPER_PREFIX}${name}(__1)`, [summed]);
+    return window;
+  };
+  return context.template(`${HELPER_PREFIX}window_sum(__1, __2, __3)`, [
+    summed,
+    half('sum_high'),
+    half('sum_low'),
+  ]);
+};
+
+const MAP_PRODUCERS = new Set([
+  'map',
+  'map_agg',
+  'map_from_entries',
+  'map_concat',
+  'map_filter',
+  'histogram',
+]);
+
+/** cardinality of a map (DuckDB's array_length takes lists only); arrays stay polyglot's. */
+const cardinality: Rule = (args, context) =>
+  MAP_PRODUCERS.has(callName(args[0])) ? context.template(`${HELPER_PREFIX}map_size(__1)`, args) : undefined;
+
+/** A call's name as the user wrote it (helpers already substituted lose their prefix), or its node type. */
+const callName = (node: AstNode): string => helperName(functionCall(node)?.name ?? nodeType(node) ?? '');
+const helperName = (name: string) => name.replace(new RegExp(`^${HELPER_PREFIX}`), '');
+
+/**
+ * Dune's `0x…` literals reach the parser as `X'…'`; polyglot writes those for DuckDB as `x'…'` in
+ * some positions (VALUES, function arguments), which DuckDB reads as text. unhex() is a BLOB everywhere.
+ * A timestamp literal with a zone is a timestamp with time zone in Trino (DuckDB drops the zone).
+ */
+const literal: Rule = (_args, context, node) => {
+  const { literal_type: type, value } = node.literal;
+  if (type === 'hex_string') return context.template('unhex(__1)', [stringNode(String(value))]);
+  if (type === 'timestamp' && /(?:[+-]\d{2}(?::?\d{2})?|\s[A-Za-z][\w/+-]*)$/.test(String(value).trim())) {
+    return context.template('CAST(__1 AS TIMESTAMP WITH TIME ZONE)', [stringNode(String(value))]);
+  }
+  return undefined;
+};
+
+/**
+ * Trino's UNNEST turns an array of rows into one column per field (`UNNEST(outputs) AS o(index,
+ * value, address, type)`) and several arrays into parallel columns; DuckDB's UNNEST in FROM yields
+ * one struct column. A lateral subquery of select-list unnests (struct fields expanded, arrays
+ * zipped) gives Trino's columns; WITH ORDINALITY numbers them from 1.
+ */
+const unnestColumns: Rule = (_args, context, node) => {
+  const unnest = node.alias.this?.unnest;
+  if (!unnest) return undefined;
+  const arrays: AstNode[] = [unnest.this, ...(unnest.expressions ?? [])];
+  const valueColumns = (node.alias.column_aliases?.length ?? 0) - (unnest.with_ordinality ? 1 : 0);
+  if (arrays.length === 1 && valueColumns <= 1) return undefined;
+  const items = arrays.map((_, i) =>
+    arrays.length === 1 ? `unnest(__${i + 1}, recursive => true)` : `unnest(__${i + 1})`,
+  );
+  if (unnest.with_ordinality) {
+    items.push(`unnest(range(1, greatest(${arrays.map((_, i) => `len(__${i + 1})`).join(', ')}) + 1))`);
+  }
+  node.alias.this = context.template(`(SELECT ${items.join(', ')})`, arrays);
+  return node;
+};
+
+const stringNode = (value: string): AstNode => ({ literal: { literal_type: 'string', value } });
+
+const INTEGER_TYPES = new Set(['tiny_int', 'small_int', 'int', 'big_int']);
+
+/**
+ * A double cast to an integer type rounds half away from zero in Trino (MathFunctions.round);
+ * DuckDB rounds half to even. typeof() picks the rounding path (an argument's type is not known
+ * to the translator), both branches having the target type.
+ */
+const integerCast =
+  (kind: 'cast' | 'try_cast'): Rule =>
+  (_args, context, node) => {
+    const cast = node[kind];
+    if (!INTEGER_TYPES.has(cast.to?.data_type)) return undefined;
+    const fn = kind === 'cast' ? 'CAST' : 'TRY_CAST';
+    const rounded = context.template(`${fn}(round(TRY_CAST(__1 AS DOUBLE)) AS BIGINT)`, [cast.this]);
+    const plain = structuredClone(node);
+    plain[kind].this = rounded;
+    return context.template(`CASE WHEN typeof(__1) IN ('DOUBLE', 'FLOAT') THEN __2 ELSE __3 END`, [
+      cast.this,
+      plain,
+      node,
+    ]);
+  };
+
 /** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 export const DUCKDB_RULES: RuleSet = {
   sum: helper('sum'),
-  date_trunc: helper('date_trunc'),
+  count_if: (_args, context, node) => context.template('CAST(__1 AS BIGINT)', [node]),
+  window_function: windowAggregate,
+  alias: unnestColumns,
+  literal,
+  cast: integerCast('cast'),
+  try_cast: integerCast('try_cast'),
+  cardinality,
+  split_part: helper('split_part'),
+  slice: helper('slice'),
+  width_bucket: helper('width_bucket'),
+  json_parse: renameTo('json'),
+  // Trino: a bigint, 0 when absent (DuckDB: an integer, NULL when absent).
+  array_position: (args, context) =>
+    context.template('CAST(coalesce(array_position(__1, __2), 0) AS BIGINT)', args),
+  // DuckDB counts JSON array elements as UBIGINT.
+  json_array_length: (_args, context, node) => context.template('CAST(__1 AS BIGINT)', [node]),
+  // Trino's format is Java's String.format; printf reads the common patterns (%s %d %.2f %%) alike.
+  format: renameTo('printf'),
+  regexp_count: (args, context) => context.template('len(regexp_extract_all(__1, __2))', args),
+  transform: renameTo('list_transform'),
+  // reduce(array, initial, (state, x) -> ..., state -> result): DuckDB folds without the output lambda.
+  reduce: (args, context) =>
+    context.template('list_transform(ARRAY[list_reduce(__1, __3, __2)], __4)[1]', args),
+  any_match: (args, context) =>
+    context.template('coalesce(list_bool_or(list_transform(__1, __2)), false)', args),
+  all_match: (args, context) =>
+    context.template('coalesce(list_bool_and(list_transform(__1, __2)), true)', args),
+  none_match: (args, context) =>
+    context.template('NOT coalesce(list_bool_or(list_transform(__1, __2)), false)', args),
+  // Trino's sign has its argument's type; DuckDB's is a tinyint. x * 0 carries the type.
+  sign: (args, context) => context.template('(__1 * 0 + sign(__1))', args),
+  date_trunc: dateTrunc,
+  // Trino's ISO day of week (Monday 1 ... Sunday 7), day of year and ISO week-numbering year.
+  dow: renameTo('isodow'),
+  doy: renameTo('dayofyear'),
+  yow: renameTo('isoyear'),
+  year_of_week: renameTo('isoyear'),
   date_add: helper('date_add'),
   date_diff: helper('date_diff'),
   to_hex: helper('to_hex'),

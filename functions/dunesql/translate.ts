@@ -96,6 +96,21 @@ export async function translate(sql: string, target: TranslationTarget): Promise
   }
   const statement = parsed.ast[0];
   const kind = nodeType(statement) ?? 'unknown';
+  // polyglot reads any two words (`selec nothing`, also Trino's `TABLE t`) as an aliased name.
+  if (kind === 'alias') {
+    const word = statementName(sql);
+    throw word === 'TABLE'
+      ? new DuneSqlError(
+          'unsupported',
+          'TABLE statements are not supported here; write SELECT * FROM the table instead.',
+          lineColumnAt(sql, firstWordOffset(sql)),
+        )
+      : new DuneSqlError(
+          'syntax',
+          `Syntax error: a query starts with SELECT, WITH or VALUES, not ${word}`,
+          lineColumnAt(sql, firstWordOffset(sql)),
+        );
+  }
   if (!QUERY_NODES.has(kind)) {
     throw new DuneSqlError(
       'not_a_query',
@@ -148,11 +163,16 @@ export async function translate(sql: string, target: TranslationTarget): Promise
   };
 }
 
-/** Statement nodes that are queries (polyglot parses `TABLE t` as an alias node). */
-const QUERY_NODES = new Set(['select', 'union', 'intersect', 'except', 'values', 'subquery', 'alias']);
+/** Statement nodes that are queries. */
+const QUERY_NODES = new Set(['select', 'union', 'intersect', 'except', 'values', 'subquery']);
+
+/** Where the first word of the statement starts, past whitespace and comments. */
+function firstWordOffset(sql: string): number {
+  return /^(?:\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/)*/.exec(sql)?.[0].length ?? 0;
+}
 
 function statementName(sql: string): string {
-  const word = /^(?:\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/)*([A-Za-z]+)/.exec(sql)?.[1];
+  const word = /^[A-Za-z]+/.exec(sql.slice(firstWordOffset(sql)))?.[0];
   return word ? word.toUpperCase() : 'these';
 }
 
@@ -164,7 +184,8 @@ function applyRules(
 ): boolean {
   let changed = false;
   const context: RuleContext = { template: (expression, args) => instantiate(polyglot, expression, args) };
-  // Window aggregates stay DuckDB's own: a macro expansion cannot carry an OVER clause.
+  // A macro expansion cannot carry an OVER clause: the aggregate inside a window is left alone here
+  // and rewritten, if at all, by the target's rule for the whole window_function node.
   const windowed = new Set(findAll(statement, 'window_function').map((w: AstNode) => w.window_function.this));
   rewrite(statement, (node, type) => {
     if (type === 'cast' || type === 'try_cast') {
@@ -174,7 +195,6 @@ function applyRules(
         node[type].to = dataType(polyglot, replacement);
         changed = true;
       }
-      return undefined;
     }
     if (windowed.has(node)) return undefined;
     if (type === 'sum' && node.sum.distinct) return undefined;

@@ -44,10 +44,10 @@ export function parseCorpusFile(name: string, sql: string): CorpusQuery {
         query.columns = splitTopLevel(value)
           .filter(Boolean)
           .map((column) => {
-          const [, columnName, type] = /^(\S+)\s+(.+)$/.exec(column) ?? [];
-          if (!columnName || !type) throw new Error(`${name}: bad column "${column}"`);
-          return { name: columnName, type };
-        });
+            const [, columnName, type] = /^(\S+)\s+(.+)$/.exec(column) ?? [];
+            if (!columnName || !type) throw new Error(`${name}: bad column "${column}"`);
+            return { name: columnName, type };
+          });
         break;
       case 'result':
         query.result = JSON.parse(value);

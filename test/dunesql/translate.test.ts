@@ -74,6 +74,30 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       [[[3, 1, null]]],
     ],
     [
+      'date_trunc keeps the type of an aggregate argument (a typed macro cannot see it)',
+      "select date_trunc('day', max(t)), date_trunc('month', max(d)) from (values (timestamp '2024-03-05 17:45:00', date '2024-03-05')) as x (t, d)",
+      [['2024-03-05 00:00:00', '2024-03-01']],
+    ],
+    [
+      'windowed uint256 sums are exact',
+      "select sum(cast(x as uint256)) over (order by i) from (values (1, '340282366920938463463374607431768211450'), (2, '3')) as t (i, x) order by i",
+      [['340282366920938463463374607431768211450'], ['340282366920938463463374607431768211453']],
+    ],
+    ['0x literals are varbinary in VALUES too', 'select a = 0xabcd from (values 0xabcd) as t (a)', [[true]]],
+    [
+      'UNNEST of rows gives a column per field, numbered WITH ORDINALITY',
+      "select o.b, o.n from unnest(array[row(1, 'x'), row(2, 'y')]) with ordinality as o (a, b, n) order by n",
+      [
+        ['x', '1'],
+        ['y', '2'],
+      ],
+    ],
+    [
+      'split_part past the last field and a double cast to integer',
+      "select split_part('a-b', '-', 3), cast(2.5e0 as integer), cast(-2.5e0 as integer)",
+      [[null, 3, -3]],
+    ],
+    [
       'format_datetime with a Joda pattern',
       "select format_datetime(timestamp '2024-01-02 03:04:05', 'yyyy-MM-dd HH:mm')",
       [['2024-01-02 03:04']],
@@ -89,10 +113,15 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
     expect(columns).toEqual(['x', '_col1', 'y', '_col3']);
   });
 
-  it('counts as bigint', async () => {
-    const translation = await translate('select count(*) from (values 1) as t (x)', 'duckdb');
+  it('types aggregates as Trino does: count, count_if, sum of bigint and running sums are bigint', async () => {
+    const translation = await translate(
+      'select count(*), count_if(x > 1), sum(x), sum(count(*)) over (), sum(y) over (order by y) from (values (cast(1 as bigint), 2)) as t (x, y) group by y',
+      'duckdb',
+    );
+    await connection.run(translation.sessionSetup);
     const prepared = await connection.prepare(translation.sql);
-    expect(prepared.columnType(0).toString()).toBe('BIGINT');
+    const types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i).toString());
+    expect(types).toEqual(['BIGINT', 'BIGINT', 'BIGINT', 'BIGINT', 'BIGINT']);
   });
 });
 
@@ -108,6 +137,14 @@ describe('errors point at the SQL the user wrote', () => {
     expect(error.kind).toBe('unsupported');
     expect(error.message).toMatch(/format_datetime\(\) format 'yyyy QQQ' .* common letters/);
     expect(error.position).toEqual({ line: 2, column: 3 });
+  });
+
+  it('reads two words that are not a statement as a syntax error, not an aliased name', async () => {
+    const error = await failure('selec nothing');
+    expect(error.kind).toBe('syntax');
+    expect(error.message).toMatch(/not SELEC/);
+    expect(error.position).toEqual({ line: 1, column: 1 });
+    expect((await failure('TABLE dex_trades')).message).toMatch(/write SELECT \* FROM the table/);
   });
 
   it('refuses statements that are not queries', async () => {

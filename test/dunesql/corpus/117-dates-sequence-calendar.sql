@@ -2,7 +2,7 @@
 -- rows: 15
 -- columns: day date, transfers bigint
 WITH days AS (
-  SELECT day FROM UNNEST(sequence(current_date - interval '14' day, current_date, interval '1' day)) AS t(day)
+  SELECT day FROM UNNEST(sequence(date_add('day', -14, current_date), current_date, interval '1' day)) AS t(day)
 )
 SELECT d.day, count(t.tx_hash) AS transfers
 FROM days d
