@@ -301,10 +301,11 @@ const integerCast =
     const rounded = context.template(`${fn}(round(TRY_CAST(__1 AS DOUBLE)) AS BIGINT)`, [cast.this]);
     const plain = structuredClone(node);
     plain[kind].this = rounded;
-    return context.template(`CASE WHEN typeof(__1) IN ('DOUBLE', 'FLOAT') THEN __2 ELSE __3 END`, [
+    // The user's own cast comes first in the text, so an error in it maps back to where they wrote it.
+    return context.template(`CASE WHEN typeof(__1) NOT IN ('DOUBLE', 'FLOAT') THEN __2 ELSE __3 END`, [
       cast.this,
-      plain,
       node,
+      plain,
     ]);
   };
 
