@@ -262,7 +262,7 @@ export function registerDiscoveryTools(server: McpServer, { services, account }:
     {
       title: 'Search the service docs',
       description:
-        "Full-text search over this service's own documentation (README, docs/ and the query-writing guide): API endpoints, SQL sandbox rules, parameters, materialized views, pipelines, credits. Use it when you need to know how the service behaves. Returns titles, paths and snippets; read a whole guide with resources/read.",
+        'Full-text search over this service\'s own documentation (README, docs/, the DuneSQL query-writing guide and the DuneSQL function reference, one entry per function): API endpoints, SQL sandbox rules, parameters, materialized views, pipelines, credits, and any function by name (e.g. "to_hex", "date_trunc", "uint256") with its signature and whether the local engine runs it. Returns titles, paths and snippets; read a whole resource with resources/read.',
       inputSchema: {
         query: z.string().min(1).max(500).describe('Words to search for, e.g. "pipeline retry".'),
         limit: z.number().int().min(1).max(20).default(5),

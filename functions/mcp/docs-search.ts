@@ -2,7 +2,7 @@ import { access, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
-import { FUNCTIONS_URI, functionReferenceMarkdown } from './function-reference';
+import { entryText, FUNCTION_REFERENCE_INTRO, FUNCTIONS_URI, referenceEntries } from './function-reference';
 import { EFFICIENT_QUERIES_MARKDOWN, EFFICIENT_QUERIES_URI } from './resources';
 
 export interface DocSection {
@@ -68,7 +68,7 @@ async function buildIndex(root: string) {
     const text = await readFile(join(root, file), 'utf8').catch(() => undefined);
     if (text !== undefined) sections.push(...splitSections(text, file));
   }
-  sections.push(...(await functionSections()));
+  sections.push(...functionSections());
   const index = new MiniSearch<DocSection>({
     fields: ['title', 'text'],
     storeFields: [],
@@ -80,21 +80,22 @@ async function buildIndex(root: string) {
   return index;
 }
 
-/** One entry per function of the generated reference, so `date_trunc` finds its signature. */
-async function functionSections(): Promise<DocSection[]> {
-  const markdown = await functionReferenceMarkdown().catch(() => '');
-  const sections: DocSection[] = [];
-  for (const line of markdown.split('\n')) {
-    const name = /^- `([^`]+)`: /.exec(line)?.[1];
-    if (!name) continue;
-    sections.push({
-      id: `${FUNCTIONS_URI}#${sections.length}`,
-      title: `${name} (function)`,
-      path: `${FUNCTIONS_URI}#${name}`,
-      text: line.slice(2),
-    });
-  }
-  return sections;
+/** The reference's introduction, then one entry per function, so `to_hex` finds its signature. */
+function functionSections(): DocSection[] {
+  const intro = splitSections(FUNCTION_REFERENCE_INTRO, FUNCTIONS_URI);
+  return [
+    ...intro,
+    ...referenceEntries().map((entry, i) => {
+      // Signature and support first: snippets show the text around the first matched term.
+      const { signatures, about, support } = entryText(entry);
+      return {
+        id: `${FUNCTIONS_URI}#entry-${i}`,
+        title: `${entry.name} (${entry.origin === 'dune' ? 'Dune function' : 'function'})`,
+        path: `${FUNCTIONS_URI}#${entry.name.replaceAll(' ', '-')}`,
+        text: `${signatures} ${support} ${about} (${entry.category})`,
+      };
+    }),
+  ];
 }
 
 async function markdownFiles(dir: string): Promise<string[]> {

@@ -96,10 +96,14 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
     {
       title: 'Create a saved query',
       description:
-        "Saves a SQL query (DuckDB dialect) under the caller's account and returns its queryId; it does not run it. Find tables first with searchTables and filter on their partition column. Next: executeQueryById with the returned queryId.",
+        "Saves a query written in DuneSQL (Trino SQL plus Dune's extensions: 0x… varbinary literals, varbinary_* functions, uint256) under the caller's account and returns its queryId; it does not run it. Find tables first with searchTables and filter on their partition column; functions: resource service://docs/query-engine-functions-and-operators, tips: service://docs/query-engine-writing-efficient-queries. Next: executeQueryById with the returned queryId.",
       inputSchema: {
         name: z.string().trim().min(1).max(300).describe('A short title.'),
-        query: z.string().min(1).max(100_000).describe('The SQL text; {{name}} marks a declared parameter.'),
+        query: z
+          .string()
+          .min(1)
+          .max(100_000)
+          .describe('The DuneSQL (Trino) text; {{name}} marks a declared parameter.'),
         description: z.string().max(10_000).optional(),
         parameters: parameters.optional(),
         tags: tags.optional(),
@@ -159,10 +163,10 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
     {
       title: 'Update a saved query',
       description:
-        "Changes any of a saved query's SQL, name, description, tags (replaced as a whole) or parameters; only the owner can. The version grows by one. Next: executeQueryById to run the new version.",
+        "Changes any of a saved query's SQL (DuneSQL, the Trino dialect of Dune; see resource service://docs/query-engine-functions-and-operators), name, description, tags (replaced as a whole) or parameters; only the owner can. The version grows by one. Next: executeQueryById to run the new version.",
       inputSchema: {
         queryId,
-        query: z.string().min(1).max(100_000).optional().describe('New SQL text.'),
+        query: z.string().min(1).max(100_000).optional().describe('New DuneSQL (Trino) text.'),
         name: z.string().trim().min(1).max(300).optional(),
         description: z.string().max(10_000).optional(),
         tags: tags.optional(),

@@ -3,48 +3,92 @@ import { FUNCTIONS_URI, functionReferenceMarkdown } from './function-reference';
 
 export const EFFICIENT_QUERIES_URI = 'service://docs/query-engine-writing-efficient-queries';
 
-/** Guidance for the engine this deployment runs locally (DuckDB over the sample warehouse). */
-export const EFFICIENT_QUERIES_MARKDOWN = `# Writing efficient queries (DuckDB engine)
+/** How to write DuneSQL that is fast and cheap here, and what differs on the local engine. */
+export const EFFICIENT_QUERIES_MARKDOWN = `# Writing efficient DuneSQL queries
 
-The local deployment runs SQL on DuckDB over a read-only warehouse. Every execution costs credits
-for its engine time (1 credit per engine-second on \`medium\`, 2 on \`large\`), so cheap queries
-are fast queries.
+Queries are written in **DuneSQL**: Trino SQL plus Dune's onchain extensions, the dialect of Dune
+queries and Spellbook models, so they run here unchanged. In AWS they run on Athena (Trino); the
+local host translates them to DuckDB over a sample warehouse. Every execution costs credits for its
+engine time (1 credit per engine-second on \`medium\`, 2 on \`large\`), so cheap queries are fast
+queries. Every function, and where it runs: ${FUNCTIONS_URI}.
 
 ## Filter on the partition (time) column
 Each table has a \`partition_column\` (shown by \`searchTables\`): \`block_time\`, \`evt_block_time\`,
-\`minute\`, … Filter on it first (the sample data ends at the day the warehouse was built, so
-relative ranges such as the last 7 days find rows):
+\`minute\`, … and raw and curated tables also carry \`block_date\`. Filter on it first, with a range
+on the column itself, so the engine skips whole partitions (Athena) or row groups (DuckDB):
 
 \`\`\`sql
 select block_date, sum(amount_usd) as volume
 from dex.trades
 where block_time >= now() - interval '7' day
-group by 1 order by 1
+group by 1
+order by 1
 \`\`\`
 
-Avoid wrapping the column in a function (\`date(block_time) = …\`); compare the column itself.
+- Compare the column, do not wrap it: \`block_time >= timestamp '2024-01-01'\`, not
+  \`date(block_time) = …\` or \`date_trunc('day', block_time) = …\` (a function on the column
+  defeats pruning).
+- Put the time filter on **every** side of a join, not only on one table:
+  \`on t.hash = l.tx_hash and t.block_time = l.block_time\` plus a range on both.
+- The sample data ends on the day the local warehouse was built, so ranges relative to \`now()\`
+  find rows locally too.
+
+## Addresses, hashes and amounts
+- Addresses, hashes, topics and calldata are \`varbinary\`. Write them as \`0x…\` literals:
+  \`where "to" = 0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2\`, never as \`'0x…'\` strings (a
+  string never equals a varbinary). Quote \`"from"\` and \`"to"\`: they are keywords.
+- Decode raw logs with Dune's byte functions: \`varbinary_substring(data, 33, 32)\` is the second
+  32-byte word, \`varbinary_to_uint256(…)\` its amount, \`varbinary_ltrim(topic1)\` an address
+  left-padded in a topic. Positions count bytes from 1.
+- Raw amounts (\`value\`, \`amount_raw\`, \`*_amount_raw\`) are exact \`uint256\` (\`int256\` when
+  signed): \`sum(value)\` is exact. Divide by \`power(10, decimals)\` from \`tokens.erc20\` for
+  token units (a double).
+- Show an address as text with \`'0x' || lower(to_hex(address))\`; results already render
+  varbinary as \`0x…\`.
 
 ## Select only the columns you need
-The engine is columnar: a query reads only the columns it names. \`select *\` on a big table
-(\`<chain>.logs\`, \`<chain>.transactions\`, \`erc20_<chain>.evt_Transfer\`) reads every column.
-Use \`getTableSize\` with \`columns\` and a time range to estimate what a query scans.
+The engines are columnar: a query reads only the columns it names. \`select *\` on a big table
+(\`<chain>.logs\`, \`<chain>.transactions\`, \`<chain>.traces\`, \`erc20_<chain>.evt_Transfer\`)
+reads every column, calldata included. Name the columns; use \`getTableSize\` with \`columns\` and
+a time range to estimate what a query scans.
 
 ## Look before you aggregate
-- Explore with \`limit 10\`, or \`using sample 1000 rows\` / \`tablesample 1%\` for a rough picture.
-- Aggregate in SQL (\`group by\`, \`count\`, \`approx_count_distinct\`) instead of fetching raw rows.
-- Join on keys (\`tx_hash\`, \`block_number\`, \`contract_address\`) after filtering both sides by time.
-- Addresses, hashes, topics and calldata are \`varbinary\` (shown as \`0x…\` in results): compare
-  them with varbinary values such as \`from_hex('c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2')\` or
-  another column, never with \`'0x…'\` strings.
-- Raw amounts (\`value\`, \`amount_raw\`, \`*_amount_raw\`) are exact \`uint256\` (\`int256\` when
-  signed); divide by \`power(10, decimals)\` from \`tokens.erc20\` as a double. The local engine
-  holds them in 128 bits, so values of 2^128 and above (e.g. unlimited approvals) are not
-  representable there.
+- Explore with \`limit 10\` (with a time filter: a limit alone does not stop a scan with a
+  sort or aggregate above it). \`tablesample bernoulli (1)\` reads a 1% sample.
+- Aggregate in SQL (\`group by\`, \`count\`, \`sum\`) instead of fetching raw rows.
+- \`approx_distinct(x)\` is far cheaper than \`count(distinct x)\` (about 2% error);
+  \`approx_percentile(x, 0.5)\` for medians.
+- Use \`union all\` unless you need duplicates removed; sort only the final, small result.
+- Window functions (\`lag\`, \`row_number() over (partition by … order by …)\`) beat self-joins for
+  "previous row" and "latest per key"; \`max_by(x, block_time)\` gets the latest value per group.
+
+## Reuse work: materialized views
+A query many dashboards read, or an expensive base aggregation, belongs in a **materialized view**
+(\`POST /v1/materialized-views\` with its \`query_id\`, optionally on a cron schedule). Later
+queries read the small stored result as \`mv.<owner>.result_<name>\` instead of the raw tables;
+\`GET /v1/query/{query_id}/pipeline\` shows which views a query depends on, and a pipeline
+refreshes them in order.
+
+## What differs on the local engine
+The local host runs DuneSQL through a translator to DuckDB. Where it differs from Trino/Athena:
+- \`uint256\`/\`int256\` are 128-bit locally (values from 2^128 fail with an error, never wrap);
+  Athena holds them as \`decimal(38,0)\` (below 10^38).
+- \`keccak()\` is available on neither engine; compare with precomputed hashes (e.g. the topic0
+  of decoded event tables).
+- Integer division by zero is NULL locally (an error on Trino); \`try()\` of an expression with
+  \`now()\` or \`random()\` fails locally.
+- \`format_datetime\`, \`parse_datetime\`, \`date_format\` and \`date_parse\` need a literal pattern
+  with the common letters.
+- Some Trino functions are not available locally yet (among them \`sequence\`, \`transform\`,
+  \`reduce\`, \`array_join\`, \`slice\`, \`json_parse\`, \`map_filter\`); the function reference marks
+  each one and says what to write instead.
+- Statements other than one read-only query are refused.
 
 ## The sandbox
 One statement per execution; read-only data; no files or network (\`read_csv\`, \`COPY\`,
 \`ATTACH\`, extension installs), no \`SET\`/\`PRAGMA\` that loosens limits. Each tier has a
-wall-clock limit; a runaway query ends \`QUERY_STATE_FAILED\` with type \`timeout\`.
+wall-clock limit; a runaway query ends \`QUERY_STATE_FAILED\` with type \`timeout\`. Errors point
+at the line and column of the SQL you wrote.
 
 ## Reading results
 \`getExecutionResults\` returns a first page capped by rows and characters, with \`totalRowCount\`
@@ -58,9 +102,9 @@ export function registerResources(server: McpServer): void {
     'query-engine-writing-efficient-queries',
     EFFICIENT_QUERIES_URI,
     {
-      title: 'Writing efficient queries',
+      title: 'Writing efficient DuneSQL queries',
       description:
-        'How to write fast, cheap SQL for this service: partition filters, column selection, sampling, sandbox rules and result paging.',
+        'How to write fast, cheap DuneSQL (Trino) here: partition filters on block_time/block_date, 0x varbinary literals, column selection, approx_distinct, limits, materialized views, and what differs on the local engine.',
       mimeType: 'text/markdown',
     },
     async (uri) => ({
@@ -71,13 +115,13 @@ export function registerResources(server: McpServer): void {
     'query-engine-functions-and-operators',
     FUNCTIONS_URI,
     {
-      title: 'Functions and operators',
+      title: 'DuneSQL functions and operators',
       description:
-        "Every function and operator the SQL engine offers, with signatures, descriptions and examples, generated from the engine's own catalog.",
+        "The DuneSQL functions and operators: Trino's plus Dune's varbinary, uint256 and bytearray extensions, by category, each with its signature, a description, an example with Trino's answer, and whether the local engine and Athena run it.",
       mimeType: 'text/markdown',
     },
     async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await functionReferenceMarkdown() }],
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: functionReferenceMarkdown() }],
     }),
   );
 }

@@ -216,38 +216,70 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     expect(usage.structuredContent.billingPeriod.startDate).toMatch(/^\d{4}-\d{2}-01$/);
   });
 
-  it('searchDocs finds the README pipelines section and engine functions', async () => {
+  it('searchDocs finds the README pipelines section and DuneSQL function reference entries', async () => {
     const docs = await call('searchDocs', { query: 'query pipelines lineage' });
     expect(docs.isError).toBeFalsy();
     const [first] = docs.structuredContent.results;
     expect(first.path).toMatch(/^README\.md#query-pipelines/);
     expect(first.title).toBe('Query pipelines');
     expect(first.snippet.length).toBeGreaterThan(20);
-    const fn = await call('searchDocs', { query: 'date_trunc', limit: 3 });
-    expect(fn.structuredContent.results[0].path).toBe(
-      'service://docs/query-engine-functions-and-operators#date_trunc',
+    for (const name of ['to_hex', 'date_trunc', 'varbinary_to_uint256', 'approx_distinct']) {
+      const found = await call('searchDocs', { query: name, limit: 3 });
+      const [hit] = found.structuredContent.results;
+      expect(hit.path, name).toBe(`service://docs/query-engine-functions-and-operators#${name}`);
+      expect(hit.snippet, name).toContain(`${name}(`);
+      expect(hit.snippet, name).toMatch(/local [✓✗]/);
+    }
+    const uint256 = await call('searchDocs', { query: 'uint256', limit: 5 });
+    const paths = uint256.structuredContent.results.map((r: { path: string }) => r.path);
+    expect(paths).toContain('service://docs/query-engine-functions-and-operators#uint256');
+    const guide = await call('searchDocs', { query: 'varbinary literals partition block_date', limit: 5 });
+    expect(guide.structuredContent.results.map((r: { path: string }) => r.path)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^service:\/\/docs\/query-engine-writing-efficient-queries#/),
+      ]),
     );
   });
 
-  it('lists and reads both resources; the function reference comes from the engine catalog', async () => {
+  it('lists and reads both resources: the DuneSQL query guide and function reference', async () => {
     const { resources } = await client.listResources();
     const resource = resources.find((r) => r.name === 'query-engine-writing-efficient-queries')!;
     expect(resource.uri).toBe('service://docs/query-engine-writing-efficient-queries');
     const read = await client.readResource({ uri: resource.uri });
     const text = (read.contents[0] as { text: string }).text;
-    expect(text).toMatch(/partition/i);
-    expect(text).toContain('/results/csv');
+    expect(text).toMatch(/^# Writing efficient DuneSQL queries/);
+    for (const topic of [
+      'block_date',
+      '0xc02aaa39',
+      'approx_distinct',
+      'select *',
+      'materialized view',
+      '/results/csv',
+    ]) {
+      expect(text).toContain(topic);
+    }
+    expect(text).toContain('## What differs on the local engine');
 
     const functions = resources.find((r) => r.name === 'query-engine-functions-and-operators')!;
     expect(functions.uri).toBe('service://docs/query-engine-functions-and-operators');
+    expect(functions.description).toMatch(/DuneSQL/);
     const reference = ((await client.readResource({ uri: functions.uri })).contents[0] as { text: string })
       .text;
-    expect(reference).toMatch(/^# Functions and operators \(DuckDB\)/);
-    for (const section of ['## Scalar functions', '## Aggregate functions', '## Table functions']) {
+    expect(reference).toMatch(/^# DuneSQL functions and operators\n/);
+    for (const section of [
+      '## Varbinary functions (Dune)',
+      '## Aggregate functions',
+      '## Window functions',
+    ]) {
       expect(reference).toContain(section);
     }
-    expect(reference).toMatch(/- `date_trunc`: `date_trunc\(/);
-    expect(reference).toMatch(/- `approx_count_distinct`: /);
+    expect(reference).toMatch(
+      /^- `date_trunc\(unit, x\) → same type` — .*local ✓ via the translator; Athena ✓\.$/m,
+    );
+    expect(reference).toMatch(
+      /^- `varbinary_to_uint256\(varbinary\) → uint256` \[Dune\] — .*Athena ✓ rewritten to Trino/m,
+    );
+    expect(reference).not.toMatch(/duckdb_functions|DuckDB\)/);
   });
 
   describe('HTTP front door', () => {

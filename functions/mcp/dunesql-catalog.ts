@@ -1,0 +1,1439 @@
+/**
+ * The DuneSQL functions and operators users can call: Trino's (Athena engine 3 runs Trino) plus
+ * Dune's onchain extensions, curated by category. Static data, so the reference is the same on the
+ * local host and in a Lambda (no engine is asked). Which engine runs what is derived from the
+ * translator's own tables where it can be (function-reference.ts); the exceptions are declared here
+ * and checked against the real local engine by test/dunesql/function-reference.test.ts, which runs
+ * every example through the translator and compares it with its Trino `result`.
+ */
+
+/** One function or operator as users write it. */
+export interface CatalogEntry {
+  /** What users type: a lower-case function name, or an operator/keyword such as `||` or `like`. */
+  name: string;
+  /** Trino-style signatures, `name(argument type, …) → result type`. */
+  signatures: string[];
+  description: string;
+  /** A DuneSQL expression, or a whole single-row, single-column `select`, that shows the entry. */
+  example?: string;
+  /** A DuneSQL expression equal to the example's value on Trino (checked locally unless `localDiffers`). */
+  result?: string;
+  /** Trino's own, or one of Dune's extensions. */
+  origin: 'trino' | 'dune';
+  /** Not available on the local engine: why, and what to write instead. */
+  notLocal?: string;
+  /** Runs locally but answers differently in some cases: how. */
+  localDiffers?: string;
+  /** A limit of the local engine that does not change the answer otherwise. */
+  localNote?: string;
+  /** Not available on Athena: why, and what to write instead. */
+  notAthena?: string;
+}
+
+export interface CatalogCategory {
+  title: string;
+  /** One or two sentences shown under the heading. */
+  intro?: string;
+  entries: CatalogEntry[];
+}
+
+type Options = Partial<Pick<CatalogEntry, 'notLocal' | 'localDiffers' | 'localNote' | 'notAthena' | 'name'>>;
+
+/** An entry named after its first signature (`to_hex(varbinary) → varchar` is `to_hex`). */
+function entry(
+  origin: CatalogEntry['origin'],
+  signature: string | string[],
+  description: string,
+  example?: string,
+  result?: string,
+  options: Options = {},
+): CatalogEntry {
+  const signatures = Array.isArray(signature) ? signature : [signature];
+  const name = options.name ?? /^[a-z_0-9]+/i.exec(signatures[0]!)?.[0]?.toLowerCase();
+  if (!name) throw new Error(`catalog entry without a name: ${signatures[0]}`);
+  return { origin, signatures, description, example, result, ...options, name };
+}
+
+const trino = (
+  signature: string | string[],
+  description: string,
+  example?: string,
+  result?: string,
+  options?: Options,
+) => entry('trino', signature, description, example, result, options);
+const dune = (
+  signature: string | string[],
+  description: string,
+  example?: string,
+  result?: string,
+  options?: Options,
+) => entry('dune', signature, description, example, result, options);
+const operator = (
+  name: string,
+  signature: string | string[],
+  description: string,
+  example?: string,
+  result?: string,
+  options?: Options,
+) => entry('trino', signature, description, example, result, { ...options, name });
+
+const NO_KECCAK =
+  'no Keccak-256 in the engine; compare with precomputed hashes (e.g. the topic0 of decoded event tables).';
+
+export const DUNESQL_CATALOG: CatalogCategory[] = [
+  {
+    title: 'Literals and types',
+    intro:
+      "Addresses, hashes, topics and calldata are `varbinary`; raw token amounts are `uint256` (`int256` when signed). Write byte values as `0x…` literals, never as `'0x…'` strings.",
+    entries: [
+      operator(
+        '0x',
+        '0x<hex digits> → varbinary',
+        'A varbinary literal (Dune): bytes written as hex; an odd number of digits gets a leading zero.',
+        '0xC02AAA39',
+        "from_hex('c02aaa39')",
+      ),
+      operator(
+        "x'",
+        "X'<hex digits>' → varbinary",
+        "Trino's standard varbinary literal.",
+        "X'ABCD'",
+        '0xabcd',
+      ),
+      operator(
+        'interval',
+        ["interval '<n>' day|hour|minute|second", "interval '<n>' year|month"],
+        'A day-to-second or year-to-month interval, added to or subtracted from dates and timestamps.',
+        "timestamp '2024-01-02 00:00:00' - interval '36' hour",
+        "timestamp '2023-12-31 12:00:00'",
+      ),
+      operator(
+        'date',
+        ["date 'YYYY-MM-DD'", "timestamp 'YYYY-MM-DD hh:mm:ss[.fff]'"],
+        'Date and timestamp literals (timestamps are UTC on Dune and here).',
+        "date '2024-03-05' + interval '1' month",
+        "date '2024-04-05'",
+      ),
+      trino(
+        'cast(value as type) → type',
+        'Converts a value; fails on values that do not convert. Types: boolean, integer, bigint, double, decimal(p,s), varchar, varbinary, date, timestamp, json, uint256, int256, array(T), map(K,V).',
+        "cast('42' as bigint) + 1",
+        '43',
+      ),
+      trino(
+        'try_cast(value as type) → type',
+        'Like cast, but NULL when the value does not convert.',
+        "try_cast('abc' as integer)",
+        'null',
+      ),
+      dune(
+        'cast(value as uint256) → uint256',
+        "Dune's unsigned 256-bit integer (raw token amounts, `value` columns); exact arithmetic.",
+        "cast('340282366920938463463374607431768211455' as uint256) - cast(1 as uint256)",
+        "cast('340282366920938463463374607431768211454' as uint256)",
+        {
+          name: 'uint256',
+          localNote:
+            'held in 128 bits (UHUGEINT): values from 2^128 up fail with an error instead of wrapping. On Athena uint256 becomes decimal(38,0) (below 10^38).',
+        },
+      ),
+      dune(
+        'cast(value as int256) → int256',
+        "Dune's signed 256-bit integer (signed amounts, e.g. pool deltas); exact arithmetic.",
+        "cast('-5' as int256) * cast(3 as int256)",
+        '-15',
+        {
+          name: 'int256',
+          localNote:
+            'held in 128 bits (HUGEINT); on Athena int256 becomes decimal(38,0) (absolute values below 10^38).',
+        },
+      ),
+      trino('typeof(value) → varchar', 'The name of the value’s type.', 'typeof(1)', undefined, {
+        localDiffers:
+          "names DuckDB's types (INTEGER, BLOB, UHUGEINT) rather than Trino's (integer, varbinary).",
+      }),
+    ],
+  },
+  {
+    title: 'Comparison and logical operators',
+    entries: [
+      operator(
+        '=',
+        ['x = y', 'x <> y', 'x != y', 'x < y', 'x <= y', 'x > y', 'x >= y'],
+        'Comparisons; varbinary compares byte by byte, so `"to" = 0xc02a…` works on address columns.',
+        '0xab < 0xac',
+        'true',
+      ),
+      operator(
+        'between',
+        'x [not] between a and b',
+        'Inclusive range test.',
+        "date '2024-01-05' between date '2024-01-01' and date '2024-01-31'",
+        'true',
+      ),
+      operator(
+        'is distinct from',
+        ['x is [not] distinct from y', 'x is [not] null'],
+        'NULL-safe comparison: two NULLs are not distinct.',
+        'null is distinct from 1',
+        'true',
+      ),
+      operator('in', 'x [not] in (v1, v2, … | subquery)', 'Membership test.', '0xab in (0xab, 0xcd)', 'true'),
+      operator(
+        'like',
+        "string [not] like pattern [escape '\\']",
+        '`%` matches any text, `_` one character.',
+        "'uniswap_v3' like 'uniswap%'",
+        'true',
+      ),
+      operator(
+        'and',
+        ['a and b', 'a or b', 'not a'],
+        'Three-valued logic (NULL is unknown).',
+        'true and not false',
+        'true',
+      ),
+      operator(
+        'exists',
+        'exists (subquery)',
+        'True when the subquery returns a row.',
+        'exists (select 1)',
+        'true',
+      ),
+      trino(
+        'greatest(value1, value2, …) → same type',
+        'The largest argument; NULL if any argument is NULL.',
+        'greatest(3, 7, 5)',
+        '7',
+      ),
+      trino('least(value1, value2, …) → same type', 'The smallest argument.', 'least(3, 7, 5)', '3'),
+    ],
+  },
+  {
+    title: 'Conditional expressions',
+    entries: [
+      operator(
+        'case',
+        ['case when cond then a [when …] [else b] end', 'case x when v then a … end'],
+        'The first matching branch; NULL without else.',
+        "case when 2 > 1 then 'yes' else 'no' end",
+        "'yes'",
+      ),
+      trino(
+        'if(condition, true_value[, false_value]) → same type',
+        'Shorthand for a two-way case.',
+        "if(1 > 2, 'a', 'b')",
+        "'b'",
+      ),
+      trino(
+        'coalesce(value1, value2, …) → same type',
+        'The first non-NULL argument.',
+        'coalesce(null, 0, 1)',
+        '0',
+      ),
+      trino(
+        'nullif(value1, value2) → same type',
+        'NULL when both are equal, else value1 (avoids division by zero).',
+        '10 / nullif(0, 0)',
+        'null',
+      ),
+      trino(
+        'try(expression) → same type',
+        'The expression’s value, or NULL if evaluating it fails (division by zero, bad cast, overflow).',
+        'try(1 / 0)',
+        'null',
+        {
+          localNote:
+            'an expression with a volatile function (now(), random()) inside try() fails locally: "TRY can not be used in combination with a volatile function".',
+        },
+      ),
+    ],
+  },
+  {
+    title: 'Mathematical functions and operators',
+    entries: [
+      operator(
+        '/',
+        ['x + y', 'x - y', 'x * y', 'x / y', 'x % y', '-x'],
+        'Arithmetic. Integer division truncates (`7 / 2` is 3): divide by a double (`7 / 2e0`) or cast for a fraction.',
+        '7 / 2',
+        '3',
+        {
+          localNote:
+            'integer division by zero is NULL locally (Trino raises "Division by zero"); write nullif(divisor, 0) to get NULL on both.',
+        },
+      ),
+      trino('abs(x) → same type', 'Absolute value.', 'abs(-5)', '5'),
+      trino(['ceil(x) → same type', 'ceiling(x)'], 'Rounded up.', 'ceil(1.2e0)', '2'),
+      trino('floor(x) → same type', 'Rounded down.', 'floor(-1.5e0)', '-2'),
+      trino(
+        ['round(x) → same type', 'round(x, d) → same type'],
+        'Rounded half away from zero, to d decimal places.',
+        'round(2.345, 2)',
+        '2.35',
+      ),
+      trino('truncate(x) → double', 'Drops the fractional part.', 'truncate(-2.7e0)', '-2'),
+      trino(
+        ['power(x, p) → double', 'pow(x, p)'],
+        'x to the power p; `power(10, decimals)` scales token amounts.',
+        'power(10, 6)',
+        '1000000',
+      ),
+      trino('sqrt(x) → double', 'Square root.', 'sqrt(16)', '4'),
+      trino('cbrt(x) → double', 'Cube root.', 'round(cbrt(27), 9)', '3'),
+      trino('exp(x) → double', 'e to the power x.', 'exp(0)', '1'),
+      trino('ln(x) → double', 'Natural logarithm.', 'ln(1)', '0'),
+      trino('log10(x) → double', 'Base-10 logarithm.', 'log10(1000)', '3'),
+      trino('log2(x) → double', 'Base-2 logarithm.', 'log2(1024)', '10'),
+      trino('log(b, x) → double', 'Base-b logarithm.', 'log(2, 8)', '3'),
+      trino('mod(n, m) → same type', 'Remainder of n / m (sign of n).', 'mod(-7, 3)', '-1'),
+      trino('sign(x) → same type', '-1, 0 or 1.', 'sign(-3)', '-1'),
+      trino(['pi() → double', 'e() → double'], 'The constants π and e.', 'round(pi(), 4)', '3.1416'),
+      trino(
+        ['random() → double', 'rand()', 'random(n) → same type'],
+        'A pseudo-random value in [0, 1), or in [0, n).',
+        'random() < 1',
+        'true',
+      ),
+      trino('is_nan(x) → boolean', 'Whether a double is NaN.', "is_nan(cast('NaN' as double))", 'true'),
+      trino(
+        ['is_finite(x) → boolean', 'is_infinite(x)', 'infinity() → double', 'nan() → double'],
+        'Infinity tests; infinity and NaN values.',
+        'is_finite(1e0)',
+        'true',
+        { notLocal: "not under these names in DuckDB; compare with cast('Infinity' as double) instead." },
+      ),
+      trino(
+        ['sin(x) → double', 'cos, tan, asin, acos, atan, atan2(y, x), sinh, cosh, tanh'],
+        'Trigonometric functions (radians).',
+        'sin(0)',
+        '0',
+      ),
+      trino(['degrees(x) → double', 'radians(x) → double'], 'Angle conversions.', 'degrees(pi())', '180'),
+      trino(
+        'width_bucket(x, bound1, bound2, n) → bigint',
+        'The bucket (1..n) x falls into among n equal-width buckets.',
+        'width_bucket(5.5e0, 0e0, 10e0, 10)',
+        '6',
+        { notLocal: 'no width_bucket in DuckDB; compute floor((x - low) / (high - low) * n) + 1.' },
+      ),
+      trino(
+        'from_base(string, radix) → bigint',
+        'Parses a number written in base radix.',
+        "from_base('ff', 16)",
+        '255',
+        { notLocal: "no from_base in DuckDB; for hex use varbinary_to_bigint(from_hex('ff'))." },
+      ),
+      trino('to_base(x, radix) → varchar', 'Writes x in base radix.', 'to_base(255, 16)', "'ff'", {
+        localDiffers: "letters are upper case locally ('FF'); wrap it in lower().",
+      }),
+    ],
+  },
+  {
+    title: 'Bitwise functions',
+    entries: [
+      trino('bitwise_and(x, y) → bigint', 'Bitwise AND.', 'bitwise_and(12, 10)', '8'),
+      trino('bitwise_or(x, y) → bigint', 'Bitwise OR.', 'bitwise_or(12, 10)', '14'),
+      trino('bitwise_xor(x, y) → bigint', 'Bitwise XOR.', 'bitwise_xor(12, 10)', '6'),
+      trino('bitwise_not(x) → bigint', 'Bitwise NOT (two’s complement).', 'bitwise_not(0)', '-1'),
+      trino(
+        'bit_count(x, bits) → bigint',
+        'Number of set bits in x as a bits-wide integer.',
+        'bit_count(7, 64)',
+        '3',
+        {
+          notLocal: "DuckDB's bit_count takes one argument; use bit_count(x) on a bigint (ignore the width).",
+        },
+      ),
+      trino(
+        ['bitwise_left_shift(x, n) → same type', 'bitwise_right_shift(x, n)'],
+        'Shifts x left or right by n bits.',
+        'bitwise_left_shift(1, 4)',
+        '16',
+        { notLocal: 'no bitwise_left_shift in DuckDB; multiply by power(2, n) instead.' },
+      ),
+    ],
+  },
+  {
+    title: 'String functions and operators',
+    entries: [
+      operator(
+        '||',
+        'a || b → varchar | varbinary | array',
+        'Concatenation of strings, varbinary or arrays; NULL if either side is NULL.',
+        "'0x' || lower(to_hex(0xabcd))",
+        "'0xabcd'",
+      ),
+      trino(
+        'concat(a, b, …) → varchar | varbinary',
+        'Concatenation; NULL if any argument is NULL.',
+        "concat('a', null)",
+        'null',
+      ),
+      trino(
+        'length(string) → bigint',
+        'Characters in a string (bytes of a varbinary).',
+        "length('hello')",
+        '5',
+      ),
+      trino('lower(string) → varchar', 'Lower case.', "lower('WETH')", "'weth'"),
+      trino('upper(string) → varchar', 'Upper case.', "upper('weth')", "'WETH'"),
+      trino(
+        ['trim(string) → varchar', 'ltrim(string)', 'rtrim(string)'],
+        'Removes leading and/or trailing whitespace.',
+        "trim('  a  ')",
+        "'a'",
+      ),
+      trino(
+        ['lpad(string, size, pad) → varchar', 'rpad(string, size, pad)'],
+        'Pads (or truncates) to size characters.',
+        "lpad('7', 3, '0')",
+        "'007'",
+      ),
+      trino(
+        'replace(string, search[, replace]) → varchar',
+        'Replaces (or removes) every occurrence.',
+        "replace('a-b-c', '-', '')",
+        "'abc'",
+      ),
+      trino('reverse(string) → varchar', 'Characters in reverse order.', "reverse('abc')", "'cba'"),
+      trino(
+        'split(string, delimiter) → array(varchar)',
+        'Splits into an array.',
+        "split('a,b,c', ',')",
+        "array['a', 'b', 'c']",
+      ),
+      trino(
+        'split_part(string, delimiter, index) → varchar',
+        'The index-th field (1-based).',
+        "split_part('a,b,c', ',', 2)",
+        "'b'",
+      ),
+      trino(
+        ['strpos(string, substring) → bigint', 'position(substring in string)'],
+        '1-based position of the first occurrence, 0 if absent.',
+        "strpos('hello', 'l')",
+        '3',
+      ),
+      trino(
+        'starts_with(string, prefix) → boolean',
+        'Prefix test.',
+        "starts_with('uniswap_v3', 'uni')",
+        'true',
+      ),
+      trino(
+        ['substr(string, start[, length]) → varchar', 'substring(string from start [for length])'],
+        'A substring from a 1-based position (negative start counts from the end).',
+        "substr('abcdef', 2, 3)",
+        "'bcd'",
+      ),
+      trino(
+        ['substring(string, start[, length]) → varchar'],
+        'Same as substr.',
+        "substring('abcdef', 4)",
+        "'def'",
+      ),
+      trino('chr(n) → varchar', 'The character with code point n.', 'chr(65)', "'A'"),
+      trino('codepoint(string) → integer', 'Code point of a one-character string.', "codepoint('A')", '65', {
+        notLocal: 'no codepoint in DuckDB; use unicode(string).',
+      }),
+      trino(
+        'concat_ws(separator, a, b, …) → varchar',
+        'Concatenation with a separator, skipping NULLs.',
+        "concat_ws('-', 'a', null, 'b')",
+        "'a-b'",
+      ),
+      trino(
+        ['levenshtein_distance(a, b) → bigint', 'hamming_distance(a, b) → bigint'],
+        'Edit distance; number of positions that differ.',
+        "levenshtein_distance('kitten', 'sitting')",
+        '3',
+        { notLocal: 'DuckDB names them levenshtein and hamming; no spelling runs on both engines.' },
+      ),
+      trino(
+        'format(format, args…) → varchar',
+        'printf-style formatting (Java format strings).',
+        "format('%s-%s', 'a', 'b')",
+        "'a-b'",
+      ),
+      trino('to_utf8(string) → varbinary', 'UTF-8 bytes of a string.', "to_utf8('hi')", '0x6869'),
+      trino(
+        'from_utf8(varbinary) → varchar',
+        'Decodes UTF-8 bytes (e.g. token names in calldata).',
+        'from_utf8(0x48656c6c6f)',
+        "'Hello'",
+      ),
+      trino(
+        'translate(source, from, to) → varchar',
+        'Replaces characters one for one.',
+        "translate('abc', 'ab', 'xy')",
+        "'xyc'",
+      ),
+      trino('normalize(string) → varchar', 'Unicode NFC normalization.', "normalize('abc')", "'abc'", {
+        notLocal: 'DuckDB has nfc_normalize(string) instead.',
+      }),
+    ],
+  },
+  {
+    title: 'Regular expressions',
+    intro: 'Java-style patterns, as in Trino.',
+    entries: [
+      trino(
+        'regexp_like(string, pattern) → boolean',
+        'Whether the pattern matches anywhere in the string.',
+        "regexp_like('0xabc', '^0x[0-9a-f]+$')",
+        'true',
+      ),
+      trino(
+        'regexp_extract(string, pattern[, group]) → varchar',
+        'The first match (or its group), NULL if none.',
+        "regexp_extract('v3-pool', '\\d+')",
+        "'3'",
+      ),
+      trino(
+        'regexp_extract_all(string, pattern[, group]) → array(varchar)',
+        'Every match.',
+        "regexp_extract_all('a1b22c333', '\\d+')",
+        "array['1', '22', '333']",
+      ),
+      trino(
+        'regexp_replace(string, pattern[, replacement]) → varchar',
+        'Replaces every match (`$1` for groups).',
+        "regexp_replace('a1b2', '\\d', '')",
+        "'ab'",
+      ),
+      trino(
+        'regexp_split(string, pattern) → array(varchar)',
+        'Splits on matches.',
+        "regexp_split('a1b2c', '\\d')",
+        "array['a', 'b', 'c']",
+      ),
+      trino(
+        'regexp_count(string, pattern) → bigint',
+        'Number of matches.',
+        "regexp_count('a1b2c3', '\\d')",
+        '3',
+        {
+          notLocal: 'no regexp_count in DuckDB; use cardinality(regexp_extract_all(string, pattern)).',
+        },
+      ),
+    ],
+  },
+  {
+    title: 'Binary (varbinary) functions',
+    intro: "Trino's functions on varbinary, which hold addresses, hashes, topics and calldata on Dune.",
+    entries: [
+      trino(
+        'to_hex(varbinary) → varchar',
+        'Hex digits of the bytes, upper case, without 0x; `lower(to_hex(x))` for the usual form.',
+        'to_hex(0xc02aaa39)',
+        "'C02AAA39'",
+      ),
+      trino(
+        'from_hex(string) → varbinary',
+        'Bytes from hex digits; Dune also accepts a 0x prefix.',
+        "from_hex('0xabcd')",
+        '0xabcd',
+      ),
+      trino(
+        ['length(varbinary) → bigint'],
+        'Number of bytes.',
+        'length(0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2)',
+        '20',
+        { name: 'length' },
+      ),
+      trino(
+        ['substr(varbinary, start[, length]) → varbinary'],
+        'Bytes from a 1-based byte position.',
+        'substr(0xaabbccdd, 2, 2)',
+        '0xbbcc',
+        { name: 'substr' },
+      ),
+      trino(
+        'to_base64(varbinary) → varchar',
+        'Base64 text of the bytes.',
+        "to_base64(to_utf8('hi'))",
+        "'aGk='",
+      ),
+      trino(
+        'from_base64(string) → varbinary',
+        'Bytes of base64 text.',
+        "from_utf8(from_base64('aGk='))",
+        "'hi'",
+      ),
+      trino(
+        'md5(varbinary) → varbinary',
+        'MD5 digest.',
+        "to_hex(md5(to_utf8('a')))",
+        "'0CC175B9C0F1B6A831C399E269772661'",
+        { notLocal: "DuckDB's md5 returns hex text, not bytes; use sha256 where the digest is your choice." },
+      ),
+      trino(
+        'sha256(varbinary) → varbinary',
+        'SHA-256 digest.',
+        "to_hex(sha256(to_utf8('a')))",
+        "'CA978112CA1BBDCAFAC231B39A23DC4DA786EFF8147C4E72B9807785AFEE48BB'",
+      ),
+      trino(
+        ['from_big_endian_64(varbinary) → bigint', 'from_big_endian_32(varbinary) → integer'],
+        'The signed integer of exactly 8 (4) big-endian bytes.',
+        'from_big_endian_64(0x00000000000003e8)',
+        '1000',
+        {
+          notLocal: 'use varbinary_to_bigint / varbinary_to_integer (Dune), which the local engine supports.',
+        },
+      ),
+      trino(
+        ['to_big_endian_64(bigint) → varbinary', 'to_big_endian_32(integer) → varbinary'],
+        'The 8 (4) big-endian bytes of an integer.',
+        'to_big_endian_64(1000)',
+        '0x00000000000003e8',
+        { notLocal: 'no to_big_endian_64 in DuckDB.' },
+      ),
+      trino('xxhash64(varbinary) → varbinary', 'xxHash64 digest.', undefined, undefined, {
+        notLocal: 'no xxhash64 in DuckDB; hash(x) gives a (different) 64-bit hash.',
+      }),
+      trino('crc32(varbinary) → bigint', 'CRC-32 checksum.', "crc32(to_utf8('a'))", '3904355907', {
+        notLocal: 'no crc32 in DuckDB.',
+      }),
+    ],
+  },
+  {
+    title: 'Varbinary functions (Dune)',
+    intro:
+      "Dune's helpers for calldata and raw logs: positions and lengths count bytes. Each `varbinary_*` function also answers to its older `bytearray_*` name.",
+    entries: [
+      dune(
+        'varbinary_substring(varbinary, start[, length]) → varbinary',
+        'Bytes from a 1-based byte position (e.g. the third 32-byte word of data: start 65, length 32).',
+        'varbinary_substring(0xaabbccddeeff, 3, 2)',
+        '0xccdd',
+      ),
+      dune(
+        'varbinary_length(varbinary) → bigint',
+        'Number of bytes.',
+        'varbinary_length(0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2)',
+        '20',
+      ),
+      dune(
+        'varbinary_to_uint256(varbinary) → uint256',
+        'The unsigned integer of up to 32 big-endian bytes (an ABI-encoded uint256 word).',
+        'varbinary_to_uint256(0x00000000000000000000000000000000000000000000000000000000000003e8)',
+        'cast(1000 as uint256)',
+        { localNote: 'values of 2^128 and above fail locally (128-bit integers); decimal(38,0) on Athena.' },
+      ),
+      dune(
+        'varbinary_to_int256(varbinary) → int256',
+        'The two’s-complement signed integer of up to 32 big-endian bytes.',
+        'varbinary_to_int256(0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff9c)',
+        '-100',
+        { localNote: 'absolute values of 2^127 and above fail locally (128-bit integers).' },
+      ),
+      dune(
+        'varbinary_to_bigint(varbinary) → bigint',
+        'The signed integer of up to 8 big-endian bytes.',
+        'varbinary_to_bigint(0x03e8)',
+        '1000',
+      ),
+      dune(
+        'varbinary_to_integer(varbinary) → integer',
+        'The signed integer of up to 4 big-endian bytes.',
+        'varbinary_to_integer(0x0100)',
+        '256',
+      ),
+      dune(
+        'varbinary_to_decimal(varbinary) → decimal(38,0)',
+        'The signed integer of up to 16 big-endian bytes, as decimal(38,0).',
+        'varbinary_to_decimal(0x03e8)',
+        '1000',
+        {
+          notLocal: 'use varbinary_to_uint256 or varbinary_to_int256 (exact, up to 128 bits locally).',
+          notAthena: 'use varbinary_to_uint256 or varbinary_to_int256.',
+        },
+      ),
+      dune(
+        'varbinary_to_varchar(varbinary) → varchar',
+        'Decodes UTF-8 bytes (same as from_utf8).',
+        'varbinary_to_varchar(0x6869)',
+        "'hi'",
+      ),
+      dune(
+        'varbinary_concat(varbinary, varbinary) → varbinary',
+        'Concatenation of two byte strings.',
+        'varbinary_concat(0xab, 0xcd)',
+        '0xabcd',
+      ),
+      dune(
+        'varbinary_ltrim(varbinary) → varbinary',
+        'Drops leading zero bytes (a 32-byte topic to a 20-byte address: use varbinary_substring(topic, 13) to keep leading zero bytes of the address).',
+        'varbinary_ltrim(0x000000abcd)',
+        '0xabcd',
+      ),
+      dune(
+        'varbinary_rtrim(varbinary) → varbinary',
+        'Drops trailing zero bytes.',
+        'varbinary_rtrim(0xabcd0000)',
+        '0xabcd',
+      ),
+      dune(
+        'varbinary_starts_with(varbinary, prefix) → boolean',
+        'Prefix test (e.g. a 4-byte method id).',
+        'varbinary_starts_with(0xa9059cbb0000, 0xa9059cbb)',
+        'true',
+      ),
+      dune(
+        'varbinary_ends_with(varbinary, suffix) → boolean',
+        'Suffix test.',
+        'varbinary_ends_with(0xaabbcc, 0xbbcc)',
+        'true',
+      ),
+      dune(
+        'varbinary_position(varbinary, pattern) → bigint',
+        '1-based byte position of the first occurrence, 0 if absent.',
+        'varbinary_position(0xaabbccdd, 0xccdd)',
+        '3',
+      ),
+      dune(
+        'varbinary_reverse(varbinary) → varbinary',
+        'Bytes in reverse order.',
+        'varbinary_reverse(0xabcdef)',
+        '0xefcdab',
+      ),
+      dune(
+        'varbinary_replace(varbinary, search, replace) → varbinary',
+        'Replaces every occurrence of a byte pattern.',
+        'varbinary_replace(0xaabbaa, 0xaa, 0xcc)',
+        '0xccbbcc',
+        {
+          notLocal:
+            'compose it: from_hex(replace(to_hex(x), to_hex(search), to_hex(replace))) (beware of matches across byte boundaries).',
+          notAthena: 'compose it from to_hex/replace/from_hex as locally.',
+        },
+      ),
+      dune(
+        'keccak(varbinary) → varbinary',
+        'Keccak-256 hash (event signatures, selectors).',
+        "keccak(to_utf8('Transfer(address,address,uint256)'))",
+        undefined,
+        {
+          notLocal: NO_KECCAK,
+          notAthena: NO_KECCAK,
+        },
+      ),
+      dune(
+        'bytea2numeric(varbinary) → bigint',
+        'Deprecated alias of varbinary_to_bigint.',
+        'bytea2numeric(0x03e8)',
+        '1000',
+        {
+          notLocal: 'use varbinary_to_bigint.',
+          notAthena: 'use varbinary_to_bigint.',
+        },
+      ),
+    ],
+  },
+  {
+    title: 'Date and time functions and operators',
+    intro:
+      'Timestamps are UTC. The sample data ends on the day the local warehouse was built, so ranges relative to now() find rows.',
+    entries: [
+      trino(
+        ['now() → timestamp with time zone', 'current_timestamp', 'current_date → date'],
+        'The current instant (date), UTC.',
+        "now() > timestamp '2020-01-01 00:00:00'",
+        'true',
+      ),
+      trino(
+        'date_trunc(unit, x) → same type',
+        "Truncates to the start of a unit: 'minute', 'hour', 'day', 'week' (Monday), 'month', 'quarter', 'year'. A date stays a date.",
+        "date_trunc('month', timestamp '2024-03-05 10:11:12')",
+        "timestamp '2024-03-01 00:00:00'",
+      ),
+      trino(
+        'date_add(unit, value, x) → same type',
+        'Adds value units (negative to subtract).',
+        "date_add('day', -7, date '2024-03-05')",
+        "date '2024-02-27'",
+      ),
+      trino(
+        'date_diff(unit, x1, x2) → bigint',
+        'Whole units from x1 to x2.',
+        "date_diff('day', timestamp '2024-01-01 23:00:00', timestamp '2024-01-03 01:00:00')",
+        '1',
+      ),
+      trino(
+        'date(x) → date',
+        'The date of a timestamp (or parses YYYY-MM-DD).',
+        "date(timestamp '2024-03-05 23:59:00')",
+        "date '2024-03-05'",
+      ),
+      trino(
+        'from_unixtime(seconds) → timestamp with time zone',
+        'The instant of a Unix time in seconds (e.g. a block timestamp field in calldata).',
+        'from_unixtime(1700000000)',
+        "timestamp '2023-11-14 22:13:20'",
+      ),
+      trino(
+        'to_unixtime(timestamp) → double',
+        'Seconds since the Unix epoch.',
+        "to_unixtime(timestamp '2023-11-14 22:13:20')",
+        '1700000000',
+      ),
+      trino(
+        'from_unixtime_nanos(nanoseconds) → timestamp with time zone',
+        'The instant of a Unix time in nanoseconds.',
+        'from_unixtime_nanos(1700000000000000000)',
+        "timestamp '2023-11-14 22:13:20'",
+        { notLocal: 'use from_unixtime(nanoseconds / 1e9).' },
+      ),
+      trino(
+        'format_datetime(timestamp, format) → varchar',
+        'Formats with a Joda-Time pattern.',
+        "format_datetime(timestamp '2024-01-02 03:04:05', 'yyyy-MM-dd HH:mm')",
+        "'2024-01-02 03:04'",
+        {
+          localNote:
+            'the pattern must be a literal using the common letters (yyyy MM dd HH mm ss SSS EEE a Z).',
+        },
+      ),
+      trino(
+        'parse_datetime(string, format) → timestamp with time zone',
+        'Parses with a Joda-Time pattern.',
+        "parse_datetime('2024-01-02', 'yyyy-MM-dd')",
+        "timestamp '2024-01-02 00:00:00'",
+        { localNote: 'the pattern must be a literal using the common letters.' },
+      ),
+      trino(
+        'date_format(timestamp, format) → varchar',
+        'Formats with MySQL codes (%Y-%m-%d %H:%i:%s).',
+        "date_format(timestamp '2024-01-02 03:04:05', '%Y-%m-%d %H:%i')",
+        "'2024-01-02 03:04'",
+        { localNote: 'the format must be a literal.' },
+      ),
+      trino(
+        'date_parse(string, format) → timestamp',
+        'Parses with MySQL codes.',
+        "date_parse('2024/01/02', '%Y/%m/%d')",
+        "timestamp '2024-01-02 00:00:00'",
+        {
+          localNote: 'the format must be a literal.',
+        },
+      ),
+      trino(
+        'from_iso8601_timestamp(string) → timestamp with time zone',
+        'Parses an ISO 8601 timestamp.',
+        "from_iso8601_timestamp('2024-01-02T03:04:05Z')",
+        "timestamp '2024-01-02 03:04:05'",
+      ),
+      trino(
+        'from_iso8601_date(string) → date',
+        'Parses an ISO 8601 date.',
+        "from_iso8601_date('2024-01-02')",
+        "date '2024-01-02'",
+      ),
+      trino(
+        'to_iso8601(x) → varchar',
+        'ISO 8601 text of a date or timestamp.',
+        "to_iso8601(date '2024-01-02')",
+        "'2024-01-02'",
+        {
+          notLocal: "use format_datetime(x, 'yyyy-MM-dd''T''HH:mm:ss') or cast(x as varchar).",
+        },
+      ),
+      operator(
+        'extract',
+        'extract(field from x) → bigint',
+        'A field of a date or timestamp: year, quarter, month, week, day, day_of_week, day_of_year, hour, minute, second.',
+        "extract(month from date '2024-03-05')",
+        '3',
+      ),
+      trino(
+        [
+          'year(x) → bigint',
+          'quarter(x)',
+          'month(x)',
+          'week(x)',
+          'day(x)',
+          'hour(x)',
+          'minute(x)',
+          'second(x)',
+        ],
+        'One field of a date or timestamp.',
+        "year(timestamp '2024-03-05 10:00:00')",
+        '2024',
+      ),
+      trino(
+        ['day_of_week(x) → bigint', 'dow(x)'],
+        'ISO day of the week, 1 (Monday) to 7 (Sunday).',
+        "day_of_week(date '2024-03-10')",
+        '7',
+      ),
+      trino(
+        ['day_of_year(x) → bigint', 'doy(x)'],
+        'Day of the year, from 1.',
+        "day_of_year(date '2024-02-01')",
+        '32',
+      ),
+      trino(
+        'last_day_of_month(x) → date',
+        'The last day of the month of x.',
+        "last_day_of_month(date '2024-02-10')",
+        "date '2024-02-29'",
+      ),
+      operator(
+        'at time zone',
+        'x at time zone zone → timestamp with time zone',
+        'The same instant in another time zone.',
+        "hour(timestamp '2024-01-01 12:00:00 UTC' at time zone 'America/New_York')",
+        '7',
+      ),
+      trino(
+        'human_readable_seconds(seconds) → varchar',
+        'A duration in words.',
+        'human_readable_seconds(3661)',
+        "'1 hour, 1 minute, 1 second'",
+        { notLocal: 'no human_readable_seconds in DuckDB.' },
+      ),
+    ],
+  },
+  {
+    title: 'Aggregate functions',
+    intro: 'Every aggregate also takes `filter (where …)`, and most take `distinct`.',
+    entries: [
+      trino(
+        ['count(*) → bigint', 'count(x)', 'count(distinct x)'],
+        'Rows, non-NULL values, or distinct values.',
+        'select count(*) from (values 1, 2, null) as t (x)',
+        '3',
+      ),
+      trino(
+        'count_if(condition) → bigint',
+        'Rows where the condition is true.',
+        'select count_if(x > 1) from (values 1, 2, 3) as t (x)',
+        '2',
+      ),
+      trino(
+        'sum(x) → same type',
+        'Sum of non-NULL values; exact for uint256/int256 (raw token amounts).',
+        "select sum(cast(x as uint256)) from (values '340282366920938463463374607431768211450', '3') as t (x)",
+        "cast('340282366920938463463374607431768211453' as uint256)",
+        {
+          localNote:
+            'a windowed sum(uint256) over (…) is a double locally (exact only as a plain aggregate).',
+        },
+      ),
+      trino(
+        'avg(x) → double',
+        'Mean of non-NULL values.',
+        'select avg(x) from (values 1, 2, 3, 4) as t (x)',
+        '2.5',
+      ),
+      trino(
+        ['min(x) → same type', 'max(x)'],
+        'Smallest or largest value.',
+        'select max(x) from (values 1, 5, 3) as t (x)',
+        '5',
+      ),
+      trino(
+        ['min_by(x, y) → type of x', 'max_by(x, y)'],
+        'The x of the row with the smallest (largest) y: e.g. the last price in a window.',
+        'select max_by(p, t) from (values (1.5, 1), (2.5, 3), (2.0, 2)) as v (p, t)',
+        '2.5',
+      ),
+      trino(
+        ['arbitrary(x) → same type', 'any_value(x)'],
+        'Any one non-NULL value of the group.',
+        'select arbitrary(x) from (values 7) as t (x)',
+        '7',
+      ),
+      trino(
+        'approx_distinct(x) → bigint',
+        'Approximate distinct count (standard error 2.3%): much cheaper than count(distinct x) on big tables.',
+        'select approx_distinct(x) from (values 1, 2, 2, 3) as t (x)',
+        '3',
+      ),
+      trino(
+        ['approx_percentile(x, p) → same type', 'approx_percentile(x, array[p1, p2, …]) → array'],
+        'Approximate p-quantile (0..1), e.g. the median at 0.5.',
+        'select approx_percentile(x, 0.5) from (values 1, 2, 3, 4, 5) as t (x)',
+        '3',
+      ),
+      trino(
+        'array_agg(x [order by y]) → array',
+        'The values of the group as an array (NULLs included).',
+        'select array_agg(x order by x desc) from (values 1, 3, 2) as t (x)',
+        'array[3, 2, 1]',
+      ),
+      trino(
+        'map_agg(key, value) → map',
+        'A map from the group’s keys to values.',
+        "select element_at(map_agg(k, v), 'b') from (values ('a', 1), ('b', 2)) as t (k, v)",
+        '2',
+      ),
+      trino(
+        'listagg(x, separator) within group (order by y) → varchar',
+        'The values joined into one string.',
+        "select listagg(x, ',') within group (order by x) from (values 'b', 'a') as t (x)",
+        "'a,b'",
+      ),
+      trino(
+        ['bool_and(condition) → boolean', 'every(condition)', 'bool_or(condition)'],
+        'Whether all (any) rows satisfy the condition.',
+        'select bool_or(x > 2) from (values 1, 3) as t (x)',
+        'true',
+      ),
+      trino(
+        ['stddev(x) → double', 'stddev_samp(x)', 'stddev_pop(x)', 'variance(x)', 'var_samp(x)', 'var_pop(x)'],
+        'Sample and population standard deviation and variance.',
+        'select var_pop(x) from (values 1, 3) as t (x)',
+        '1',
+      ),
+      trino(
+        ['corr(y, x) → double', 'covar_samp(y, x)', 'covar_pop(y, x)'],
+        'Correlation and covariance.',
+        'select corr(y, x) from (values (1, 2), (2, 4), (3, 6)) as t (x, y)',
+        '1',
+      ),
+      trino(
+        ['regr_slope(y, x) → double', 'regr_intercept(y, x)'],
+        'Linear regression slope and intercept.',
+        'select regr_slope(y, x) from (values (1, 2), (2, 4), (3, 6)) as t (x, y)',
+        '2',
+      ),
+      trino(
+        'geometric_mean(x) → double',
+        'Geometric mean.',
+        'select round(geometric_mean(x), 6) from (values 2, 8) as t (x)',
+        '4',
+      ),
+      trino(
+        ['kurtosis(x) → double', 'skewness(x)'],
+        'Excess kurtosis and skewness.',
+        'select skewness(x) from (values 1, 2, 3) as t (x)',
+        '0',
+      ),
+      trino(
+        'histogram(x) → map(x, bigint)',
+        'How often each value occurs.',
+        "select element_at(histogram(x), 'a') from (values 'a', 'b', 'a') as t (x)",
+        '2',
+      ),
+      trino(
+        'approx_most_frequent(buckets, x, capacity) → map(x, bigint)',
+        'The most frequent values and their counts, approximately.',
+        undefined,
+        undefined,
+        {
+          notLocal: 'use count(*) with group by and order by ... limit.',
+        },
+      ),
+      trino('checksum(x) → varbinary', 'An order-insensitive checksum of the group.', undefined, undefined, {
+        notLocal: 'use bit_xor(hash(x)) for a comparable order-insensitive fingerprint.',
+      }),
+    ],
+  },
+  {
+    title: 'Window functions',
+    intro:
+      'Used with `over ([partition by …] [order by …] [rows|range between …])`; aggregates work as window functions too.',
+    entries: [
+      trino(
+        'row_number() → bigint',
+        'Position of the row in its partition, from 1.',
+        'select row_number() over (order by x) from (values 5) as t (x)',
+        '1',
+      ),
+      trino(
+        ['rank() → bigint', 'dense_rank() → bigint'],
+        'Rank with gaps (without gaps) for ties.',
+        'select max(r) from (select rank() over (order by x) as r from (values 1, 1, 2) as t (x))',
+        '3',
+      ),
+      trino(
+        ['percent_rank() → double', 'cume_dist() → double'],
+        'Relative rank and cumulative distribution.',
+        'select max(c) from (select cume_dist() over (order by x) as c from (values 1, 2) as t (x))',
+        '1',
+      ),
+      trino(
+        'ntile(n) → bigint',
+        'Bucket number 1..n.',
+        'select max(b) from (select ntile(2) over (order by x) as b from (values 1, 2, 3, 4) as t (x))',
+        '2',
+      ),
+      trino(
+        ['lag(x[, offset[, default]]) → same type', 'lead(x[, offset[, default]])'],
+        'The value offset rows before (after) the current one: price changes, gaps between blocks.',
+        'select max(d) from (select x - lag(x) over (order by x) as d from (values 1, 4, 6) as t (x))',
+        '3',
+      ),
+      trino(
+        ['first_value(x) → same type', 'last_value(x)', 'nth_value(x, n)'],
+        'The first, last or n-th value of the window frame.',
+        'select min(f) from (select first_value(x) over (order by x) as f from (values 3, 1, 2) as t (x))',
+        '1',
+      ),
+    ],
+  },
+  {
+    title: 'Array functions and operators',
+    intro: 'Arrays are 1-based. `array[1, 2]` builds one; `a[i]` reads element i.',
+    entries: [
+      operator(
+        '[]',
+        ['array[…] → array', 'a[i] → element'],
+        'Array constructor and 1-based subscript (maps: `m[key]`).',
+        'array[10, 20, 30][2]',
+        '20',
+      ),
+      trino(
+        'element_at(array, i) → element',
+        'Element i (negative from the end), NULL when out of range; element_at(map, key) reads a map.',
+        'element_at(array[10, 20, 30], -1)',
+        '30',
+      ),
+      trino(
+        'cardinality(array) → bigint',
+        'Number of elements (of a map: entries).',
+        'cardinality(array[1, 2, 3])',
+        '3',
+        {
+          localNote: 'cardinality of a map fails locally; use cardinality(map_keys(m)).',
+        },
+      ),
+      trino('contains(array, x) → boolean', 'Whether the array holds x.', 'contains(array[1, 2], 2)', 'true'),
+      trino(
+        'array_join(array, delimiter[, null_replacement]) → varchar',
+        'Joins elements into a string.',
+        "array_join(array['a', 'b'], '-')",
+        "'a-b'",
+        {
+          notLocal:
+            "no array_join locally (DuckDB: array_to_string); to join a group's values use listagg(x, ',') within group (order by x), which runs on both.",
+        },
+      ),
+      trino(
+        'array_distinct(array) → array',
+        'Duplicates removed.',
+        'cardinality(array_distinct(array[1, 1, 2]))',
+        '2',
+      ),
+      trino(
+        'array_sort(array) → array',
+        'Sorted ascending, NULLs last.',
+        'array_sort(array[3, 1, 2])',
+        'array[1, 2, 3]',
+      ),
+      trino(
+        ['array_max(array) → element', 'array_min(array)'],
+        'Largest (smallest) element.',
+        'array_max(array[3, 1, 2])',
+        '3',
+      ),
+      trino(
+        'array_position(array, x) → bigint',
+        '1-based position of x, 0 if absent.',
+        'array_position(array[5, 6, 7], 6)',
+        '2',
+      ),
+      trino(
+        'array_remove(array, x) → array',
+        'Every x removed.',
+        'array_remove(array[1, 2, 1], 1)',
+        'array[2]',
+      ),
+      trino(
+        ['array_union(a, b) → array', 'array_intersect(a, b)', 'array_except(a, b)'],
+        'Set operations on arrays (no duplicates).',
+        'array_sort(array_intersect(array[1, 2, 3], array[2, 3, 4]))',
+        'array[2, 3]',
+      ),
+      trino(
+        'arrays_overlap(a, b) → boolean',
+        'Whether the arrays share an element.',
+        'arrays_overlap(array[1, 2], array[2, 3])',
+        'true',
+        { notLocal: 'not on the local engine yet; use cardinality(array_intersect(a, b)) > 0.' },
+      ),
+      trino(
+        'flatten(array(array)) → array',
+        'Concatenates nested arrays.',
+        'flatten(array[array[1], array[2, 3]])',
+        'array[1, 2, 3]',
+        { localDiffers: 'the translation unnests the outer array into rows instead; avoid flatten locally.' },
+      ),
+      trino(
+        'slice(array, start, length) → array',
+        'length elements from a 1-based start.',
+        'slice(array[1, 2, 3, 4], 2, 2)',
+        'array[2, 3]',
+        { notLocal: 'not on the local engine yet; read elements by subscript.' },
+      ),
+      trino(
+        'sequence(start, stop[, step]) → array',
+        'Numbers or dates from start to stop inclusive (with `unnest`: a calendar of days).',
+        "sequence(date '2024-01-01', date '2024-01-03', interval '1' day)",
+        "array[date '2024-01-01', date '2024-01-02', date '2024-01-03']",
+        {
+          notLocal:
+            'not on the local engine yet (DuckDB calls it generate_series); for a calendar, select distinct block_date from a table with rows every day.',
+        },
+      ),
+      trino('repeat(x, n) → array', 'x repeated n times.', "repeat('a', 3)", "array['a', 'a', 'a']", {
+        localDiffers: "DuckDB's repeat repeats a string ('aaa') instead of building an array.",
+      }),
+      trino(
+        'filter(array, x -> condition) → array',
+        'Elements satisfying a lambda.',
+        'filter(array[1, 2, 3, 4], x -> x % 2 = 0)',
+        'array[2, 4]',
+      ),
+      trino(
+        'transform(array, x -> expression) → array',
+        'A lambda applied to each element.',
+        'transform(array[1, 2], x -> x * 10)',
+        'array[10, 20]',
+        { notLocal: 'not on the local engine yet (DuckDB: list_transform).' },
+      ),
+      trino(
+        'reduce(array, initial, (s, x) -> s2, s -> result) → result',
+        'Folds an array with lambdas.',
+        'reduce(array[1, 2, 3], 0, (s, x) -> s + x, s -> s)',
+        '6',
+        { notLocal: 'not on the local engine yet (DuckDB: list_reduce).' },
+      ),
+      trino(
+        ['any_match(array, x -> condition) → boolean', 'all_match', 'none_match'],
+        'Whether any (all, none) of the elements satisfy a lambda.',
+        'any_match(array[1, 2], x -> x > 1)',
+        'true',
+        { notLocal: 'not on the local engine yet; use cardinality(filter(array, x -> condition)) > 0.' },
+      ),
+      trino(
+        'zip(a, b, …) → array(row)',
+        'Arrays combined element-wise into rows.',
+        'cardinality(zip(array[1, 2], array[3, 4]))',
+        '2',
+        { notLocal: 'not on the local engine yet.' },
+      ),
+      trino(
+        'zip_with(a, b, (x, y) -> z) → array',
+        'Arrays combined element-wise by a lambda.',
+        'zip_with(array[1, 2], array[3, 4], (x, y) -> x + y)',
+        'array[4, 6]',
+        {
+          notLocal: 'use transform(sequence(1, cardinality(a)), i -> a[i] + b[i]).',
+        },
+      ),
+      trino('array_agg(x) → array', 'See aggregate functions.', undefined, undefined, { name: 'array_agg' }),
+      operator(
+        'unnest',
+        [
+          'cross join unnest(array) as t (x)',
+          'unnest(array) with ordinality as t (x, n)',
+          'unnest(map) as t (k, v)',
+        ],
+        'Expands an array (or map) into rows; `with ordinality` adds the 1-based position.',
+        'select sum(x) from unnest(array[1, 2, 3]) as t (x)',
+        '6',
+      ),
+    ],
+  },
+  {
+    title: 'Map functions and operators',
+    entries: [
+      trino(
+        'map(keys, values) → map',
+        'A map from an array of keys and one of values.',
+        "map(array['a', 'b'], array[1, 2])['b']",
+        '2',
+      ),
+      trino(
+        'element_at(map, key) → value',
+        'The value for key, NULL if absent (`m[key]` too).',
+        "element_at(map(array['a'], array[5]), 'a')",
+        '5',
+        { name: 'element_at' },
+      ),
+      trino(
+        ['map_keys(map) → array', 'map_values(map) → array'],
+        'The keys (values) of a map.',
+        "map_keys(map(array['a'], array[1]))",
+        "array['a']",
+      ),
+      trino(
+        'map_entries(map) → array(row(key, value))',
+        'The entries as rows.',
+        "cardinality(map_entries(map(array['a', 'b'], array[1, 2])))",
+        '2',
+      ),
+      trino(
+        'map_from_entries(array(row(k, v))) → map',
+        'A map from rows of key and value.',
+        "map_from_entries(array[row('a', 1)])['a']",
+        '1',
+      ),
+      trino(
+        'map_concat(map1, map2, …) → map',
+        'Union of maps (later keys win).',
+        "map_concat(map(array['a'], array[1]), map(array['a'], array[2]))['a']",
+        '2',
+      ),
+      trino(
+        'map_filter(map, (k, v) -> condition) → map',
+        'Entries satisfying a lambda.',
+        "cardinality(map_keys(map_filter(map(array['a', 'b'], array[1, 2]), (k, v) -> v > 1)))",
+        '1',
+        { notLocal: 'not on the local engine yet.' },
+      ),
+      trino(
+        ['transform_values(map, (k, v) -> v2) → map', 'transform_keys(map, (k, v) -> k2)'],
+        'Values (keys) rewritten by a lambda.',
+        "transform_values(map(array['a'], array[1]), (k, v) -> v * 10)['a']",
+        '10',
+        { notLocal: 'not on the local engine yet.' },
+      ),
+      trino(
+        'multimap_agg(key, value) → map(key, array(value))',
+        'A map from each key to all its values.',
+        undefined,
+        undefined,
+        {
+          notLocal: 'use map_agg(key, values) over a subquery that array_aggs the values per key.',
+        },
+      ),
+    ],
+  },
+  {
+    title: 'JSON functions',
+    intro: 'JSONPath as in Trino: `$.a.b`, `$.list[0]`.',
+    entries: [
+      trino(
+        'json_extract_scalar(json, path) → varchar',
+        'The scalar at path as text, NULL if absent or not scalar.',
+        'json_extract_scalar(\'{"a": {"b": 5}}\', \'$.a.b\')',
+        "'5'",
+      ),
+      trino(
+        'json_extract(json, path) → json',
+        'The JSON value at path.',
+        "cast(json_extract('{\"a\": [1, 2]}', '$.a') as varchar)",
+        "'[1,2]'",
+      ),
+      trino(
+        'json_parse(string) → json',
+        'Parses text into a JSON value.',
+        "json_format(json_parse('[1, 2]'))",
+        "'[1,2]'",
+        {
+          notLocal:
+            'not on the local engine yet: json_extract and json_extract_scalar read JSON text (varchar) directly.',
+        },
+      ),
+      trino(
+        'json_format(json) → varchar',
+        'JSON value to text.',
+        'json_format(json_parse(\'{"a":1}\'))',
+        '\'{"a":1}\'',
+        {
+          notLocal: 'not on the local engine yet; cast(json_extract(json, path) as varchar) gives the text.',
+        },
+      ),
+      trino(
+        'json_array_length(json) → bigint',
+        'Length of a JSON array.',
+        "json_array_length('[1, 2, 3]')",
+        '3',
+      ),
+      trino(
+        'json_array_get(json_array, index) → json',
+        'Element of a JSON array (0-based).',
+        undefined,
+        undefined,
+        {
+          notLocal: "use json_extract(json, '$[0]').",
+        },
+      ),
+      trino(
+        'json_size(json, path) → bigint',
+        'Size of the array or object at path.',
+        "json_size('{\"a\": [1, 2]}', '$.a')",
+        '2',
+        {
+          notLocal: 'use json_array_length(json_extract(json, path)).',
+        },
+      ),
+      trino(
+        'json_value(json, path) → varchar',
+        'SQL/JSON scalar at path.',
+        "json_value('{\"a\": 1}', 'lax $.a')",
+        "'1'",
+        {
+          localDiffers:
+            'the lax/strict path mode is not understood locally (the answer is NULL); use json_extract_scalar(json, path).',
+        },
+      ),
+      trino(
+        'json_query(json, path) → varchar',
+        'SQL/JSON value at path, as JSON text.',
+        undefined,
+        undefined,
+        {
+          notLocal: 'use json_format(json_extract(json, path)).',
+        },
+      ),
+      trino('is_json_scalar(json) → boolean', 'Whether the value is a JSON scalar.', undefined, undefined, {
+        notLocal: "use json_type(json) not in ('OBJECT', 'ARRAY').",
+      }),
+    ],
+  },
+  {
+    title: 'URL functions',
+    entries: [
+      trino(
+        'url_extract_host(url) → varchar',
+        'Host of a URL.',
+        "url_extract_host('https://dune.com/queries/1?x=2')",
+        "'dune.com'",
+        {
+          notLocal: "use regexp_extract(url, '^[a-z]+://([^/:?#]+)', 1).",
+        },
+      ),
+      trino('url_extract_path(url) → varchar', 'Path of a URL.', undefined, undefined, {
+        notLocal: 'use regexp_extract on the URL.',
+      }),
+      trino('url_extract_parameter(url, name) → varchar', 'A query-string parameter.', undefined, undefined, {
+        notLocal: 'use regexp_extract on the URL.',
+      }),
+      trino(
+        ['url_encode(value) → varchar', 'url_decode(value)'],
+        'Percent-encoding.',
+        "url_decode('a%20b')",
+        "'a b'",
+      ),
+    ],
+  },
+  {
+    title: 'Other functions',
+    entries: [
+      trino('uuid() → uuid', 'A random UUID.', 'length(cast(uuid() as varchar))', '36'),
+      trino('current_user → varchar', 'The user running the query.', undefined, undefined, {
+        notLocal: 'not exposed; the service knows the account that ran the query.',
+      }),
+    ],
+  },
+];
+
+/**
+ * Trino function families that are not listed entry by entry: available on Athena, not on the local
+ * engine (DuckDB has no counterpart).
+ */
+export const ATHENA_ONLY_FAMILIES = [
+  'Geospatial (`ST_*`, Bing tiles)',
+  'HyperLogLog and set digest sketches (`approx_set`, `merge`, `cardinality(hll)`, `make_set_digest`)',
+  'quantile digest and T-digest (`qdigest_agg`, `tdigest_agg`, `value_at_quantile`)',
+  'machine learning (`learn_classifier`, `classify`)',
+  'IP address (`contains(cidr, ip)`)',
+  'color and Teradata functions',
+  'row pattern recognition (`match_recognize`)',
+];
