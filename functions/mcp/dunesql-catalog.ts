@@ -315,7 +315,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'The bucket (1..n) x falls into among n equal-width buckets.',
         'width_bucket(5.5e0, 0e0, 10e0, 10)',
         '6',
-        { notLocal: 'no width_bucket in DuckDB; compute floor((x - low) / (high - low) * n) + 1.' },
       ),
       trino(
         'from_base(string, radix) → bigint',
@@ -513,9 +512,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'Number of matches.',
         "regexp_count('a1b2c3', '\\d')",
         '3',
-        {
-          notLocal: 'no regexp_count in DuckDB; use cardinality(regexp_extract_all(string, pattern)).',
-        },
       ),
     ],
   },
@@ -566,7 +562,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'MD5 digest.',
         "to_hex(md5(to_utf8('a')))",
         "'0CC175B9C0F1B6A831C399E269772661'",
-        { notLocal: "DuckDB's md5 returns hex text, not bytes; use sha256 where the digest is your choice." },
+      ),
+      trino(
+        'sha1(varbinary) → varbinary',
+        'SHA-1 digest.',
+        "to_hex(sha1(to_utf8('a')))",
+        "'86F7E437FAA5A7FCE15D1DDCB9EAEAEA377667B8'",
       ),
       trino(
         'sha256(varbinary) → varbinary',
@@ -853,6 +854,8 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
           'quarter(x)',
           'month(x)',
           'week(x)',
+          'year_of_week(x)',
+          'yow(x)',
           'day(x)',
           'hour(x)',
           'minute(x)',
@@ -1107,10 +1110,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'Joins elements into a string.',
         "array_join(array['a', 'b'], '-')",
         "'a-b'",
-        {
-          notLocal:
-            "no array_join locally (DuckDB: array_to_string); to join a group's values use listagg(x, ',') within group (order by x), which runs on both.",
-        },
       ),
       trino(
         'array_distinct(array) → array',
@@ -1167,21 +1166,14 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'length elements from a 1-based start.',
         'slice(array[1, 2, 3, 4], 2, 2)',
         'array[2, 3]',
-        { notLocal: 'not on the local engine yet; read elements by subscript.' },
       ),
       trino(
         'sequence(start, stop[, step]) → array',
         'Numbers or dates from start to stop inclusive (with `unnest`: a calendar of days).',
         "sequence(date '2024-01-01', date '2024-01-03', interval '1' day)",
         "array[date '2024-01-01', date '2024-01-02', date '2024-01-03']",
-        {
-          notLocal:
-            'not on the local engine yet (DuckDB calls it generate_series); for a calendar, select distinct block_date from a table with rows every day.',
-        },
       ),
-      trino('repeat(x, n) → array', 'x repeated n times.', "repeat('a', 3)", "array['a', 'a', 'a']", {
-        localDiffers: "DuckDB's repeat repeats a string ('aaa') instead of building an array.",
-      }),
+      trino('repeat(x, n) → array', 'x repeated n times.', "repeat('a', 3)", "array['a', 'a', 'a']"),
       trino(
         'filter(array, x -> condition) → array',
         'Elements satisfying a lambda.',
@@ -1193,21 +1185,18 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'A lambda applied to each element.',
         'transform(array[1, 2], x -> x * 10)',
         'array[10, 20]',
-        { notLocal: 'not on the local engine yet (DuckDB: list_transform).' },
       ),
       trino(
         'reduce(array, initial, (s, x) -> s2, s -> result) → result',
         'Folds an array with lambdas.',
         'reduce(array[1, 2, 3], 0, (s, x) -> s + x, s -> s)',
         '6',
-        { notLocal: 'not on the local engine yet (DuckDB: list_reduce).' },
       ),
       trino(
         ['any_match(array, x -> condition) → boolean', 'all_match', 'none_match'],
         'Whether any (all, none) of the elements satisfy a lambda.',
         'any_match(array[1, 2], x -> x > 1)',
         'true',
-        { notLocal: 'not on the local engine yet; use cardinality(filter(array, x -> condition)) > 0.' },
       ),
       trino(
         'zip(a, b, …) → array(row)',
@@ -1325,19 +1314,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'Parses text into a JSON value.',
         "json_format(json_parse('[1, 2]'))",
         "'[1,2]'",
-        {
-          notLocal:
-            'not on the local engine yet: json_extract and json_extract_scalar read JSON text (varchar) directly.',
-        },
       ),
       trino(
         'json_format(json) → varchar',
         'JSON value to text.',
         'json_format(json_parse(\'{"a":1}\'))',
         '\'{"a":1}\'',
-        {
-          notLocal: 'not on the local engine yet; cast(json_extract(json, path) as varchar) gives the text.',
-        },
       ),
       trino(
         'json_array_length(json) → bigint',
