@@ -16,8 +16,6 @@ export interface ExecutionConfig {
   slotPollSeconds: number;
   /** A queued execution gives up after this many polls (bounds the workflow's history). */
   maxSlotPolls: number;
-  /** How often a running query checks whether it was cancelled. */
-  cancelPollMs: number;
   /** The node-runner function ARN generated workflows call. */
   runnerResource: string;
 }
@@ -44,7 +42,6 @@ export function executionConfigFromEnv(env: NodeJS.ProcessEnv, runnerResource: s
     resultRetentionDays: numberFrom(env, 'RESULT_RETENTION_DAYS', 90),
     slotPollSeconds: numberFrom(env, 'SLOT_POLL_SECONDS', 2),
     maxSlotPolls: numberFrom(env, 'MAX_SLOT_POLLS', 900),
-    cancelPollMs: numberFrom(env, 'CANCEL_POLL_MS', 500),
     runnerResource,
   };
 }

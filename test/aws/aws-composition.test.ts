@@ -8,14 +8,13 @@ import { createAwsServices } from '../../functions/aws/services';
 import type { Account } from '../../functions/core/accounts';
 import { NotFoundError } from '../../functions/core/errors';
 import { executeSql } from '../../functions/executions/use-cases';
-import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/local/dynalite';
 import type { Services } from '../../functions/services';
+import { dynaliteForAwsComposition } from '../support/aws-dynalite';
 
 const sfn = mockClient(SFNClient);
 const s3 = mockClient(S3Client);
-let dynamo: LocalDynamo;
+let dynamo: Awaited<ReturnType<typeof dynaliteForAwsComposition>>;
 let services: Services;
-const saved = { ...process.env };
 
 const account: Account = {
   accountId: 'acct-composition',
@@ -25,16 +24,7 @@ const account: Account = {
 };
 
 beforeAll(async () => {
-  dynamo = await startDynalite();
-  const { localDynamoClient } = await import('../../functions/aws/dynamo/client');
-  await ensureTables(localDynamoClient(dynamo.endpoint).client);
-  // The composition root builds its own DynamoDB client: point the SDK at dynalite.
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
+  dynamo = await dynaliteForAwsComposition();
   services = createAwsServices({
     [SERVICE_TABLE.envVar]: SERVICE_TABLE.localName,
     STATE_MACHINE_ROLE_ARN: 'arn:aws:iam::123456789012:role/workflows',
@@ -45,8 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  process.env = saved;
-  await dynamo?.close();
+  await dynamo?.stop();
 });
 
 beforeEach(() => {

@@ -11,10 +11,10 @@ import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
 import type { S3ResultStore } from '../../functions/aws/results/s3-result-store';
 import { createAwsServices } from '../../functions/aws/services';
 import { executeSql } from '../../functions/executions/use-cases';
-import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/local/dynalite';
 import { type RouteDefinition, routes } from '../../functions/routes';
 import { createNodeRunner } from '../../functions/runner/node-runner';
 import { configureServices, resetServices, type Services } from '../../functions/services';
+import { dynaliteForAwsComposition } from '../support/aws-dynalite';
 import { mockS3Objects } from '../support/s3-objects';
 
 /**
@@ -28,21 +28,12 @@ const athena = mockClient(AthenaClient);
 mockClient(SchedulerClient).resolves({});
 mockClient(SecretsManagerClient).resolves({});
 const s3 = mockS3Objects();
-const saved = { ...process.env };
-let dynamo: LocalDynamo;
+let dynamo: Awaited<ReturnType<typeof dynaliteForAwsComposition>>;
 let services: Services;
 let apiKey: string;
 
 beforeAll(async () => {
-  dynamo = await startDynalite();
-  const { localDynamoClient } = await import('../../functions/aws/dynamo/client');
-  await ensureTables(localDynamoClient(dynamo.endpoint).client);
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
+  dynamo = await dynaliteForAwsComposition();
   // What lib/ gives the functions (lib/constructs/query-engine.ts, executions.ts, auth.ts).
   services = createAwsServices({
     [SERVICE_TABLE.envVar]: SERVICE_TABLE.localName,
@@ -69,8 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   resetServices();
-  process.env = saved;
-  await dynamo?.close();
+  await dynamo?.stop();
 });
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;

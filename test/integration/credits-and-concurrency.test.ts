@@ -10,7 +10,6 @@ describe('credits, usage, the credit limit and the concurrency queue', () => {
       execution: {
         maxConcurrentExecutions: 1,
         queryTimeoutMs: { medium: 1500, large: 1500 },
-        cancelPollMs: 50,
       },
     });
   });

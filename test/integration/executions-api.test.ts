@@ -7,7 +7,7 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
   let host: TestHost;
   beforeAll(async () => {
     host = await startTestHost(undefined, {
-      execution: { queryTimeoutMs: { medium: 3000, large: 3000 }, cancelPollMs: 50 },
+      execution: { queryTimeoutMs: { medium: 3000, large: 3000 } },
     });
   });
   afterAll(() => host?.stop());

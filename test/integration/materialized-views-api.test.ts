@@ -8,7 +8,7 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
   let host: TestHost;
   let otherKey: string;
   beforeAll(async () => {
-    host = await startTestHost(undefined, { execution: { cancelPollMs: 50 } });
+    host = await startTestHost();
     const other = await createAccount(host.services.accounts, { handle: 'outsider' });
     otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
   });

@@ -5,7 +5,7 @@ import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test
 describe('query pipelines: lineage, generated workflow, per-node status, failure, cancel and retry', () => {
   let host: TestHost;
   beforeAll(async () => {
-    host = await startTestHost(undefined, { execution: { cancelPollMs: 50 } });
+    host = await startTestHost();
   });
   afterAll(() => host?.stop());
 
