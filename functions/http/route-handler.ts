@@ -29,7 +29,12 @@ export interface RouteRequest<Body, Query, Path> {
   event: APIGatewayProxyEvent;
 }
 
-export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodType> {
+export interface RouteSpec<
+  B extends ZodType,
+  Q extends ZodType,
+  P extends ZodType,
+  R extends ZodType | undefined = ZodType | undefined,
+> {
   /** `none` for the public routes of the route table; every other route needs credentials. */
   auth?: 'account' | 'none';
   body?: B;
@@ -37,15 +42,15 @@ export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodTy
   path?: P;
   maxBodyBytes?: number;
   /** The rest documents the route in the OpenAPI document (functions/openapi). */
-  docs?: RouteDocs;
+  docs?: RouteDocs<R>;
 }
 
 /** What the OpenAPI document says about a route beyond its input schemas. */
-export interface RouteDocs {
+export interface RouteDocs<R extends ZodType | undefined = ZodType | undefined> {
   /** One line; the default is made from the handler name. */
   summary?: string;
-  /** The JSON answer (its output side is documented); the default is any JSON object. */
-  response?: ZodType;
+  /** The JSON answer (its output side is documented, and the route must return it); the default is any JSON object. */
+  response?: R;
   /** A non-JSON answer's media type (CSV, SVG, PNG). */
   produces?: string;
   /**
@@ -59,6 +64,8 @@ export interface RouteDocs {
 export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 501;
 
 type Infer<T> = T extends ZodType ? z.output<T> : undefined;
+/** What a route returns: its documented answer, or any JSON when it documents none, or an HttpResponse. */
+type Answer<R> = R extends ZodType ? z.output<R> | HttpResponse : unknown;
 
 type Internal = { account?: Account; services?: Services; requestId?: string };
 
@@ -72,13 +79,14 @@ export function routeHandler<
   B extends ZodType | undefined = undefined,
   Q extends ZodType | undefined = undefined,
   P extends ZodType | undefined = undefined,
+  R extends ZodType | undefined = undefined,
 >(
-  spec: RouteSpec<NonNullable<B> & ZodType, NonNullable<Q> & ZodType, NonNullable<P> & ZodType> & {
+  spec: RouteSpec<NonNullable<B> & ZodType, NonNullable<Q> & ZodType, NonNullable<P> & ZodType, R> & {
     body?: B;
     query?: Q;
     path?: P;
   },
-  run: (request: RouteRequest<Infer<B>, Infer<Q>, Infer<P>>) => Promise<unknown>,
+  run: (request: RouteRequest<Infer<B>, Infer<Q>, Infer<P>>) => Promise<Answer<R>>,
 ) {
   const base = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const internal = (context as Context & { internal?: Internal }).internal ?? {};
@@ -112,7 +120,7 @@ export function routeHandler<
     .use(requestContextMiddleware(spec.auth ?? 'account'))
     .handler(base);
   // The OpenAPI document is generated from the very schemas the handler validates with.
-  return Object.assign(handler, { routeSpec: spec as RouteSpec<ZodType, ZodType, ZodType> });
+  return Object.assign(handler, { routeSpec: spec as unknown as RouteSpec<ZodType, ZodType, ZodType> });
 }
 
 /** A handler built by routeHandler, with the spec it validates requests by. */

@@ -3,22 +3,22 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Account } from '../core/accounts';
 import { isTerminal } from '../core/executions';
+import type { SavedQuery } from '../core/queries';
 import { executionResults } from '../executions/results';
 import { performanceSchema, queryParametersSchema } from '../executions/schemas';
 import { usageOf } from '../executions/usage';
 import { executeSavedQuery, ownExecution } from '../executions/use-cases';
-import { queryResponse } from '../queries/presenter';
-import { createQueryBody, parameterSchema, updateQueryBody } from '../queries/schemas';
+import { newQuerySchema, parameterList, queryEditSchema, queryIdSchema } from '../queries/schemas';
 import { createQuery, readableQuery, updateQuery } from '../queries/use-cases';
 import type { Services } from '../services';
-import { annotate, formatBytes, guarded, jsonObject, nullableNumber, ok, toolError } from './tool-results';
+import { annotate, formatBytes, guarded, jsonObject, nullableNumber, ok } from './tool-results';
 
 /** Text budget for result rows in one tool answer (models pay per token). */
 export const MAX_RESULT_CHARS = 8_000;
 export const MAX_WAIT_SECONDS = 20;
 const POLL_MS = 250;
 
-const queryId = z.number().int().positive().describe('The integer query id returned by createServiceQuery.');
+const queryId = queryIdSchema.describe('The integer query id returned by createServiceQuery.');
 const executionId = z
   .string()
   .regex(
@@ -26,13 +26,13 @@ const executionId = z
     'executionId must be the 26-character ULID returned by executeQueryById, e.g. 01HKZJ2683PHF9Q9PHHQ8FW4Q1',
   )
   .describe('The execution id returned by executeQueryById.');
-const parameters = z
-  .array(parameterSchema)
-  .max(100)
-  .describe(
-    'Typed {{name}} placeholders in the SQL: {key, type: text|number|datetime|date|enum, value, enumOptions?}.',
-  );
-const tags = z.array(z.string().trim().min(1).max(64)).max(50);
+// The arguments are the saved-query operations' own field schemas (functions/queries/schemas.ts),
+// under camelCase names: the limits live there once.
+const newQuery = newQuerySchema.shape;
+const queryEdit = queryEditSchema.shape;
+const parameters = parameterList.describe(
+  'Typed {{name}} placeholders in the SQL: {key, type: text|number|datetime|date|enum, value, enumOptions?}.',
+);
 
 const savedQuery = z.object({
   queryId: z.number(),
@@ -73,20 +73,20 @@ interface Context {
   baseUrl: string;
 }
 
-function savedQueryOf(response: ReturnType<typeof queryResponse>): z.infer<typeof savedQuery> {
+function savedQueryOf(query: SavedQuery): z.infer<typeof savedQuery> {
   return {
-    queryId: response.query_id,
-    name: response.name,
-    description: response.description,
-    query: response.query_sql,
-    owner: response.owner,
-    isPrivate: response.is_private,
-    isArchived: response.is_archived,
-    version: response.version,
-    tags: response.tags,
-    parameters: response.parameters.map((p) => ({ ...p })),
-    createdAt: response.created_at,
-    updatedAt: response.updated_at,
+    queryId: query.queryId,
+    name: query.name,
+    description: query.description,
+    query: query.querySql,
+    owner: query.ownerHandle,
+    isPrivate: query.isPrivate,
+    isArchived: query.isArchived,
+    version: query.version,
+    tags: query.tags,
+    parameters: query.parameters.map((p) => ({ ...p })),
+    createdAt: query.createdAt,
+    updatedAt: query.updatedAt,
   };
 }
 
@@ -98,34 +98,27 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
       description:
         "Saves a query written in DuneSQL (Trino SQL plus Dune's extensions: 0x… varbinary literals, varbinary_* functions, uint256) under the caller's account and returns its queryId; it does not run it. Find tables first with searchTables and filter on their partition column; functions: resource service://docs/query-engine-functions-and-operators, tips: service://docs/query-engine-writing-efficient-queries. Next: executeQueryById with the returned queryId.",
       inputSchema: {
-        name: z.string().trim().min(1).max(300).describe('A short title.'),
-        query: z
-          .string()
-          .min(1)
-          .max(100_000)
-          .describe('The DuneSQL (Trino) text; {{name}} marks a declared parameter.'),
-        description: z.string().max(10_000).optional(),
-        parameters: parameters.optional(),
-        tags: tags.optional(),
-        isPrivate: z
-          .boolean()
-          .optional()
-          .describe('Private queries are visible only to you (default false).'),
+        name: newQuery.name.describe('A short title.'),
+        query: newQuery.querySql.describe('The DuneSQL (Trino) text; {{name}} marks a declared parameter.'),
+        description: newQuery.description,
+        parameters: parameters.default([]),
+        tags: newQuery.tags,
+        isPrivate: newQuery.isPrivate.describe('Private queries are visible only to you (default false).'),
       },
       outputSchema: savedQuery.shape,
       annotations: annotate('Create a saved query'),
     },
     (args) =>
       guarded(async () => {
-        const body = createQueryBody.parse({
+        const created = await createQuery(services.queries, account, {
           name: args.name,
-          query_sql: args.query,
           description: args.description,
+          querySql: args.query,
           parameters: args.parameters,
           tags: args.tags,
-          is_private: args.isPrivate,
+          isPrivate: args.isPrivate,
         });
-        const saved = savedQueryOf(queryResponse(await createQuery(services.queries, account, body)));
+        const saved = savedQueryOf(created);
         return ok(
           saved,
           `Created query ${saved.queryId} "${saved.name}" (version ${saved.version}). Run it with executeQueryById {"queryId": ${saved.queryId}}.`,
@@ -145,9 +138,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
     },
     (args) =>
       guarded(async () => {
-        const saved = savedQueryOf(
-          queryResponse(await readableQuery(services.queries, account, args.queryId)),
-        );
+        const saved = savedQueryOf(await readableQuery(services.queries, account, args.queryId));
         const params = saved.parameters.length
           ? `\nparameters: ${saved.parameters.map((p) => `${p.key} (${p.type}, default ${JSON.stringify(p.value)})`).join(', ')}`
           : '';
@@ -166,10 +157,10 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
         "Changes any of a saved query's SQL (DuneSQL, the Trino dialect of Dune; see resource service://docs/query-engine-functions-and-operators), name, description, tags (replaced as a whole) or parameters; only the owner can. The version grows by one. Next: executeQueryById to run the new version.",
       inputSchema: {
         queryId,
-        query: z.string().min(1).max(100_000).optional().describe('New DuneSQL (Trino) text.'),
-        name: z.string().trim().min(1).max(300).optional(),
-        description: z.string().max(10_000).optional(),
-        tags: tags.optional(),
+        query: queryEdit.querySql.describe('New DuneSQL (Trino) text.'),
+        name: queryEdit.name,
+        description: queryEdit.description,
+        tags: queryEdit.tags,
         parameters: parameters.optional(),
       },
       outputSchema: savedQuery.shape,
@@ -177,23 +168,14 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
     },
     (args) =>
       guarded(async () => {
-        const changes = Object.fromEntries(
-          Object.entries({
-            query_sql: args.query,
-            name: args.name,
-            description: args.description,
-            tags: args.tags,
-            parameters: args.parameters,
-          }).filter(([, value]) => value !== undefined),
-        );
-        const parsed = updateQueryBody.safeParse(changes);
-        if (!parsed.success) {
-          return toolError(
-            'Nothing to change: pass at least one of query, name, description, tags, parameters.',
-          );
-        }
-        const updated = await updateQuery(services.queries, account, args.queryId, parsed.data.edit);
-        const saved = savedQueryOf(queryResponse(updated));
+        const updated = await updateQuery(services.queries, account, args.queryId, {
+          querySql: args.query,
+          name: args.name,
+          description: args.description,
+          tags: args.tags,
+          parameters: args.parameters,
+        });
+        const saved = savedQueryOf(updated);
         return ok(saved, `Updated query ${saved.queryId} to version ${saved.version}.`);
       }),
   );

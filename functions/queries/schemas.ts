@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { PARAMETER_TYPES, type ParameterDeclarations, type QueryParameter } from '../core/queries';
+import {
+  type NewQuery,
+  PARAMETER_TYPES,
+  type ParameterDeclarations,
+  type QueryEdit,
+  type QueryParameter,
+} from '../core/queries';
 
 // Described branches: a bare primitive union becomes a JSON Schema `type` array, which MCP clients
 // with one-type schema dialects reject.
@@ -63,23 +69,51 @@ const parameterDefaults = z
  * A list of declarations or an object of defaults. A plain union, so its JSON Schema shows both
  * forms; a failure is reported by the form the value is (core/validation.ts), or by this message.
  */
-const parameterDeclarations = z.union([parameterList, parameterDefaults], {
-  error: (issue) =>
-    issue.code === 'invalid_union' && (typeof issue.input !== 'object' || issue.input === null)
-      ? 'parameters are a list of {key, type, value} objects, or an object of default values by name ({"chain": "ethereum"})'
-      : undefined,
-});
+export const parameterDeclarations = z.union(
+  [parameterList, parameterDefaults.transform((values): ParameterDeclarations => ({ values }))],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union' && (typeof issue.input !== 'object' || issue.input === null)
+        ? 'parameters are a list of {key, type, value} objects, or an object of default values by name ({"chain": "ethereum"})'
+        : undefined,
+  },
+);
 
-const name = z.string().trim().min(1).max(300);
-const description = z.string().max(10_000);
-const querySql = z.string().min(1).max(100_000);
+// The saved-query operations. Each field's rules and limits live here once; the REST bodies below
+// (snake_case, Dune's names and compatibility spellings) and the MCP tool arguments
+// (functions/mcp/query-tools.ts, camelCase) are thin renamings over these schemas.
+
+export const queryIdSchema = z.number().int().positive();
 const tags = z.array(z.string().trim().min(1).max(64)).max(50);
+const description = z.string().max(10_000);
 
-/** Both spellings carry the declarations (`parameters` in the API docs, `query_parameters` in the SDKs). */
-const parameterFields = {
+/** createQuery's input, with its defaults. */
+export const newQuerySchema = z.strictObject({
+  name: z.string().trim().min(1).max(300),
+  description: description.default(''),
+  querySql: z.string().min(1).max(100_000),
+  parameters: parameterDeclarations.default([]),
+  tags: tags.default([]),
+  isPrivate: z.boolean().default(false),
+}) satisfies z.ZodType<NewQuery>;
+
+const newQuery = newQuerySchema.shape;
+
+/** updateQuery's input: the fields present change (tags and parameters are replaced as a whole). */
+export const queryEditSchema = z.strictObject({
+  name: newQuery.name.optional(),
+  description: description.optional(),
+  querySql: newQuery.querySql.optional(),
   parameters: parameterDeclarations.optional(),
-  query_parameters: parameterDeclarations.optional(),
-};
+  tags: tags.optional(),
+  isPrivate: z.boolean().optional(),
+  isArchived: z.boolean().optional(),
+}) satisfies z.ZodType<QueryEdit>;
+
+const queryEdit = queryEditSchema.shape;
+
+// REST bodies: Dune's field names. Both spellings carry the declarations (`parameters` in the API
+// docs, `query_parameters` in the SDKs).
 
 const isEmpty = (value: unknown) =>
   value === undefined ||
@@ -91,51 +125,50 @@ const oneParameterField = [
   { message: 'send parameters or query_parameters, not both' },
 ] as const;
 
+/** The declarations a body carries, under either name. */
 function declarations(body: {
-  parameters?: z.output<typeof parameterDeclarations>;
-  query_parameters?: z.output<typeof parameterDeclarations>;
+  parameters?: ParameterDeclarations;
+  query_parameters?: ParameterDeclarations;
 }): ParameterDeclarations | undefined {
-  const chosen = isEmpty(body.parameters) ? (body.query_parameters ?? body.parameters) : body.parameters;
-  if (chosen === undefined) return undefined;
-  return Array.isArray(chosen) ? chosen : { values: chosen };
+  return isEmpty(body.parameters) ? (body.query_parameters ?? body.parameters) : body.parameters;
 }
 
 export const createQueryBody = z
   .strictObject({
-    name,
-    description: description.default(''),
-    query_sql: querySql,
-    ...parameterFields,
-    tags: tags.default([]),
-    is_private: z.boolean().default(false),
+    name: newQuery.name,
+    description: newQuery.description,
+    query_sql: newQuery.querySql,
+    parameters: queryEdit.parameters,
+    query_parameters: queryEdit.parameters,
+    tags: newQuery.tags,
+    is_private: newQuery.isPrivate,
     /** Accepted for compatibility with Dune clients; every query here is saved. */
     is_temp: z.boolean().optional(),
   })
   .refine(...oneParameterField)
-  .transform((body) => ({
-    name: body.name,
-    description: body.description,
-    querySql: body.query_sql,
-    parameters: declarations(body) ?? [],
-    tags: body.tags,
-    isPrivate: body.is_private,
-  }));
+  .transform(
+    (body): NewQuery => ({
+      name: body.name,
+      description: body.description,
+      querySql: body.query_sql,
+      parameters: declarations(body) ?? [],
+      tags: body.tags,
+      isPrivate: body.is_private,
+    }),
+  );
 
 export const updateQueryBody = z
   .strictObject({
     /** Dune's examples repeat the id in the body; it must match the path when present. */
-    query_id: z.number().int().positive().optional(),
-    name: name.optional(),
-    description: description.optional(),
-    query_sql: querySql.optional(),
-    ...parameterFields,
-    tags: tags.optional(),
-    is_private: z.boolean().optional(),
-    is_archived: z.boolean().optional(),
-  })
-  .refine((body) => Object.entries(body).some(([key, value]) => key !== 'query_id' && value !== undefined), {
-    message:
-      'nothing to change: send at least one of name, description, query_sql, parameters, tags, is_private, is_archived',
+    query_id: queryIdSchema.optional(),
+    name: queryEdit.name,
+    description: queryEdit.description,
+    query_sql: queryEdit.querySql,
+    parameters: queryEdit.parameters,
+    query_parameters: queryEdit.parameters,
+    tags: queryEdit.tags,
+    is_private: queryEdit.isPrivate,
+    is_archived: queryEdit.isArchived,
   })
   .refine(...oneParameterField)
   .transform((body) => ({
@@ -148,7 +181,7 @@ export const updateQueryBody = z
       tags: body.tags,
       isPrivate: body.is_private,
       isArchived: body.is_archived,
-    },
+    } satisfies QueryEdit,
   }));
 
 export const queryIdPath = z.strictObject({

@@ -1,5 +1,5 @@
 import type { Account } from '../core/accounts';
-import { ForbiddenError, NotFoundError } from '../core/errors';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors';
 import { parametersFromValues, validateParameterDefinitions } from '../core/parameters';
 import type {
   NewQuery,
@@ -76,6 +76,11 @@ export async function updateQuery(
   edit: QueryEdit,
   now = new Date(),
 ): Promise<SavedQuery> {
+  if (Object.values(edit).every((value) => value === undefined)) {
+    throw new BadRequestError(
+      'Nothing to change: send at least one of the name, description, SQL, parameters, tags, or the private or archived flag.',
+    );
+  }
   const current = await ownedQuery(store, account, queryId);
   const unarchiving = edit.isArchived === false;
   if (current.isArchived && !unarchiving) assertRunnable(current);

@@ -105,7 +105,7 @@ describe('saved queries over REST', () => {
     const id = await create({ name: 'x', query_sql: 'select 1' });
     const empty = await host.call(`/v1/query/${id}`, { method: 'PATCH', json: {} });
     expect(empty.status).toBe(400);
-    expect((await bodyOf(empty)).error).toMatch(/nothing to change/);
+    expect((await bodyOf(empty)).error).toMatch(/nothing to change/i);
     const mismatch = await host.call(`/v1/query/${id}`, {
       method: 'PATCH',
       json: { query_id: id + 1, name: 'y' },
