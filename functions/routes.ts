@@ -41,6 +41,12 @@ const OPENAPI = 'functions/openapi/handlers.ts';
 const PUBLIC = { public: true } as const;
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
+/**
+ * Result reads may scan a whole stored result for `filters`/`sort_by` on AWS: give them one full
+ * vCPU (Lambda allots CPU in proportion to memory; 1,769 MB is one vCPU, docs/aws.md).
+ */
+const RESULT_READS: Partial<RouteDefinition> = { memoryMb: 1769 };
+
 function route(
   method: HttpMethod,
   path: string,
@@ -82,10 +88,16 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/v1/sql/execute', EXECUTIONS, 'executeSql'),
   route('GET', '/v1/execution/{execution_id}/status', EXECUTIONS, 'getExecutionStatus'),
   route('POST', '/v1/execution/{execution_id}/cancel', EXECUTIONS, 'cancelExecution'),
-  route('GET', '/v1/execution/{execution_id}/results', EXECUTIONS, 'getExecutionResults'),
-  route('GET', '/v1/execution/{execution_id}/results/csv', EXECUTIONS, 'getExecutionResultsCsv'),
-  route('GET', '/v1/query/{query_id}/results', EXECUTIONS, 'getQueryResults'),
-  route('GET', '/v1/query/{query_id}/results/csv', EXECUTIONS, 'getQueryResultsCsv'),
+  route('GET', '/v1/execution/{execution_id}/results', EXECUTIONS, 'getExecutionResults', RESULT_READS),
+  route(
+    'GET',
+    '/v1/execution/{execution_id}/results/csv',
+    EXECUTIONS,
+    'getExecutionResultsCsv',
+    RESULT_READS,
+  ),
+  route('GET', '/v1/query/{query_id}/results', EXECUTIONS, 'getQueryResults', RESULT_READS),
+  route('GET', '/v1/query/{query_id}/results/csv', EXECUTIONS, 'getQueryResultsCsv', RESULT_READS),
   route('POST', '/v1/usage', EXECUTIONS, 'getUsage'),
   // Materialized views
   route('POST', '/v1/materialized-views', MATVIEWS, 'upsertMaterializedView'),

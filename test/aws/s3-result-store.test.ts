@@ -240,6 +240,47 @@ describe('the S3 result store over an Athena CSV result', () => {
     await store.delete('small');
   });
 
+  it('scans the same rows when the body arrives in chunks that split records, quotes and line ends', async () => {
+    for (const overrides of [
+      { filters: parseResultFilter('label = \'a,b "q"\' and maybe > 100'), offset: 40 },
+      { filters: parseResultFilter("label like 'line%'"), sortBy: parseSortBy('data desc'), offset: 1500 },
+      { sortBy: parseSortBy('label, i desc'), offset: 5000 },
+      { sampleCount: 50, sortBy: parseSortBy('data') },
+    ]) {
+      const whole = await store.readPage(request(overrides));
+      s3.setChunkBytes(97);
+      try {
+        expect(await store.readPage(request(overrides))).toEqual(whole);
+      } finally {
+        s3.setChunkBytes(1 << 20);
+      }
+    }
+  });
+
+  it('refuses filters and sorting that would scan more than a request may, before reading any rows', async () => {
+    const bytes = (await store.register(ID, { bucket: 'svc-athena', key: `athena/${ID}.csv` }, COLUMNS))
+      .bytes;
+    const capped = new S3ResultStore(s3.client, {
+      bucket: RESULTS_BUCKET,
+      rowsPerEntry: 256,
+      sortHeapRows: 1000,
+      maxScanBytes: Math.floor(bytes * 1.5),
+    });
+    s3.mock.resetHistory();
+    // One pass fits; a deep sorted page needs two and is refused with what to do instead.
+    expect((await capped.readPage(request({ filters: parseResultFilter('bucket = 3') }))).totalRowCount).toBe(
+      2000,
+    );
+    const message = await badRequest(capped.readPage(request({ sortBy: parseSortBy('i'), offset: 5000 })));
+    expect(message).toMatch(
+      /^sort_by on this result would scan \d+ MiB of stored rows \(20,000 rows\), more than the \d+ MiB one request may scan: filter and order in the query's SQL/,
+    );
+    const scans = s3.mock.commandCalls(GetObjectCommand).filter((call) => call.args[0].input.Range);
+    expect(scans.length).toBe(Math.ceil(Math.ceil(ROWS / 256) / 64));
+    // Plain pages are never refused.
+    expect((await capped.readPage(request({ offset: 19_990 }))).rows).toHaveLength(10);
+  });
+
   it('reads an empty result and a result without a trailing line break', async () => {
     s3.put('svc-athena', 'athena/empty.csv', '"x"\n');
     await store.register('empty', { bucket: 'svc-athena', key: 'athena/empty.csv' }, [

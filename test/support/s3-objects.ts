@@ -17,9 +17,11 @@ type StoredObject = { bytes: Buffer } | { path: string; size: number };
 /**
  * A mocked S3 client over an in-memory/disk object map that honours GetObject `Range`
  * (`bytes=start-end`, inclusive, as S3 does) and answers a missing key with NoSuchKey, the way
- * S3 does; bodies are real Node streams with the SDK's stream mixin, as in Lambda.
+ * S3 does; bodies are real Node streams with the SDK's stream mixin, as in Lambda, arriving in
+ * chunks of 1 MiB (`setChunkBytes`: small chunks put record boundaries anywhere).
  */
 export function mockS3Objects() {
+  let chunkBytes = 1 << 20;
   const objects = new Map<string, StoredObject>();
   const mock = mockClient(S3Client);
   const id = (bucket: string | undefined, key: string | undefined) => `${bucket}/${key}`;
@@ -39,8 +41,8 @@ export function mockS3Objects() {
       }
       const stream =
         'bytes' in object
-          ? Readable.from([object.bytes.subarray(start, end + 1)])
-          : createReadStream(object.path, { start, end, highWaterMark: 1 << 20 });
+          ? Readable.from(chunksOf(object.bytes.subarray(start, end + 1), chunkBytes))
+          : createReadStream(object.path, { start, end, highWaterMark: chunkBytes });
       return {
         Body: sdkStreamMixin(stream),
         ContentLength: end - start + 1,
@@ -69,6 +71,9 @@ export function mockS3Objects() {
   return {
     mock,
     client: new S3Client({ region: 'us-east-1' }),
+    setChunkBytes(bytes: number) {
+      chunkBytes = bytes;
+    },
     put(bucket: string, key: string, bytes: Buffer | string) {
       objects.set(id(bucket, key), { bytes: Buffer.from(bytes) });
     },
@@ -88,4 +93,8 @@ export function mockS3Objects() {
       install();
     },
   };
+}
+
+function* chunksOf(bytes: Buffer, size: number): Generator<Buffer> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }

@@ -63,50 +63,118 @@ export class CsvRecordScanner {
 /** Parses whole records (the slice must start at a record start and end after a line end). */
 export function parseCsvRecords(bytes: Uint8Array, visit: (record: CsvRecord) => void): void {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  parseRecordsFrom(buffer, 0, true, undefined, (record) => visit(record));
+}
+
+/**
+ * Parses a stream of whole records that arrives in chunks of any size (a ranged GET's body), so a
+ * scan never holds more than a chunk and one partial record. Only the `wanted` fields are decoded
+ * (the others read as `null`); `full()` decodes the current record entirely, for the few rows a
+ * scan keeps.
+ */
+export class CsvRecordStream {
+  private carry: Buffer | undefined;
+
+  constructor(
+    private readonly visit: (record: CsvRecord, full: () => CsvRecord) => void,
+    private readonly wanted?: readonly boolean[],
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buffer = this.carry ? Buffer.concat([this.carry, bytes]) : bytes;
+    const consumed = parseRecordsFrom(buffer, 0, false, this.wanted, this.visit);
+    // Copy the unparsed tail: keeping a subarray would pin the whole chunk.
+    this.carry = consumed < buffer.length ? Buffer.from(buffer.subarray(consumed)) : undefined;
+  }
+
+  /** The stream ended: what is left is the last record. */
+  end(): void {
+    if (this.carry) parseRecordsFrom(this.carry, 0, true, this.wanted, this.visit);
+    this.carry = undefined;
+  }
+}
+
+/** Thrown inside the parser when a non-final buffer ends mid-record. */
+const INCOMPLETE = Symbol('incomplete record');
+
+/**
+ * Parses records from `from`; returns the offset after the last whole record. When `final`, the
+ * buffer ends the data, so a record without a line end is whole too.
+ */
+function parseRecordsFrom(
+  buffer: Buffer,
+  from: number,
+  final: boolean,
+  wanted: readonly boolean[] | undefined,
+  visit: (record: CsvRecord, full: () => CsvRecord) => void,
+  maxRecords = Number.POSITIVE_INFINITY,
+): number {
   const length = buffer.length;
-  let i = 0;
+  let records = 0;
+  let i = from;
+  let recordStart = from;
   let record: CsvRecord = [];
-  while (i < length) {
-    let value: string | null;
-    if (buffer[i] === QUOTE) {
-      let text = '';
-      let start = i + 1;
-      for (;;) {
-        const close = buffer.indexOf(QUOTE, start);
-        if (close < 0) throw new Error('Malformed CSV: unterminated quoted field');
-        text += buffer.toString('utf8', start, close);
-        if (buffer[close + 1] === QUOTE) {
-          text += '"';
-          start = close + 2;
-          continue;
+  const full = () => {
+    const whole: CsvRecord[] = [];
+    parseRecordsFrom(buffer, recordStart, true, undefined, (r) => whole.push(r), 1);
+    return whole[0]!;
+  };
+  try {
+    while (i < length) {
+      const decode = wanted === undefined || wanted[record.length] === true;
+      let value: string | null = null;
+      if (buffer[i] === QUOTE) {
+        let text = '';
+        let start = i + 1;
+        for (;;) {
+          const close = buffer.indexOf(QUOTE, start);
+          if (close < 0) {
+            if (final) throw new Error('Malformed CSV: unterminated quoted field');
+            throw INCOMPLETE;
+          }
+          if (decode) text += buffer.toString('utf8', start, close);
+          if (buffer[close + 1] === QUOTE) {
+            if (decode) text += '"';
+            start = close + 2;
+            continue;
+          }
+          i = close + 1;
+          break;
         }
-        i = close + 1;
-        break;
+        value = decode ? text : null;
+      } else {
+        let end = i;
+        while (end < length && buffer[end] !== COMMA && buffer[end] !== LF) end++;
+        let stop = end;
+        if (stop > i && buffer[stop - 1] === CR) stop--;
+        value = stop === i || !decode ? null : buffer.toString('utf8', i, stop);
+        i = end;
       }
-      value = text;
-    } else {
-      let end = i;
-      while (end < length && buffer[end] !== COMMA && buffer[end] !== LF) end++;
-      let stop = end;
-      if (stop > i && buffer[stop - 1] === CR) stop--;
-      value = stop === i ? null : buffer.toString('utf8', i, stop);
-      i = end;
+      if (buffer[i] === CR) i++;
+      if (i >= length && !final) throw INCOMPLETE;
+      record.push(value);
+      if (i >= length || buffer[i] === LF) {
+        visit(record, full);
+        record = [];
+        i++;
+        recordStart = i;
+        if (++records >= maxRecords) return i;
+      } else if (buffer[i] === COMMA) {
+        i++;
+      } else {
+        throw new Error(`Malformed CSV: unexpected byte ${buffer[i]} after a field`);
+      }
     }
-    if (buffer[i] === CR) i++;
-    record.push(value);
-    if (i >= length || buffer[i] === LF) {
-      visit(record);
-      record = [];
-      i++;
-    } else if (buffer[i] === COMMA) {
-      i++;
-    } else {
-      throw new Error(`Malformed CSV: unexpected byte ${buffer[i]} after a field`);
-    }
+  } catch (error) {
+    if (error === INCOMPLETE) return recordStart;
+    throw error;
   }
   // The slice ended right after a comma: the last field is empty.
   if (record.length > 0) {
+    if (!final) return recordStart;
     record.push(null);
-    visit(record);
+    visit(record, full);
   }
+  return length;
 }

@@ -103,6 +103,16 @@ export function storedBytes(text: string | null, kind: ValueKind): number {
   }
 }
 
+/**
+ * Binary in Athena's form, lowercase hex pairs separated by spaces: comparing these strings orders
+ * them as their bytes (hex digits sort as nibbles, spaces sit at the same places, a prefix sorts
+ * first), without rebuilding a `0x` string per row.
+ */
+function binaryComparable(text: string): string {
+  if (!text.startsWith('0x')) return text.toLowerCase();
+  return (text.slice(2).toLowerCase().match(/../g) ?? []).join(' ');
+}
+
 /** A comparable form of a column's text: bigint, number, string; null stays null. */
 type Comparable = bigint | number | string | boolean | null;
 
@@ -116,7 +126,7 @@ function comparable(text: string | null, kind: ValueKind): Comparable {
     case 'boolean':
       return text === 'true';
     case 'binary':
-      return binaryText(text);
+      return binaryComparable(text);
     case 'timestamp':
       return timestampText(text);
     default:
@@ -168,7 +178,7 @@ function literal(column: AthenaColumn, value: FilterValue): Comparable {
       return conversionError(value, column);
     }
     case 'binary':
-      if (typeof value === 'string' && /^0x([0-9a-f]{2})*$/i.test(value)) return value.toLowerCase();
+      if (typeof value === 'string' && /^0x([0-9a-f]{2})*$/i.test(value)) return binaryComparable(value);
       return String(value);
     case 'timestamp': {
       const text = String(value).trim();
@@ -263,6 +273,17 @@ export function compileFilter(expression: FilterExpression, columns: AthenaColum
       const i = index(expression.column);
       return expression.negated ? (record) => record[i] != null : (record) => record[i] == null;
     }
+  }
+}
+
+/** The positions of the columns a filter reads. */
+export function filterColumns(expression: FilterExpression, columns: AthenaColumn[]): number[] {
+  switch (expression.kind) {
+    case 'and':
+    case 'or':
+      return [...filterColumns(expression.left, columns), ...filterColumns(expression.right, columns)];
+    default:
+      return [columns.indexOf(resolveColumn(columns, expression.column, 'filters'))];
   }
 }
 

@@ -13,14 +13,15 @@ import type {
   ResultValue,
   SortKey,
 } from '../../core/engine';
-import { NotFoundError } from '../../core/errors';
+import { BadRequestError, NotFoundError } from '../../core/errors';
 import { csvDocument, isValidExecutionId, resolveColumn, validatePaging } from '../../core/result-encoding';
-import { type CsvRecord, CsvRecordScanner, parseCsvRecords } from './athena-csv';
+import { type CsvRecord, CsvRecordScanner, CsvRecordStream, parseCsvRecords } from './athena-csv';
 import {
   type AthenaColumn,
   compareRows,
   compileFilter,
   decodeValue,
+  filterColumns,
   type KeyedRow,
   type RowPredicate,
   type SortSpec,
@@ -61,7 +62,14 @@ export interface S3ResultStoreOptions {
   /** Sorted pages up to this depth keep a heap of offset+limit rows; deeper ones select in two passes. */
   sortHeapRows?: number;
   sampleSeed?: number;
+  /**
+   * Bytes of stored CSV one read may scan for `filters`/`sort_by` (default 2 GiB, about 11 s on one
+   * vCPU): a read that would scan more is refused at once rather than cut off by API Gateway at 29 s.
+   */
+  maxScanBytes?: number;
 }
+
+const DEFAULT_MAX_SCAN_BYTES = 2 * 1024 ** 3;
 
 interface Selected {
   rows: CsvRecord[];
@@ -214,16 +222,37 @@ export class S3ResultStore implements ResultStore {
     const projection = chosen.map((column) => all.indexOf(column));
     const predicate = request.filters ? compileFilter(request.filters, all) : undefined;
     const sort = request.sortBy ? sortSpec(all, request.sortBy) : undefined;
+    // A scan decodes only what it tests or orders by; kept rows are decoded whole.
+    const wanted = all.map(() => false);
+    for (const i of request.filters ? filterColumns(request.filters, all) : []) wanted[i] = true;
+    for (const i of sort?.indexes ?? []) wanted[i] = true;
+    if (request.sampleCount === undefined && (sort || predicate)) {
+      // A deep sorted page reads the result twice (sample pass, then the bracketed pass).
+      const deep =
+        sort !== undefined && request.offset + request.limit > (this.options.sortHeapRows ?? 50_000);
+      this.checkScanBudget(manifest, deep ? 2 : 1, sort ? 'sort_by' : 'filters');
+    }
     let selected: Selected;
     if (request.sampleCount !== undefined) selected = await this.sample(manifest, request.sampleCount, sort);
-    else if (sort) selected = await this.sorted(manifest, request, sort, predicate);
-    else if (predicate) selected = await this.filtered(manifest, request, predicate);
+    else if (sort) selected = await this.sorted(manifest, request, wanted, sort, predicate);
+    else if (predicate) selected = await this.filtered(manifest, request, wanted, predicate);
     else
       selected = {
         rows: await this.slice(manifest, request.offset, request.limit),
         totalRowCount: manifest.rowCount,
       };
     return { columns: chosen, projection, selected };
+  }
+
+  private checkScanBudget(manifest: ResultManifest, passes: number, what: string): void {
+    const max = this.options.maxScanBytes ?? DEFAULT_MAX_SCAN_BYTES;
+    if (manifest.bytes * passes <= max) return;
+    const mib = (bytes: number) => `${Math.ceil(bytes / 1024 ** 2).toLocaleString('en-US')} MiB`;
+    throw new BadRequestError(
+      `${what} on this result would scan ${mib(manifest.bytes * passes)} of stored rows (${manifest.rowCount.toLocaleString('en-US')} rows), ` +
+        `more than the ${mib(max)} one request may scan: filter and order in the query's SQL and run it again, ` +
+        'or read this result in pages without filters/sort_by',
+    );
   }
 
   /** Rows [offset, offset + limit) in stored order: one ranged GET of whole index entries. */
@@ -243,22 +272,35 @@ export class S3ResultStore implements ResultStore {
 
   /** The bytes of index entries [first, last): whole records only. */
   private async range(manifest: ResultManifest, first: number, last: number): Promise<Uint8Array> {
-    const start = manifest.offsets[first]!;
-    const stop = last < manifest.offsets.length ? manifest.offsets[last]! : manifest.bytes;
-    const response = await this.s3.send(
-      new GetObjectCommand({
-        Bucket: manifest.csv.bucket,
-        Key: manifest.csv.key,
-        Range: `bytes=${start}-${stop - 1}`,
-      }),
-    );
+    const response = await this.s3.send(this.rangeCommand(manifest, first, last));
     return response.Body!.transformToByteArray();
   }
 
-  /** Visits every row in stored order, reading a batch of entries per GET with the next one in flight. */
+  private rangeCommand(manifest: ResultManifest, first: number, last: number): GetObjectCommand {
+    const start = manifest.offsets[first]!;
+    const stop = last < manifest.offsets.length ? manifest.offsets[last]! : manifest.bytes;
+    return new GetObjectCommand({
+      Bucket: manifest.csv.bucket,
+      Key: manifest.csv.key,
+      Range: `bytes=${start}-${stop - 1}`,
+    });
+  }
+
+  /** The body stream of index entries [first, last), for scans. */
+  private async rangeBody(manifest: ResultManifest, first: number, last: number) {
+    const response = await this.s3.send(this.rangeCommand(manifest, first, last));
+    return response.Body as AsyncIterable<Uint8Array>;
+  }
+
+  /**
+   * Visits every row in stored order (or the rows of the given index entries), streaming each
+   * ranged GET's body with the next GETs already in flight. Only the `wanted` columns are
+   * decoded; `full()` decodes the row entirely for the rows a read keeps.
+   */
   private async scan(
     manifest: ResultManifest,
-    visit: (record: CsvRecord, row: number) => void,
+    wanted: readonly boolean[],
+    visit: (record: CsvRecord, row: number, full: () => CsvRecord) => void,
     entries?: number[],
   ): Promise<void> {
     const batch = this.options.entriesPerScanRead ?? 64;
@@ -269,30 +311,36 @@ export class S3ResultStore implements ResultStore {
       for (let entry = 0; entry < manifest.offsets.length; entry += batch) starts.push(entry);
     }
     const width = entries ? 1 : batch;
+    // Whole-result scans read big ranges, two at a time; single entries are small and latency-bound.
+    const depth = entries ? 8 : 2;
     const fetch = (i: number) => {
       const first = starts[i]!;
-      return this.range(manifest, first, Math.min(first + width, manifest.offsets.length));
+      return this.rangeBody(manifest, first, Math.min(first + width, manifest.offsets.length));
     };
-    let next = starts.length > 0 ? fetch(0) : undefined;
+    const inFlight: Promise<AsyncIterable<Uint8Array>>[] = [];
+    for (let i = 0; i < Math.min(depth, starts.length); i++) inFlight.push(fetch(i));
     for (let i = 0; i < starts.length; i++) {
-      const bytes = await next!;
-      next = i + 1 < starts.length ? fetch(i + 1) : undefined;
+      const body = await inFlight.shift()!;
+      if (i + depth < starts.length) inFlight.push(fetch(i + depth));
       let row = starts[i]! * manifest.rowsPerEntry;
-      parseCsvRecords(bytes, (record) => visit(record, row++));
+      const stream = new CsvRecordStream((record, full) => visit(record, row++, full), wanted);
+      for await (const chunk of body) stream.push(chunk);
+      stream.end();
     }
   }
 
   private async filtered(
     manifest: ResultManifest,
     request: ResultPageRequest,
+    wanted: readonly boolean[],
     predicate: RowPredicate,
   ): Promise<Selected> {
     const rows: CsvRecord[] = [];
     let matches = 0;
     const end = request.offset + request.limit;
-    await this.scan(manifest, (record) => {
+    await this.scan(manifest, wanted, (record, _row, full) => {
       if (!predicate(record)) return;
-      if (matches >= request.offset && matches < end) rows.push(record);
+      if (matches >= request.offset && matches < end) rows.push(full());
       matches++;
     });
     return { rows, totalRowCount: matches };
@@ -301,6 +349,7 @@ export class S3ResultStore implements ResultStore {
   private async sorted(
     manifest: ResultManifest,
     request: ResultPageRequest,
+    wanted: readonly boolean[],
     spec: SortSpec,
     predicate?: RowPredicate,
   ): Promise<Selected> {
@@ -310,10 +359,13 @@ export class S3ResultStore implements ResultStore {
       // The first `end` rows in sort order: a max-heap of that size.
       const heap = new BoundedHeap<KeyedRow>(end, compare);
       let matches = 0;
-      await this.scan(manifest, (record, rowNumber) => {
+      await this.scan(manifest, wanted, (record, rowNumber, full) => {
         if (predicate && !predicate(record)) return;
         matches++;
-        heap.offer({ keys: sortKeys(record, spec), rowNumber, record });
+        const keyed = { keys: sortKeys(record, spec), rowNumber, record };
+        if (!heap.accepts(keyed)) return;
+        keyed.record = full();
+        heap.offer(keyed);
       });
       const rows = heap
         .sorted()
@@ -321,7 +373,7 @@ export class S3ResultStore implements ResultStore {
         .map((row) => row.record);
       return { rows, totalRowCount: matches };
     }
-    return this.selectDeep(manifest, request, spec, compare, predicate);
+    return this.selectDeep(manifest, request, wanted, spec, compare, predicate);
   }
 
   /**
@@ -333,6 +385,7 @@ export class S3ResultStore implements ResultStore {
   private async selectDeep(
     manifest: ResultManifest,
     request: ResultPageRequest,
+    wanted: readonly boolean[],
     spec: SortSpec,
     compare: (a: KeyedRow, b: KeyedRow) => number,
     predicate?: RowPredicate,
@@ -341,7 +394,7 @@ export class S3ResultStore implements ResultStore {
     const random = seededRandom(this.options.sampleSeed ?? 42);
     const sample: KeyedRow[] = [];
     let matches = 0;
-    await this.scan(manifest, (record, rowNumber) => {
+    await this.scan(manifest, wanted, (record, rowNumber) => {
       if (predicate && !predicate(record)) return;
       matches++;
       const keyed = { keys: sortKeys(record, spec), rowNumber, record: [] };
@@ -362,11 +415,14 @@ export class S3ResultStore implements ResultStore {
       const high = highIndex < sample.length ? sample[highIndex] : undefined;
       let below = 0;
       const kept: KeyedRow[] = [];
-      await this.scan(manifest, (record, rowNumber) => {
+      await this.scan(manifest, wanted, (record, rowNumber, full) => {
         if (predicate && !predicate(record)) return;
         const keyed = { keys: sortKeys(record, spec), rowNumber, record };
         if (low && compare(keyed, low) < 0) below++;
-        else if (!high || compare(keyed, high) <= 0) kept.push(keyed);
+        else if (!high || compare(keyed, high) <= 0) {
+          keyed.record = full();
+          kept.push(keyed);
+        }
       });
       if (below <= start && below + kept.length >= end) {
         kept.sort(compare);
@@ -391,8 +447,10 @@ export class S3ResultStore implements ResultStore {
     const picked: KeyedRow[] = [];
     await this.scan(
       manifest,
-      (record, rowNumber) => {
+      [],
+      (_record, rowNumber, full) => {
         if (wanted.has(rowNumber)) {
+          const record = full();
           picked.push({ keys: spec ? sortKeys(record, spec) : [], rowNumber, record });
           wanted.delete(rowNumber);
         }

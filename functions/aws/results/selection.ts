@@ -9,6 +9,12 @@ export class BoundedHeap<T> {
     private readonly compare: (a: T, b: T) => number,
   ) {}
 
+  /** Whether `offer(item)` would keep it (lets callers skip building what would be dropped). */
+  accepts(item: T): boolean {
+    if (this.capacity <= 0) return false;
+    return this.items.length < this.capacity || this.compare(item, this.items[0]!) < 0;
+  }
+
   offer(item: T): void {
     if (this.capacity <= 0) return;
     const { items } = this;
