@@ -11,6 +11,7 @@ import { executeSavedQuery, ownExecution } from '../executions/use-cases';
 import { newQuerySchema, parameterList, queryEditSchema, queryIdSchema } from '../queries/schemas';
 import { createQuery, readableQuery, updateQuery } from '../queries/use-cases';
 import type { Services } from '../services';
+import { failureHint } from './failure-hints';
 import { annotate, formatBytes, guarded, jsonObject, nullableNumber, ok } from './tool-results';
 
 /** Text budget for result rows in one tool answer (models pay per token). */
@@ -343,8 +344,7 @@ async function resultsAnswer(
   if (!('result' in answer) || !answer.result) {
     if (answer.error) {
       const error = { type: answer.error.type, message: answer.error.message };
-      const hint =
-        'The query failed; fix the SQL with updateServiceQuery and run it again with executeQueryById.';
+      const hint = failureHint(answer.error.type);
       return ok(
         { ...base, error, hint },
         `Execution ${id} ${state}: ${error.type}: ${error.message}\n${hint}`,
