@@ -21,7 +21,7 @@ export interface RouteDefinition {
   /**
    * Public routes answer without credentials: the OAuth endpoints (they are how a client gets
    * credentials), their well-known metadata, the dashboard page (it checks its share token), the
-   * landing page and the OpenAPI document.
+   * landing page, the OpenAPI document and its rendered reference.
    * Every other route goes through the one authorizer (functions/auth) on both hosts.
    */
   public?: boolean;
@@ -38,6 +38,7 @@ const DASHBOARDS = 'functions/dashboards/handlers.ts';
 const HOME = 'functions/home/handlers.ts';
 const OAUTH = 'functions/oauth/handlers.ts';
 const OPENAPI = 'functions/openapi/handlers.ts';
+const API_DOCS = 'functions/apidocs/handlers.ts';
 const PUBLIC = { public: true } as const;
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
@@ -69,6 +70,9 @@ export const routes: readonly RouteDefinition[] = [
   route('GET', '/', HOME, 'homePage', PUBLIC),
   // This API's OpenAPI 3.1 document, generated from the handlers' schemas (public)
   route('GET', '/v1/openapi.json', OPENAPI, 'getOpenApiDocument', PUBLIC),
+  // The rendered API reference of that document and its renderer's script (public)
+  route('GET', '/docs', API_DOCS, 'apiReferencePage', PUBLIC),
+  route('GET', '/docs/rapidoc.js', API_DOCS, 'apiReferenceRenderer', PUBLIC),
   // Table catalog
   route('GET', '/v1/datasets', DATASETS, 'listDatasets'),
   route('GET', '/v1/datasets/{full_name}', DATASETS, 'getDataset'),

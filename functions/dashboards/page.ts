@@ -4,9 +4,9 @@ import type { ResultValue } from '../core/engine';
 import { ServiceError } from '../core/errors';
 import type { Visualization } from '../core/visualizations';
 import { latestCompletedExecution } from '../executions/results';
+import { escapeHtml } from '../http/html';
 import type { Services } from '../services';
 import type { TableOptions } from '../visualizations/options';
-import { escapeHtml } from '../visualizations/render';
 import { readableVisualization, renderVisualization } from '../visualizations/use-cases';
 
 /** Rows a table widget shows on the page at most. */

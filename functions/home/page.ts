@@ -1,5 +1,5 @@
 import type { TableStats } from '../core/catalog';
-import { escapeHtml } from '../visualizations/render';
+import { escapeHtml } from '../http/html';
 
 /** The span of time the data covers: earliest and latest partition-column value over all tables. */
 export function dataDateRange(stats: readonly TableStats[]): { from: string; to: string } | undefined {
@@ -48,7 +48,7 @@ export function homePageHtml(baseUrl: string, range: { from: string; to: string 
 <p class="lead">SQL over onchain data (DuneSQL) through a REST API and a remote MCP server.</p>
 <table>
 <tr><td>Base URL</td><td><code>${base}</code></td></tr>
-<tr><td>REST API</td><td><code>${base}/v1</code> — endpoints and examples in the project's README</td></tr>
+<tr><td>REST API</td><td><code>${base}/v1</code> — <a href="${base}/docs">API reference</a> (try requests in the browser), <a href="${base}/v1/openapi.json">OpenAPI 3.1 document</a> for client generators</td></tr>
 <tr><td>MCP server</td><td><code>${mcpUrl}</code> (Streamable HTTP)</td></tr>
 <tr><td>Sample data</td><td>${dataLine}</td></tr>
 </table>

@@ -1,4 +1,5 @@
 import { OAUTH_SCOPE } from '../core/oauth';
+import { escapeHtml } from '../http/html';
 
 /** Server-rendered pages of the authorization endpoint. Every value is escaped; no script runs. */
 export const PAGE_HEADERS: Record<string, string> = {
@@ -9,13 +10,6 @@ export const PAGE_HEADERS: Record<string, string> = {
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
 };
-
-export function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
-  );
-}
 
 function layout(title: string, body: string): string {
   return `<!doctype html>

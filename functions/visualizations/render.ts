@@ -1,6 +1,7 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { ResultColumn, ResultValue } from '../core/engine';
+import { escapeHtml } from '../http/html';
 import type { ChartOptions, CounterOptions } from './options';
 import { isNumericColumn, isTemporalColumn } from './options';
 
@@ -9,16 +10,6 @@ export const MAX_RENDER_ROWS = 5_000;
 const WIDTH = 640;
 const HEIGHT = 320;
 const PALETTE = 'tableau10';
-
-/** Escapes text for HTML and SVG (element content and quoted attribute values). */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 export interface ChartInput {
   title: string;

@@ -5,6 +5,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { RAPIDOC_FILE } from '../../functions/apidocs/page';
 import type { RouteDefinition } from '../../functions/routes';
 import { LOCK_FILE, REPO_ROOT } from '../paths';
 
@@ -148,7 +149,11 @@ export function createApiFunction(scope: Construct, props: ApiFunctionProps): No
   });
 }
 
-/** The MCP server's searchDocs tool indexes the README and docs/ (functions/mcp/docs-search.ts). */
+/**
+ * Files handlers read at run time: the MCP server's searchDocs tool indexes the README and docs/
+ * (functions/mcp/docs-search.ts); the API reference page serves the vendored RapiDoc bundle.
+ */
 const FILES_READ_AT_RUN_TIME: Readonly<Record<string, readonly string[]>> = {
   'functions/mcp/handler.ts': ['README.md', 'docs'],
+  'functions/apidocs/handlers.ts': [RAPIDOC_FILE],
 };

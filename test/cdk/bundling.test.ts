@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RAPIDOC_FILE } from '../../functions/apidocs/page';
 import { type RouteDefinition, routes } from '../../functions/routes';
 import { RUNNER_ENTRY, RUNNER_HANDLER } from '../../lib/constructs/executions';
 import { REPO_ROOT } from '../../lib/paths';
@@ -178,6 +179,19 @@ describe('function bundling (local esbuild, no Docker)', () => {
       expect(hits.some((hit) => hit.path.startsWith('docs/aws.md#'))).toBe(true);
       // keepNames: esbuild re-attaches the real names (`static{a(this,"BadRequestError")}`).
       expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).toMatch(/\(this,"BadRequestError"\)/);
+    },
+    BUNDLING_TIMEOUT_MS,
+  );
+
+  it(
+    'ships the vendored RapiDoc bundle beside the API reference handler, where it looks for it',
+    () => {
+      const renderer = routes.find((r) => r.handler === 'apiReferenceRenderer')!;
+      // A stack needs one route behind the authorizer; the MCP one is already bundled above.
+      const mcp = routes.find((r) => r.entry === 'functions/mcp/handler.ts')!;
+      const { bundles } = synthWithBundling([renderer, mcp]);
+      const shipped = join(bundles.get(renderer.functionName)!, RAPIDOC_FILE);
+      expect(readFileSync(shipped).equals(readFileSync(join(REPO_ROOT, RAPIDOC_FILE)))).toBe(true);
     },
     BUNDLING_TIMEOUT_MS,
   );

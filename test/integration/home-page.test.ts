@@ -18,6 +18,8 @@ describe('GET / (landing page)', () => {
     expect(html).toContain('x-service-api-key');
     expect(html).toContain(`<code>${host.baseUrl}/v1</code>`);
     expect(html).toContain(`${host.baseUrl}/mcp/v1`);
+    expect(html).toContain(`<a href="${host.baseUrl}/docs">`);
+    expect(html).toContain(`<a href="${host.baseUrl}/v1/openapi.json">`);
     expect(html).toMatch(/The data covers <b>\d{4}-\d\d-\d\d[^<]*<\/b> to <b>\d{4}-\d\d-\d\d[^<]*<\/b>/);
     expect(html).not.toContain(host.apiKey);
   });
