@@ -436,10 +436,11 @@ describe('API Gateway', () => {
     template.hasOutput('ServiceTableName', { Value: { Ref: tableId } });
   });
 
-  it('is regional, serves PNG as binary, and logs access, errors and traces', () => {
+  it('is regional, serves PNG as binary, compresses answers of 1 KiB and more, and logs access, errors and traces', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       EndpointConfiguration: { Types: ['REGIONAL'] },
       BinaryMediaTypes: ['image/png'],
+      MinimumCompressionSize: 1024,
     });
     const accessLogsId = logicalIdOf(stack, stack.api.accessLogs);
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
