@@ -80,14 +80,16 @@ export type EngineRunStatus =
   | { state: 'succeeded'; result: EngineRunResult }
   | { state: 'failed'; failure: QueryFailure };
 
-export type QueryFailureType =
-  | 'syntax_error'
-  | 'execution_error'
-  | 'permission_denied'
-  | 'timeout'
-  | 'cancelled'
-  | 'resource_exhausted'
-  | 'engine_unavailable';
+export const QUERY_FAILURE_TYPES = [
+  'syntax_error',
+  'execution_error',
+  'permission_denied',
+  'timeout',
+  'cancelled',
+  'resource_exhausted',
+  'engine_unavailable',
+] as const;
+export type QueryFailureType = (typeof QUERY_FAILURE_TYPES)[number];
 
 /** A query that ran and failed. Not an HTTP error: the execution ends FAILED (or CANCELLED). */
 export class QueryFailure extends Error {

@@ -1,4 +1,4 @@
-import type { EngineRun, PerformanceTier, QueryFailureType, ResultColumn } from './engine';
+import { type EngineRun, type PerformanceTier, QUERY_FAILURE_TYPES, type ResultColumn } from './engine';
 import type { ParameterValues } from './parameters';
 
 /** Execution states, as the Dune API names them. */
@@ -30,8 +30,11 @@ export function normalizeState(state: string): ExecutionState | undefined {
     : undefined;
 }
 
+/** Why an execution failed: the engine's failure types, or a fault of the service itself. */
+export const EXECUTION_ERROR_TYPES = [...QUERY_FAILURE_TYPES, 'internal_error'] as const;
+
 export interface ExecutionError {
-  type: QueryFailureType | 'internal_error';
+  type: (typeof EXECUTION_ERROR_TYPES)[number];
   message: string;
   metadata?: { line: number; column: number };
 }

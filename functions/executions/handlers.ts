@@ -3,6 +3,15 @@ import { requestBaseUrl } from '../http/request-url';
 import { HttpResponse } from '../http/responses';
 import { routeHandler } from '../http/route-handler';
 import { queryIdPath } from '../queries/schemas';
+import {
+  cancelExecutionResponse,
+  executionResultsResponse,
+  executionStatusResponse,
+  submittedExecutionOf,
+  submittedExecutionResponse,
+  usageResponse,
+  usageResponseOf,
+} from './presenter';
 import * as results from './results';
 import {
   executeQueryBody,
@@ -15,35 +24,69 @@ import {
 import { usageOf } from './usage';
 import * as executions from './use-cases';
 
+/** Running costs credits: past the period's limit a run is refused with 402. */
+const RUN_ERRORS = [402, 403] as const;
+
 export const executeQuery = routeHandler(
-  { path: queryIdPath, body: executeQueryBody, query: executeQueryQuery },
-  ({ services, account, path, body, query }) =>
-    executions.executeSavedQuery(services, account, path.query_id, {
-      tier: query.performance === 'large' ? 'large' : body.performance,
-      parameters: { ...query.query_parameters, ...query.params, ...body.query_parameters },
-    }),
+  {
+    path: queryIdPath,
+    body: executeQueryBody,
+    query: executeQueryQuery,
+    docs: { summary: 'Run a saved query', response: submittedExecutionResponse, errors: RUN_ERRORS },
+  },
+  async ({ services, account, path, body, query }) =>
+    submittedExecutionOf(
+      await executions.executeSavedQuery(services, account, path.query_id, {
+        tier: query.performance === 'large' ? 'large' : body.performance,
+        parameters: { ...query.query_parameters, ...query.params, ...body.query_parameters },
+      }),
+    ),
 );
 
-export const executeSql = routeHandler({ body: executeSqlBody }, ({ services, account, body }) =>
-  executions.executeSql(services, account, body.sql, body.performance),
+export const executeSql = routeHandler(
+  {
+    body: executeSqlBody,
+    docs: { summary: 'Run ad-hoc SQL', response: submittedExecutionResponse, errors: RUN_ERRORS },
+  },
+  async ({ services, account, body }) =>
+    submittedExecutionOf(await executions.executeSql(services, account, body.sql, body.performance)),
 );
 
-export const getExecutionStatus = routeHandler({ path: executionIdPath }, ({ services, account, path }) =>
-  results.statusOf(services, account, path.execution_id),
+export const getExecutionStatus = routeHandler(
+  { path: executionIdPath, docs: { summary: "An execution's state", response: executionStatusResponse } },
+  ({ services, account, path }) => results.statusOf(services, account, path.execution_id),
 );
 
-export const cancelExecution = routeHandler({ path: executionIdPath }, ({ services, account, path }) =>
-  executions.cancelExecution(services, account, path.execution_id),
+export const cancelExecution = routeHandler(
+  {
+    path: executionIdPath,
+    docs: {
+      summary: 'Cancel a pending or running execution',
+      response: cancelExecutionResponse,
+      errors: [409],
+    },
+  },
+  ({ services, account, path }) => executions.cancelExecution(services, account, path.execution_id),
 );
 
 export const getExecutionResults = routeHandler(
-  { path: executionIdPath, query: resultsQuery },
+  {
+    path: executionIdPath,
+    query: resultsQuery,
+    docs: { summary: "A page of an execution's result", response: executionResultsResponse },
+  },
   ({ services, account, path, query, event }) =>
     results.executionResults(services, account, path.execution_id, query, locationOf(event)),
 );
 
+const CSV_DOCS = { produces: 'text/csv', errors: [409] } as const;
+
 export const getExecutionResultsCsv = routeHandler(
-  { path: executionIdPath, query: resultsQuery },
+  {
+    path: executionIdPath,
+    query: resultsQuery,
+    docs: { summary: "A page of an execution's result as CSV", ...CSV_DOCS },
+  },
   async ({ services, account, path, query, event }) =>
     csvResponse(
       await results.executionResultsCsv(
@@ -56,13 +99,21 @@ export const getExecutionResultsCsv = routeHandler(
 );
 
 export const getQueryResults = routeHandler(
-  { path: queryIdPath, query: resultsQuery },
+  {
+    path: queryIdPath,
+    query: resultsQuery,
+    docs: { summary: "A page of a query's latest result", response: executionResultsResponse },
+  },
   ({ services, account, path, query, event }) =>
     results.latestQueryResults(services, account, path.query_id, query, locationOf(event)),
 );
 
 export const getQueryResultsCsv = routeHandler(
-  { path: queryIdPath, query: resultsQuery },
+  {
+    path: queryIdPath,
+    query: resultsQuery,
+    docs: { summary: "A page of a query's latest result as CSV", ...CSV_DOCS },
+  },
   async ({ services, account, path, query, event }) =>
     csvResponse(
       await results.executionResultsCsv(
@@ -79,8 +130,9 @@ function locationOf(event: APIGatewayProxyEvent): results.ResultsLocation {
   return { baseUrl: requestBaseUrl(event), path: event.path };
 }
 
-export const getUsage = routeHandler({ body: usageBody }, ({ services, account, body }) =>
-  usageOf(services, account, body),
+export const getUsage = routeHandler(
+  { body: usageBody, docs: { summary: 'Credits and storage used', response: usageResponse } },
+  async ({ services, account, body }) => usageResponseOf(await usageOf(services, account, body)),
 );
 
 function csvResponse(page: { csv: string; nextOffset?: number; nextUri?: string }) {

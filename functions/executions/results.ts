@@ -82,6 +82,22 @@ export async function latestCompletedExecution(
   return execution;
 }
 
+/** A completed execution's page, cut to the JSON byte budget, and where the next page starts. */
+export interface ResultRead {
+  page: ResultPage;
+  nextOffset?: number;
+}
+
+/**
+ * Reads one page of a completed execution's result (both the REST results and MCP
+ * getExecutionResults): at most MAX_PAGE_ROWS rows and MAX_PAGE_BYTES of JSON.
+ */
+export async function readResult(services: Services, request: ResultPageRequest): Promise<ResultRead> {
+  const bounded = { ...request, limit: Math.min(request.limit, MAX_PAGE_ROWS) };
+  const page = fitToByteBudget(await services.results.readPage(bounded));
+  return { page, nextOffset: nextOffsetOf(bounded, page) };
+}
+
 async function resultsOf(
   services: Services,
   execution: Execution,
@@ -93,9 +109,7 @@ async function resultsOf(
     const { result_metadata: _none, ...rest } = status;
     return rest;
   }
-  const { request } = pageRequest(execution.executionId, query);
-  const page = fitToByteBudget(await services.results.readPage(request));
-  const nextOffset = nextOffsetOf(request, page);
+  const { page, nextOffset } = await readResult(services, pageRequest(execution.executionId, query));
   return {
     ...status,
     result: {
@@ -128,7 +142,7 @@ export async function executionResultsCsv(
       `Execution ${execution.executionId} is ${execution.state}; CSV results exist once it is QUERY_STATE_COMPLETED.`,
     );
   }
-  const { request } = pageRequest(execution.executionId, query);
+  const request = pageRequest(execution.executionId, query);
   const csv = await services.results.readCsv(request);
   const nextOffset = nextOffsetOf(request, {
     rows: { length: csv.rowCount },
@@ -141,18 +155,16 @@ export async function executionResultsCsv(
   };
 }
 
-function pageRequest(executionId: string, query: ResultsQuery): { request: ResultPageRequest } {
-  const requestedLimit = query.limit ?? MAX_PAGE_ROWS;
+/** The REST query's page request (the text forms of columns, filters and sort_by parsed). */
+function pageRequest(executionId: string, query: ResultsQuery): ResultPageRequest {
   return {
-    request: {
-      executionId,
-      limit: Math.min(requestedLimit, MAX_PAGE_ROWS),
-      offset: query.offset ?? 0,
-      ...(query.columns !== undefined ? { columns: parseColumns(query.columns) } : {}),
-      ...(query.filters !== undefined ? { filters: parseResultFilter(query.filters) } : {}),
-      ...(query.sort_by !== undefined ? { sortBy: parseSortBy(query.sort_by) } : {}),
-      ...(query.sample_count !== undefined ? { sampleCount: query.sample_count } : {}),
-    },
+    executionId,
+    limit: Math.min(query.limit ?? MAX_PAGE_ROWS, MAX_PAGE_ROWS),
+    offset: query.offset ?? 0,
+    ...(query.columns !== undefined ? { columns: parseColumns(query.columns) } : {}),
+    ...(query.filters !== undefined ? { filters: parseResultFilter(query.filters) } : {}),
+    ...(query.sort_by !== undefined ? { sortBy: parseSortBy(query.sort_by) } : {}),
+    ...(query.sample_count !== undefined ? { sampleCount: query.sample_count } : {}),
   };
 }
 

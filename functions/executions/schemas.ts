@@ -1,7 +1,30 @@
 import { z } from 'zod';
 import { PERFORMANCE_TIERS } from '../core/engine';
 
-/** medium | large; `small` and `free` (seen in Dune clients) run as medium. */
+// The execution operations. Each field's rules and limits live here once; the REST inputs below
+// (snake_case, Dune's names and compatibility spellings) and the MCP tool arguments
+// (functions/mcp/query-tools.ts, camelCase) are thin renamings over these schemas.
+
+/** The engine tier a run asks for. */
+export const tierSchema = z.enum(PERFORMANCE_TIERS).default('medium');
+
+/** An execution's id: the ULID a run returned, in any case. */
+export const executionIdSchema = z
+  .string()
+  .regex(
+    /^[0-9A-HJKMNP-TV-Z]{26}$/i,
+    'must be the 26-character ULID a run returned, e.g. 01HKZJ2683PHF9Q9PHHQ8FW4Q1',
+  )
+  .transform((id) => id.toUpperCase());
+
+/** A page of a result: 0-based first row, and rows per page. */
+export const resultPageSchema = z.strictObject({
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).optional(),
+});
+const resultPage = resultPageSchema.shape;
+
+/** REST's performance: medium | large; `small` and `free` (seen in Dune clients) run as medium. */
 export const performanceSchema = z
   .enum([...PERFORMANCE_TIERS, 'small', 'free'])
   .default('medium')
@@ -63,15 +86,7 @@ export const executeSqlBody = z.strictObject({
   query_parameters: queryParametersSchema.optional(),
 });
 
-export const executionIdPath = z.strictObject({
-  execution_id: z
-    .string()
-    .regex(
-      /^[0-9A-HJKMNP-TV-Z]{26}$/i,
-      'execution_id must be a 26-character ULID such as 01HKZJ2683PHF9Q9PHHQ8FW4Q1',
-    )
-    .transform((id) => id.toUpperCase()),
-});
+export const executionIdPath = z.strictObject({ execution_id: executionIdSchema });
 
 const flag = z
   .string()
@@ -86,8 +101,8 @@ const flag = z
  */
 export const resultsQuery = z
   .strictObject({
-    limit: z.coerce.number().int().min(1).optional(),
-    offset: z.coerce.number().int().min(0).optional(),
+    limit: z.coerce.number().pipe(resultPage.limit.unwrap()).optional(),
+    offset: z.coerce.number().pipe(resultPage.offset.unwrap()).optional(),
     columns: z.string().max(10_000).optional(),
     filters: z.string().max(4000).optional(),
     sort_by: z.string().max(2000).optional(),
@@ -114,4 +129,5 @@ export const usageBody = z
   })
   .refine((b) => !b.start_date || !b.end_date || b.start_date <= b.end_date, {
     message: 'start_date must not be after end_date',
-  });
+  })
+  .transform((b) => ({ startDate: b.start_date, endDate: b.end_date }));

@@ -2,17 +2,22 @@ import type { Account } from '../core/accounts';
 import { billingPeriodBounds, billingPeriodOf } from '../core/credits';
 import type { Services } from '../services';
 
-/** `POST /v1/usage`: credits per billing period (calendar months, UTC) and storage. */
+export interface Usage {
+  privateQueries: number;
+  bytesUsed: number;
+  bytesAllowed: number;
+  billingPeriods: { startDate: string; endDate: string; creditsUsed: number; creditsIncluded: number }[];
+}
+
+/** Credits per billing period (calendar months, UTC) from `startDate` to `endDate` (default: now), and storage. */
 export async function usageOf(
   services: Services,
   account: Account,
-  range: { start_date?: string; end_date?: string },
+  range: { startDate?: string; endDate?: string },
   now = new Date(),
-) {
-  const periods = periodsBetween(
-    range.start_date ?? now.toISOString().slice(0, 10),
-    range.end_date ?? range.start_date ?? now.toISOString().slice(0, 10),
-  );
+): Promise<Usage> {
+  const today = now.toISOString().slice(0, 10);
+  const periods = periodsBetween(range.startDate ?? today, range.endDate ?? range.startDate ?? today);
   const [usage, limit, bytesUsed, privateQueries] = await Promise.all([
     services.usage.getCredits(account.accountId, periods),
     services.usage.getCreditLimit(account.accountId),
@@ -20,19 +25,14 @@ export async function usageOf(
     countPrivateQueries(services, account),
   ]);
   return {
-    private_queries: privateQueries,
-    private_dashboards: 0,
-    bytes_used: bytesUsed,
-    bytes_allowed: services.config.storageBytesAllowed,
-    billing_periods: usage.map(({ period, creditsUsed }) => {
-      const bounds = billingPeriodBounds(period);
-      return {
-        start_date: bounds.startDate,
-        end_date: bounds.endDate,
-        credits_used: Math.round(creditsUsed * 1000) / 1000,
-        credits_included: limit ?? services.config.defaultCreditLimit,
-      };
-    }),
+    privateQueries,
+    bytesUsed,
+    bytesAllowed: services.config.storageBytesAllowed,
+    billingPeriods: usage.map(({ period, creditsUsed }) => ({
+      ...billingPeriodBounds(period),
+      creditsUsed: Math.round(creditsUsed * 1000) / 1000,
+      creditsIncluded: limit ?? services.config.defaultCreditLimit,
+    })),
   };
 }
 

@@ -16,7 +16,7 @@ import { assertRunnable, readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 
 export interface SubmittedExecution {
-  execution_id: string;
+  executionId: string;
   state: Execution['state'];
 }
 
@@ -80,7 +80,7 @@ export async function submitExecution(
     await failUnstarted(services, execution, error);
     throw error;
   }
-  return { execution_id: execution.executionId, state: execution.state };
+  return { executionId: execution.executionId, state: execution.state };
 }
 
 /**

@@ -111,8 +111,8 @@ export async function refresh(services: Services, account: Account, fullName: st
     account,
     await refreshRequest(services, account, fullName, tier),
   );
-  await services.materializedViews.recordRefresh(fullName, submitted.execution_id);
-  return { sql_id: fullName, execution_id: submitted.execution_id };
+  await services.materializedViews.recordRefresh(fullName, submitted.executionId);
+  return { sql_id: fullName, execution_id: submitted.executionId };
 }
 
 /** The execution that refreshes a view: the owner's unarchived query, its result marked for the view. */

@@ -2,10 +2,16 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Account } from '../core/accounts';
-import { isTerminal } from '../core/executions';
+import { EXECUTION_ERROR_TYPES, EXECUTION_STATES, type Execution, isTerminal } from '../core/executions';
 import type { SavedQuery } from '../core/queries';
-import { executionResults } from '../executions/results';
-import { performanceSchema, queryParametersSchema } from '../executions/schemas';
+import { duneSqlTypeName } from '../core/sql-types';
+import { readResult } from '../executions/results';
+import {
+  executionIdSchema,
+  queryParametersSchema,
+  resultPageSchema,
+  tierSchema,
+} from '../executions/schemas';
 import { usageOf } from '../executions/usage';
 import { executeSavedQuery, ownExecution } from '../executions/use-cases';
 import { newQuerySchema, parameterList, queryEditSchema, queryIdSchema } from '../queries/schemas';
@@ -20,13 +26,8 @@ export const MAX_WAIT_SECONDS = 20;
 const POLL_MS = 250;
 
 const queryId = queryIdSchema.describe('The integer query id returned by createServiceQuery.');
-const executionId = z
-  .string()
-  .regex(
-    /^[0-9A-HJKMNP-TV-Z]{26}$/i,
-    'executionId must be the 26-character ULID returned by executeQueryById, e.g. 01HKZJ2683PHF9Q9PHHQ8FW4Q1',
-  )
-  .describe('The execution id returned by executeQueryById.');
+const executionId = executionIdSchema.describe('The execution id returned by executeQueryById.');
+const resultPage = resultPageSchema.shape;
 // The arguments are the saved-query operations' own field schemas (functions/queries/schemas.ts),
 // under camelCase names: the limits live there once.
 const newQuery = newQuerySchema.shape;
@@ -60,13 +61,7 @@ const savedQuery = z.object({
   updatedAt: z.string(),
 });
 
-const executionState = z.enum([
-  'QUERY_STATE_PENDING',
-  'QUERY_STATE_EXECUTING',
-  'QUERY_STATE_COMPLETED',
-  'QUERY_STATE_FAILED',
-  'QUERY_STATE_CANCELLED',
-]);
+const executionState = z.enum(EXECUTION_STATES);
 
 interface Context {
   services: Services;
@@ -189,10 +184,9 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
         'Starts running a saved query and returns its executionId at once (state QUERY_STATE_PENDING); it costs credits for engine time. Next: getExecutionResults with the executionId, which waits a bounded time for the result.',
       inputSchema: {
         queryId,
-        performance: z
-          .enum(['medium', 'large'])
-          .optional()
-          .describe('Engine tier: medium (default) or large (more threads and memory, twice the credits).'),
+        performance: tierSchema.describe(
+          'Engine tier: medium (default) or large (more threads and memory, twice the credits).',
+        ),
         parameters: queryParametersSchema
           .optional()
           .describe(
@@ -205,13 +199,10 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
     (args) =>
       guarded(async () => {
         const submitted = await executeSavedQuery(services, account, args.queryId, {
-          tier: performanceSchema.parse(args.performance),
+          tier: args.performance,
           parameters: args.parameters,
         });
-        const structured = {
-          executionId: submitted.execution_id,
-          state: submitted.state as z.infer<typeof executionState>,
-        };
+        const structured = { executionId: submitted.executionId, state: submitted.state };
         return ok(
           structured,
           `Execution ${structured.executionId} is ${structured.state}. Next: getExecutionResults {"executionId": "${structured.executionId}"}.`,
@@ -226,13 +217,9 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
       description: `Waits up to timeoutSeconds (default 10, max ${MAX_WAIT_SECONDS}) for an execution to finish, sending progress notifications if you asked for them, then returns its state and, once completed, the first page of rows (capped by limit and by about ${MAX_RESULT_CHARS} characters) with totalRowCount, truncated and nextOffset. If it is still running, call again. Page on with offset, or download the full CSV from csvUrl.`,
       inputSchema: {
         executionId,
-        limit: z.number().int().min(1).max(1000).default(25).describe('Rows per page (default 25).'),
-        offset: z
-          .number()
-          .int()
-          .min(0)
-          .default(0)
-          .describe('0-based first row; use nextOffset from the previous answer.'),
+        // Smaller pages than REST allows: an answer has to fit an agent's context.
+        limit: resultPage.limit.unwrap().max(1000).default(25).describe('Rows per page (default 25).'),
+        offset: resultPage.offset.describe('0-based first row; use nextOffset from the previous answer.'),
         timeoutSeconds: z
           .number()
           .min(0)
@@ -244,7 +231,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
         executionId: z.string(),
         state: executionState,
         isFinished: z.boolean(),
-        error: z.object({ type: z.string(), message: z.string() }).optional(),
+        error: z.object({ type: z.enum(EXECUTION_ERROR_TYPES), message: z.string() }).optional(),
         columns: z.array(z.object({ name: z.string(), type: z.string() })).optional(),
         rows: z.array(jsonObject()).optional(),
         rowCount: z.number().optional(),
@@ -260,7 +247,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
     },
     (args, extra) =>
       guarded(async () => {
-        const id = args.executionId.toUpperCase();
+        const id = args.executionId;
         const deadline = Date.now() + args.timeoutSeconds * 1000;
         const token = extra._meta?.progressToken;
         let execution = await ownExecution(services, account, id);
@@ -282,7 +269,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
           execution = await ownExecution(services, account, id);
         }
-        return resultsAnswer(services, account, baseUrl, id, args.limit, args.offset);
+        return resultsAnswer(services, baseUrl, execution, args.limit, args.offset);
       }),
   );
 
@@ -306,75 +293,71 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
     () =>
       guarded(async () => {
         const usage = await usageOf(services, account, {});
-        const period = usage.billing_periods[0]!;
+        const period = usage.billingPeriods[0]!;
         const structured = {
-          billingPeriod: { startDate: period.start_date, endDate: period.end_date },
-          creditsUsed: period.credits_used,
-          creditsIncluded: period.credits_included,
-          storageBytesUsed: usage.bytes_used,
-          storageBytesAllowed: usage.bytes_allowed,
-          privateQueries: usage.private_queries,
+          billingPeriod: { startDate: period.startDate, endDate: period.endDate },
+          creditsUsed: period.creditsUsed,
+          creditsIncluded: period.creditsIncluded,
+          storageBytesUsed: usage.bytesUsed,
+          storageBytesAllowed: usage.bytesAllowed,
+          privateQueries: usage.privateQueries,
         };
         return ok(
           structured,
-          `Billing period ${period.start_date} to ${period.end_date}: ${structured.creditsUsed} of ${structured.creditsIncluded} credits used. Storage: ${formatBytes(structured.storageBytesUsed)} of ${formatBytes(structured.storageBytesAllowed)}.`,
+          `Billing period ${period.startDate} to ${period.endDate}: ${structured.creditsUsed} of ${structured.creditsIncluded} credits used. Storage: ${formatBytes(structured.storageBytesUsed)} of ${formatBytes(structured.storageBytesAllowed)}.`,
         );
       }),
   );
 }
 
+/** The answer built from the execution itself (camelCase, DuneSQL type names), not from a REST answer. */
 async function resultsAnswer(
   services: Services,
-  account: Account,
   baseUrl: string,
-  id: string,
+  execution: Execution,
   limit: number,
   offset: number,
 ): Promise<CallToolResult> {
-  const path = `/v1/execution/${id}/results`;
-  const answer = await executionResults(services, account, id, { limit, offset }, { baseUrl, path });
-  const state = answer.state as z.infer<typeof executionState>;
-  const csvUrl = `${baseUrl}${path}/csv`;
+  const id = execution.executionId;
+  const state = execution.state;
+  const csvUrl = `${baseUrl}/v1/execution/${id}/results/csv`;
   const base = {
     executionId: id,
     state,
-    isFinished: answer.is_execution_finished,
-    creditsUsed: answer.execution_cost_credits,
+    isFinished: isTerminal(state),
+    creditsUsed: execution.credits ?? 0,
   };
-  if (!('result' in answer) || !answer.result) {
-    if (answer.error) {
-      const error = { type: answer.error.type, message: answer.error.message };
-      const hint = failureHint(answer.error.type);
+  if (state !== 'QUERY_STATE_COMPLETED') {
+    if (execution.error) {
+      const error = { type: execution.error.type, message: execution.error.message };
+      const hint = failureHint(execution.error.type);
       return ok(
         { ...base, error, hint },
         `Execution ${id} ${state}: ${error.type}: ${error.message}\n${hint}`,
       );
     }
-    const hint = answer.is_execution_finished
+    const hint = base.isFinished
       ? 'The execution ended without a result.'
       : `Still running; call getExecutionResults {"executionId": "${id}"} again.`;
     return ok({ ...base, hint }, `Execution ${id} is ${state}. ${hint}`);
   }
-  const { metadata } = answer.result;
+  const { page } = await readResult(services, { executionId: id, limit, offset });
   const rows: Record<string, unknown>[] = [];
   let chars = 0;
-  for (const row of answer.result.rows as Record<string, unknown>[]) {
+  for (const row of page.rows) {
     const size = JSON.stringify(row).length + 1;
     if (rows.length > 0 && chars + size > MAX_RESULT_CHARS) break;
     rows.push(row);
     chars += size;
   }
-  const totalRowCount = metadata.total_row_count;
+  const totalRowCount = page.totalRowCount;
   const next = offset + rows.length;
   const nextOffset = next < totalRowCount && rows.length > 0 ? next : null;
   const truncated = nextOffset !== null;
   const hint = truncated
     ? `Showing rows ${offset}-${next - 1} of ${totalRowCount}. For more, call getExecutionResults with offset ${nextOffset}, or download CSV from ${csvUrl}?offset=${nextOffset} (send your API key).`
     : `All ${totalRowCount} rows${offset ? ` from offset ${offset}` : ''} shown.`;
-  const columns = metadata.column_names.map((name, i) => ({
-    name,
-    type: metadata.column_types[i] ?? 'unknown',
-  }));
+  const columns = page.columns.map((column) => ({ name: column.name, type: duneSqlTypeName(column.type) }));
   const structured = {
     ...base,
     columns,

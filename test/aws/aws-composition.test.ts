@@ -75,7 +75,7 @@ describe('the AWS composition', () => {
     const started = await executeSql(services, account, 'SELECT 2', 'medium');
     const active = await services.executions.listActive(account.accountId);
     // Only the second execution is waiting; the first ended FAILED as an engine outage.
-    expect(active.map((execution) => execution.executionId)).toEqual([started.execution_id]);
+    expect(active.map((execution) => execution.executionId)).toEqual([started.executionId]);
     const first = sfn.commandCalls(StartExecutionCommand)[0]!.args[0].input.name!;
     expect(await services.executions.get(first)).toMatchObject({
       state: 'QUERY_STATE_FAILED',

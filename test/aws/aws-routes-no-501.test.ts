@@ -176,7 +176,7 @@ describe('the AWS composition answers every route', () => {
   it('runs the workflow steps of an execution on Athena: slot, submit in the tier workgroup, poll', async () => {
     // An account of its own: the route walk left the first account's executions queued.
     const account = await createAccount(services.accounts, { handle: 'athena_steps' });
-    const executionId = (await executeSql(services, account, 'select 2 as y', 'medium')).execution_id;
+    const executionId = (await executeSql(services, account, 'select 2 as y', 'medium')).executionId;
     const runner = createNodeRunner(services);
     expect(await runner({ action: 'acquire_slot', execution_id: executionId, attempt: 0 })).toMatchObject({
       status: 'acquired',
