@@ -17,6 +17,20 @@ export interface RefreshSchedule {
   expiresAt?: string;
 }
 
+/** What a caller asks for when creating or updating the view of a query. */
+export interface MaterializedViewSpec {
+  /** `result_<name>`; the full name adds the owner: `mv.<owner>.result_<name>`. */
+  name: string;
+  queryId: number;
+  /** Unset: a new view takes its query's privacy, an existing one keeps its own. */
+  isPrivate?: boolean;
+  tier: PerformanceTier;
+  /** 5-field cron of scheduled refreshes; none when unset. */
+  cronExpression?: string;
+  /** Scheduled refreshes stop after this time (RFC 3339). */
+  expiresAt?: string;
+}
+
 export interface MaterializedView {
   fullName: string;
   name: string;

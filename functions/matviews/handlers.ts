@@ -1,28 +1,70 @@
 import { routeHandler } from '../http/route-handler';
+import {
+  deletedResponse,
+  materializedViewListResponse,
+  materializedViewListResponseOf,
+  materializedViewResponse,
+  materializedViewResponseOf,
+  refreshResponse,
+  refreshResponseOf,
+  upsertedMaterializedViewResponse,
+  upsertedResponseOf,
+} from './presenter';
 import { fullNamePath, listMaterializedViewsQuery, refreshBody, upsertMaterializedViewBody } from './schemas';
 import * as matviews from './use-cases';
 
+/** Creating or refreshing runs the view's query: credits (402 past the limit) and state (409). */
+const REFRESH_ERRORS = [402, 409] as const;
+
 export const upsertMaterializedView = routeHandler(
-  { body: upsertMaterializedViewBody },
-  ({ services, account, body }) => matviews.upsertMaterializedView(services, account, body),
+  {
+    body: upsertMaterializedViewBody,
+    docs: {
+      summary: "Create or update a query's materialized view, and refresh it",
+      response: upsertedMaterializedViewResponse,
+      errors: REFRESH_ERRORS,
+    },
+  },
+  async ({ services, account, body }) =>
+    upsertedResponseOf(await matviews.upsertMaterializedView(services, account, body)),
 );
 
 export const listMaterializedViews = routeHandler(
-  { query: listMaterializedViewsQuery },
-  ({ services, account, query }) =>
-    matviews.listMaterializedViews(services, account, query.limit, query.offset),
+  {
+    query: listMaterializedViewsQuery,
+    docs: { summary: "The caller's materialized views", response: materializedViewListResponse },
+  },
+  async ({ services, account, query }) =>
+    materializedViewListResponseOf(
+      await matviews.listMaterializedViews(services, account, query.limit, query.offset),
+      query.limit,
+      query.offset,
+    ),
 );
 
-export const getMaterializedView = routeHandler({ path: fullNamePath }, async ({ services, account, path }) =>
-  matviews.materializedViewResponse(await matviews.readableView(services, account, path.full_name)),
+export const getMaterializedView = routeHandler(
+  {
+    path: fullNamePath,
+    docs: { summary: 'Read a materialized view', response: materializedViewResponse },
+  },
+  async ({ services, account, path }) =>
+    materializedViewResponseOf(await matviews.readableView(services, account, path.full_name)),
 );
 
 export const refreshMaterializedView = routeHandler(
-  { path: fullNamePath, body: refreshBody },
-  ({ services, account, path, body }) =>
-    matviews.refresh(services, account, path.full_name, body.performance),
+  {
+    path: fullNamePath,
+    body: refreshBody,
+    docs: { summary: 'Refresh a materialized view now', response: refreshResponse, errors: REFRESH_ERRORS },
+  },
+  async ({ services, account, path, body }) =>
+    refreshResponseOf(await matviews.refresh(services, account, path.full_name, body.performance)),
 );
 
-export const deleteMaterializedView = routeHandler({ path: fullNamePath }, ({ services, account, path }) =>
-  matviews.deleteMaterializedView(services, account, path.full_name),
+export const deleteMaterializedView = routeHandler(
+  { path: fullNamePath, docs: { summary: 'Delete a materialized view', response: deletedResponse } },
+  async ({ services, account, path }) => {
+    await matviews.deleteMaterializedView(services, account, path.full_name);
+    return { message: 'ok' as const };
+  },
 );

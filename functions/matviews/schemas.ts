@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { MATERIALIZED_VIEW_NAME } from '../core/materialized-views';
-import { performanceSchema } from '../executions/schemas';
+import { MATERIALIZED_VIEW_NAME, type MaterializedViewSpec } from '../core/materialized-views';
+import { performanceSchema, tierSchema } from '../executions/schemas';
+import { queryIdSchema } from '../queries/schemas';
 
-export const upsertMaterializedViewBody = z.strictObject({
+// The materialized-view operations. Each field's rules and limits live here once; the REST bodies
+// below (snake_case, Dune's names) are renamings over this schema.
+
+/** createOrUpdate's input. */
+export const materializedViewSpecSchema = z.strictObject({
   name: z
     .string()
     .min(8, 'name must be 8-128 characters')
@@ -11,21 +16,44 @@ export const upsertMaterializedViewBody = z.strictObject({
       MATERIALIZED_VIEW_NAME,
       'name must start with result_ and use lower-case letters, digits and underscores (no trailing underscore), e.g. result_daily_volume',
     ),
-  query_id: z.number().int().positive(),
-  is_private: z.boolean().optional(),
-  performance: performanceSchema,
-  /** 5-field cron; every 15 minutes at most, weekly at least. */
-  cron_expression: z.string().trim().min(9).max(100).optional(),
-  expires_at: z.iso
+  queryId: queryIdSchema,
+  isPrivate: z.boolean().optional(),
+  tier: tierSchema,
+  /** 5-field cron; every 15 minutes at most, weekly at least (checked by the use case). */
+  cronExpression: z.string().trim().min(9).max(100).optional(),
+  expiresAt: z.iso
     .datetime({ offset: true, error: 'expires_at must be an RFC 3339 time like 2027-01-01T00:00:00Z' })
     .optional(),
-});
+}) satisfies z.ZodType<MaterializedViewSpec>;
 
-export const fullNamePath = z.strictObject({
-  full_name: z
-    .string()
-    .regex(/^[a-z0-9_]+\.[a-z0-9_]+\.result_[a-z0-9_]+$/, 'full_name looks like mv.<owner>.result_<name>'),
-});
+const spec = materializedViewSpecSchema.shape;
+
+export const upsertMaterializedViewBody = z
+  .strictObject({
+    name: spec.name,
+    query_id: spec.queryId,
+    is_private: spec.isPrivate,
+    performance: performanceSchema,
+    cron_expression: spec.cronExpression,
+    expires_at: spec.expiresAt,
+  })
+  .transform(
+    (body): MaterializedViewSpec => ({
+      name: body.name,
+      queryId: body.query_id,
+      isPrivate: body.is_private,
+      tier: body.performance,
+      cronExpression: body.cron_expression,
+      expiresAt: body.expires_at,
+    }),
+  );
+
+/** `mv.<owner>.result_<name>`. */
+export const materializedViewFullNameSchema = z
+  .string()
+  .regex(/^[a-z0-9_]+\.[a-z0-9_]+\.result_[a-z0-9_]+$/, 'full_name looks like mv.<owner>.result_<name>');
+
+export const fullNamePath = z.strictObject({ full_name: materializedViewFullNameSchema });
 
 export const refreshBody = z.strictObject({ performance: performanceSchema });
 

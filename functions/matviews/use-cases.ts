@@ -1,14 +1,21 @@
-import type { z } from 'zod';
 import type { Account } from '../core/accounts';
-import { nextRuns, validateRefreshSchedule } from '../core/cron';
+import { validateRefreshSchedule } from '../core/cron';
 import type { PerformanceTier } from '../core/engine';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors';
-import { type MaterializedView, materializedViewFullName } from '../core/materialized-views';
-import { duneSqlTypeName } from '../core/sql-types';
+import {
+  type MaterializedView,
+  type MaterializedViewSpec,
+  materializedViewFullName,
+} from '../core/materialized-views';
 import { type ExecutionRequest, submitExecution } from '../executions/use-cases';
 import { assertRunnable, ownedQuery } from '../queries/use-cases';
 import type { Services } from '../services';
-import type { upsertMaterializedViewBody } from './schemas';
+
+/** A refresh that started: the view and the execution that computes its next version. */
+export interface StartedRefresh {
+  fullName: string;
+  executionId: string;
+}
 
 /**
  * Creates the view for a query, or updates the one that query already has, and refreshes it.
@@ -17,18 +24,18 @@ import type { upsertMaterializedViewBody } from './schemas';
 export async function upsertMaterializedView(
   services: Services,
   account: Account,
-  body: z.output<typeof upsertMaterializedViewBody>,
+  spec: MaterializedViewSpec,
   now = new Date(),
-) {
-  const query = await ownedQuery(services.queries, account, body.query_id);
+): Promise<StartedRefresh> {
+  const query = await ownedQuery(services.queries, account, spec.queryId);
   assertRunnable(query);
   if (query.parameters.length > 0) {
     throw new BadRequestError(
       `Query ${query.queryId} has parameters (${query.parameters.map((p) => p.key).join(', ')}); a materialized view needs a query without parameters.`,
     );
   }
-  if (body.cron_expression) validateRefreshSchedule(body.cron_expression, now);
-  const fullName = materializedViewFullName(account.handle, body.name);
+  if (spec.cronExpression) validateRefreshSchedule(spec.cronExpression, now);
+  const fullName = materializedViewFullName(account.handle, spec.name);
   const existing = await services.materializedViews.get(fullName);
   const ofQuery = (await services.materializedViews.listByAccount(account.accountId)).find(
     (v) => v.queryId === query.queryId,
@@ -43,29 +50,29 @@ export async function upsertMaterializedView(
       `Query ${query.queryId} is already materialized as ${ofQuery.fullName}; names cannot change after creation.`,
     );
   }
-  const schedule = body.cron_expression
+  const schedule = spec.cronExpression
     ? {
-        cronExpression: body.cron_expression,
-        performance: body.performance,
-        ...(body.expires_at ? { expiresAt: body.expires_at } : {}),
+        cronExpression: spec.cronExpression,
+        performance: spec.tier,
+        ...(spec.expiresAt ? { expiresAt: spec.expiresAt } : {}),
       }
     : undefined;
   const at = now.toISOString();
   if (existing) {
     await services.materializedViews.update(
       fullName,
-      { isPrivate: body.is_private ?? existing.isPrivate, performance: body.performance, schedule },
+      { isPrivate: spec.isPrivate ?? existing.isPrivate, performance: spec.tier, schedule },
       at,
     );
   } else {
     await services.materializedViews.create({
       fullName,
-      name: body.name,
+      name: spec.name,
       accountId: account.accountId,
       ownerHandle: account.handle,
       queryId: query.queryId,
-      isPrivate: body.is_private ?? query.isPrivate,
-      performance: body.performance,
+      isPrivate: spec.isPrivate ?? query.isPrivate,
+      performance: spec.tier,
       ...(schedule ? { schedule } : {}),
       lastExecutionIds: [],
       createdAt: at,
@@ -74,8 +81,7 @@ export async function upsertMaterializedView(
   }
   const saved = await services.materializedViews.get(fullName);
   if (saved) await services.schedules.sync(saved);
-  const { execution_id } = await refresh(services, account, fullName, body.performance);
-  return { name: fullName, execution_id };
+  return refresh(services, account, fullName, spec.tier);
 }
 
 /** A view the caller may read: their own or a public one; another account's private view is 404. */
@@ -105,14 +111,19 @@ async function ownedView(services: Services, account: Account, fullName: string)
  * Runs the view's query; when it completes, its result becomes the view's new version in one
  * conditional write. Until then readers see the old version; a failed refresh leaves it in place.
  */
-export async function refresh(services: Services, account: Account, fullName: string, tier: PerformanceTier) {
+export async function refresh(
+  services: Services,
+  account: Account,
+  fullName: string,
+  tier: PerformanceTier,
+): Promise<StartedRefresh> {
   const submitted = await submitExecution(
     services,
     account,
     await refreshRequest(services, account, fullName, tier),
   );
   await services.materializedViews.recordRefresh(fullName, submitted.executionId);
-  return { sql_id: fullName, execution_id: submitted.executionId };
+  return { fullName, executionId: submitted.executionId };
 }
 
 /** The execution that refreshes a view: the owner's unarchived query, its result marked for the view. */
@@ -132,51 +143,15 @@ export async function deleteMaterializedView(services: Services, account: Accoun
   await ownedView(services, account, fullName);
   await services.schedules.remove(fullName);
   await services.materializedViews.delete(fullName);
-  return { message: 'ok' };
 }
 
+/** One page of the caller's views, and how many there are. */
 export async function listMaterializedViews(
   services: Services,
   account: Account,
   limit: number,
   offset: number,
-) {
+): Promise<{ views: MaterializedView[]; total: number }> {
   const views = await services.materializedViews.listByAccount(account.accountId);
-  const page = views.slice(offset, offset + limit);
-  const next = offset + limit;
-  return {
-    materialized_views: page.map((view) => materializedViewResponse(view)),
-    total: views.length,
-    ...(next < views.length ? { next_offset: next } : {}),
-  };
-}
-
-export function materializedViewResponse(view: MaterializedView, now = new Date()) {
-  return {
-    id: view.fullName,
-    sql_id: view.fullName,
-    name: view.name,
-    owner: view.ownerHandle,
-    query_id: view.queryId,
-    is_private: view.isPrivate,
-    performance: view.performance,
-    last_execution_ids: view.lastExecutionIds,
-    current_execution_id: view.currentExecutionId ?? null,
-    table_size_bytes: view.tableSizeBytes ?? 0,
-    row_count: view.rowCount ?? null,
-    columns: (view.columns ?? []).map((c) => ({ name: c.name, type: duneSqlTypeName(c.type) })),
-    last_refreshed_at: view.lastRefreshedAt ?? null,
-    created_at: view.createdAt,
-    updated_at: view.updatedAt,
-    ...(view.schedule
-      ? {
-          schedule: {
-            cron_expression: view.schedule.cronExpression,
-            performance: view.schedule.performance,
-            next_execution_time: nextRuns(view.schedule.cronExpression, 1, now)[0]?.toISOString() ?? null,
-            ...(view.schedule.expiresAt ? { expires_at: view.schedule.expiresAt } : {}),
-          },
-        }
-      : {}),
-  };
+  return { views: views.slice(offset, offset + limit), total: views.length };
 }

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { nextRuns } from '../core/cron';
+import { PERFORMANCE_TIERS } from '../core/engine';
+import type { MaterializedView } from '../core/materialized-views';
+import { duneSqlTypeName } from '../core/sql-types';
+import type { StartedRefresh } from './use-cases';
+
+// REST answers (Dune's field names). The schemas document them in the OpenAPI document and type the
+// functions that build them.
+
+export const materializedViewResponse = z.object({
+  id: z.string().describe('The full name, mv.<owner>.result_<name>.'),
+  sql_id: z.string().describe('The name SQL reads it by (the full name).'),
+  name: z.string(),
+  owner: z.string(),
+  query_id: z.number().int(),
+  is_private: z.boolean(),
+  performance: z.enum(PERFORMANCE_TIERS),
+  last_execution_ids: z.array(z.string()).describe('Newest refresh executions first (at most 10).'),
+  current_execution_id: z.string().nullable().describe('The refresh whose result readers see.'),
+  table_size_bytes: z.number().int(),
+  row_count: z.number().int().nullable(),
+  columns: z.array(z.object({ name: z.string(), type: z.string() })),
+  last_refreshed_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  schedule: z
+    .object({
+      cron_expression: z.string(),
+      performance: z.enum(PERFORMANCE_TIERS),
+      next_execution_time: z.string().nullable(),
+      expires_at: z.string().optional(),
+    })
+    .optional(),
+});
+
+export function materializedViewResponseOf(
+  view: MaterializedView,
+  now = new Date(),
+): z.output<typeof materializedViewResponse> {
+  return {
+    id: view.fullName,
+    sql_id: view.fullName,
+    name: view.name,
+    owner: view.ownerHandle,
+    query_id: view.queryId,
+    is_private: view.isPrivate,
+    performance: view.performance,
+    last_execution_ids: view.lastExecutionIds,
+    current_execution_id: view.currentExecutionId ?? null,
+    table_size_bytes: view.tableSizeBytes ?? 0,
+    row_count: view.rowCount ?? null,
+    columns: (view.columns ?? []).map((c) => ({ name: c.name, type: duneSqlTypeName(c.type) })),
+    last_refreshed_at: view.lastRefreshedAt ?? null,
+    created_at: view.createdAt,
+    updated_at: view.updatedAt,
+    ...(view.schedule
+      ? {
+          schedule: {
+            cron_expression: view.schedule.cronExpression,
+            performance: view.schedule.performance,
+            next_execution_time: nextRuns(view.schedule.cronExpression, 1, now)[0]?.toISOString() ?? null,
+            ...(view.schedule.expiresAt ? { expires_at: view.schedule.expiresAt } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+export const materializedViewListResponse = z.object({
+  materialized_views: z.array(materializedViewResponse),
+  total: z.number().int(),
+  next_offset: z.number().int().optional().describe('Where the next page starts; absent on the last page.'),
+});
+
+export function materializedViewListResponseOf(
+  page: { views: MaterializedView[]; total: number },
+  limit: number,
+  offset: number,
+): z.output<typeof materializedViewListResponse> {
+  const next = offset + limit;
+  return {
+    materialized_views: page.views.map((view) => materializedViewResponseOf(view)),
+    total: page.total,
+    ...(next < page.total ? { next_offset: next } : {}),
+  };
+}
+
+export const upsertedMaterializedViewResponse = z.object({
+  name: z.string().describe('The full name, mv.<owner>.result_<name>.'),
+  execution_id: z.string().describe('The refresh that computes its first (or next) version.'),
+});
+
+export const refreshResponse = z.object({
+  sql_id: z.string(),
+  execution_id: z.string().describe('The refresh execution; its status is at /v1/execution/{id}/status.'),
+});
+
+export const deletedResponse = z.object({ message: z.literal('ok') });
+
+export function upsertedResponseOf(
+  started: StartedRefresh,
+): z.output<typeof upsertedMaterializedViewResponse> {
+  return { name: started.fullName, execution_id: started.executionId };
+}
+
+export function refreshResponseOf(started: StartedRefresh): z.output<typeof refreshResponse> {
+  return { sql_id: started.fullName, execution_id: started.executionId };
+}
