@@ -47,6 +47,22 @@ export const queryParametersSchema = z.union([valuesByName, valuesAsParameterObj
   error: 'query_parameters is an object of values by parameter name, e.g. {"chain": "base", "days": 7}',
 });
 
+/** Parameter values in a query string: URL-encoded JSON text of the same object. */
+export const queryParametersTextSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'query_parameters must be a URL-encoded JSON object, e.g. {"chain":"base"}',
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(queryParametersSchema);
+
 /** Query-string parameter values: `params.<name>=<value>`, as the Dune SDKs send them on GET requests. */
 export const PARAMS_PREFIX = 'params.';
 
@@ -64,18 +80,7 @@ export const executeQueryBody = z.strictObject({
  */
 export const executeQueryQuery = z.strictObject({
   performance: z.enum([...PERFORMANCE_TIERS, 'small', 'free']).optional(),
-  query_parameters: z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'query_parameters must be a URL-encoded JSON object' });
-        return z.NEVER;
-      }
-    })
-    .pipe(queryParametersSchema)
-    .optional(),
+  query_parameters: queryParametersTextSchema.optional(),
   params: paramsFromQueryString,
 });
 

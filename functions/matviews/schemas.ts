@@ -51,7 +51,8 @@ export const upsertMaterializedViewBody = z
 /** `mv.<owner>.result_<name>`. */
 export const materializedViewFullNameSchema = z
   .string()
-  .regex(/^[a-z0-9_]+\.[a-z0-9_]+\.result_[a-z0-9_]+$/, 'full_name looks like mv.<owner>.result_<name>');
+  .regex(/^[a-z0-9_]+\.[a-z0-9_]+\.result_[a-z0-9_]+$/, 'must be a full name: mv.<owner>.result_<name>')
+  .refine((name) => MATERIALIZED_VIEW_NAME.test(name.split('.')[2] ?? ''), 'not a materialized view name');
 
 export const fullNamePath = z.strictObject({ full_name: materializedViewFullNameSchema });
 

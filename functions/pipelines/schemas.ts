@@ -1,63 +1,112 @@
 import { z } from 'zod';
-import { MATERIALIZED_VIEW_NAME } from '../core/materialized-views';
-import { performanceSchema, queryParametersSchema } from '../executions/schemas';
+import type { PerformanceTier } from '../core/engine';
+import type { ParameterOverrides } from '../core/parameters';
+import { MAX_PIPELINE_NODES, type PipelineGraph, type PipelineNode } from '../core/pipeline-graph';
+import {
+  executionIdSchema,
+  performanceSchema,
+  queryParametersSchema,
+  queryParametersTextSchema,
+} from '../executions/schemas';
+import { materializedViewFullNameSchema } from '../matviews/schemas';
+import { queryIdSchema } from '../queries/schemas';
 
-const nodeSchema = z.strictObject({
-  id: z.number().int('node ids are integers'),
-  dependencies: z.array(z.number().int()).max(300).default([]),
-  query_execution: z
-    .strictObject({
-      query_id: z.number().int().positive(),
-      performance: performanceSchema,
-      query_parameters: queryParametersSchema.optional(),
-    })
-    .optional(),
-  materialized_view_refresh: z
-    .strictObject({
-      name: z
-        .string()
-        .regex(
-          /^[a-z0-9_]+\.[a-z0-9_]+\.result_[a-z0-9_]+$/,
-          'materialized_view_refresh.name is a full name: mv.<owner>.result_<name>',
-        )
-        .refine(
-          (name) => MATERIALIZED_VIEW_NAME.test(name.split('.')[2] ?? ''),
-          'not a materialized view name',
-        ),
-      performance: performanceSchema,
-    })
-    .optional(),
-});
-export type PipelineNodeBody = z.output<typeof nodeSchema>;
+// The pipeline operations. The REST body (snake_case, Dune's node shape) is transformed into the
+// domain's PipelineGraph here; field rules come from the queries', executions' and views' schemas,
+// and the graph's structure (ids, dependencies, cycles) is checked by validatePipelineGraph
+// (core/pipeline-graph.ts) for every graph, however it was built.
+
+/** Dune's node: `{id, dependencies, query_execution: {query_id, ...} | materialized_view_refresh: {name, ...}}`. */
+const nodeBody = z
+  .strictObject({
+    id: z.number().int('node ids are integers'),
+    dependencies: z.array(z.number().int()).max(MAX_PIPELINE_NODES).default([]),
+    query_execution: z
+      .strictObject({
+        query_id: queryIdSchema,
+        performance: performanceSchema,
+        query_parameters: queryParametersSchema.optional(),
+      })
+      .optional(),
+    materialized_view_refresh: z
+      .strictObject({ name: materializedViewFullNameSchema, performance: performanceSchema })
+      .optional(),
+  })
+  .transform(
+    (node): PipelineNode => ({
+      id: node.id,
+      dependencies: node.dependencies,
+      ...(node.query_execution
+        ? {
+            queryExecution: {
+              queryId: node.query_execution.query_id,
+              performance: node.query_execution.performance,
+              ...(node.query_execution.query_parameters
+                ? { queryParameters: node.query_execution.query_parameters }
+                : {}),
+            },
+          }
+        : {}),
+      ...(node.materialized_view_refresh ? { materializedViewRefresh: node.materialized_view_refresh } : {}),
+    }),
+  );
 
 /** Both documented forms: `{query_id, ...}` builds from lineage; `{pipeline: {nodes}}` runs that graph. */
 export const executePipelineBody = z
   .strictObject({
-    query_id: z.number().int().positive().optional(),
+    query_id: queryIdSchema.optional(),
     performance: performanceSchema,
     query_parameters: queryParametersSchema.optional(),
     pipeline: z
-      .strictObject({ nodes: z.array(nodeSchema).min(1, 'pipeline.nodes needs at least one node').max(300) })
+      .strictObject({
+        nodes: z.array(nodeBody).min(1, 'pipeline.nodes needs at least one node').max(MAX_PIPELINE_NODES),
+      })
       .optional(),
   })
   .refine((body) => (body.query_id === undefined) !== (body.pipeline === undefined), {
     message:
       'send either query_id (to build the pipeline from the query lineage) or pipeline.nodes (an explicit graph), not both',
-  });
+  })
+  .transform(
+    (body): PipelineRequest =>
+      body.pipeline
+        ? { kind: 'graph', graph: { nodes: body.pipeline.nodes } }
+        : {
+            kind: 'lineage',
+            queryId: body.query_id!,
+            options: { tier: body.performance, parameters: body.query_parameters },
+          },
+  );
 
-export const executeQueryPipelineBody = z.strictObject({
-  performance: performanceSchema,
-  query_parameters: queryParametersSchema.optional(),
-});
+/** What to run: an explicit graph, or the lineage of a query with its tier and parameter values. */
+export type PipelineRequest =
+  | { kind: 'graph'; graph: PipelineGraph }
+  | { kind: 'lineage'; queryId: number; options: LineageOptions };
 
-export const pipelineQuery = z.strictObject({
-  performance: z.enum(['medium', 'large', 'small', 'free']).optional(),
-  query_parameters: z.string().optional(),
-});
+/** How a query's lineage runs: its tier and parameter values. */
+interface LineageOptions {
+  tier: PerformanceTier;
+  parameters?: ParameterOverrides;
+}
 
-export const pipelineExecutionPath = z.strictObject({
-  pipeline_execution_id: z
-    .string()
-    .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/i, 'pipeline_execution_id must be a 26-character ULID')
-    .transform((id) => id.toUpperCase()),
-});
+export const executeQueryPipelineBody = z
+  .strictObject({
+    performance: performanceSchema,
+    query_parameters: queryParametersSchema.optional(),
+  })
+  .transform((body): LineageOptions => ({ tier: body.performance, parameters: body.query_parameters }));
+
+/** The same inputs on `GET /v1/query/{id}/pipeline`, in the query string. */
+export const pipelineQuery = z
+  .strictObject({
+    performance: z.enum(['medium', 'large', 'small', 'free']).optional(),
+    query_parameters: queryParametersTextSchema.optional(),
+  })
+  .transform(
+    (query): LineageOptions => ({
+      tier: query.performance === 'large' ? 'large' : 'medium',
+      parameters: query.query_parameters,
+    }),
+  );
+
+export const pipelineExecutionPath = z.strictObject({ pipeline_execution_id: executionIdSchema });

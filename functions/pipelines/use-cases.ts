@@ -19,13 +19,20 @@ import type { Services } from '../services';
 import { lineageGraph, resolveLineage } from './lineage';
 import { releaseWaitingNodes } from './node-steps';
 
-/** `GET /v1/query/{id}/pipeline`: the graph, its execution order and the data it would scan. */
+/** A pipeline as it would run: the graph, its execution order and the data each node would scan. */
+export interface PipelinePlan {
+  graph: PipelineGraph;
+  executionOrder: number[][];
+  estimates: { id: number; baseTables: string[]; bytes: number }[];
+}
+
+/** `GET /v1/query/{id}/pipeline`: the plan of the query's lineage, without running anything. */
 export async function pipelineDefinition(
   services: Services,
   account: Account,
   queryId: number,
   options: { tier: PerformanceTier; parameters?: ParameterOverrides },
-) {
+): Promise<PipelinePlan> {
   const lineage = await resolveLineage(services, account, queryId);
   const { graph, nodeKeys } = lineageGraph(lineage, options);
   validatePipelineGraph(graph);
@@ -33,19 +40,19 @@ export async function pipelineDefinition(
     (await services.catalogStats.listStats()).map((s) => [s.fullName.toLowerCase(), s.sizeBytes]),
   );
   const estimates = graph.nodes.map((node) => {
-    const tables = nodeKeys.get(node.id)?.baseTables ?? [];
-    return { id: node.id, tables, bytes: tables.reduce((sum, table) => sum + (stats.get(table) ?? 0), 0) };
+    const baseTables = nodeKeys.get(node.id)?.baseTables ?? [];
+    return {
+      id: node.id,
+      baseTables,
+      bytes: baseTables.reduce((sum, table) => sum + (stats.get(table) ?? 0), 0),
+    };
   });
-  return {
-    pipeline: { nodes: graph.nodes.map(nodeResponse) },
-    execution_order: executionLevels(graph),
-    estimated_bytes_scanned: estimates.reduce((sum, e) => sum + e.bytes, 0),
-    node_estimates: estimates.map((e) => ({
-      id: e.id,
-      base_tables: e.tables,
-      estimated_bytes_scanned: e.bytes,
-    })),
-  };
+  return { graph, executionOrder: executionLevels(graph), estimates };
+}
+
+/** A pipeline execution that was recorded and whose workflow started. */
+export interface StartedPipeline {
+  pipelineExecutionId: string;
 }
 
 export async function executeQueryPipeline(
@@ -53,7 +60,7 @@ export async function executeQueryPipeline(
   account: Account,
   queryId: number,
   options: { tier: PerformanceTier; parameters?: ParameterOverrides },
-) {
+): Promise<StartedPipeline> {
   const lineage = await resolveLineage(services, account, queryId);
   const { graph } = lineageGraph(lineage, options);
   return startPipeline(services, account, graph, { queryId });
@@ -63,7 +70,10 @@ export async function executeQueryPipeline(
  * A scheduled refresh runs as a pipeline, so the views it reads refresh first (each in its turn),
  * then the view itself.
  */
-export async function refreshViewWithUpstream(services: Services, view: MaterializedView) {
+export async function refreshViewWithUpstream(
+  services: Services,
+  view: MaterializedView,
+): Promise<StartedPipeline | undefined> {
   const account = await services.accounts.getAccount(view.accountId);
   if (!account) return undefined;
   const tier = view.schedule?.performance ?? view.performance;
@@ -85,7 +95,7 @@ export async function startPipeline(
     reuse?: ReadonlyMap<number, PipelineNodeRun>;
   } = {},
   now = new Date(),
-) {
+): Promise<StartedPipeline> {
   validatePipelineGraph(graph);
   await assertWithinCreditLimit(services, account, now);
   // Every node must be runnable by the caller before anything is recorded.
@@ -156,7 +166,7 @@ export async function startPipeline(
     }),
     input: pipelineWorkflowInput(pipelineExecutionId),
   });
-  return { pipeline_execution_id: pipelineExecutionId };
+  return { pipelineExecutionId };
 }
 
 function withNode(error: Error, nodeId: number): Error {
@@ -179,71 +189,14 @@ async function ownPipeline(services: Services, account: Account, pipelineExecuti
   return run;
 }
 
-/** `GET /v1/pipelines/executions/{id}/status`, read from DynamoDB only. */
-export async function pipelineStatus(services: Services, account: Account, pipelineExecutionId: string) {
+/** `GET /v1/pipelines/executions/{id}/status`, read from DynamoDB only: the run, its nodes by id. */
+export async function pipelineStatus(
+  services: Services,
+  account: Account,
+  pipelineExecutionId: string,
+): Promise<{ execution: PipelineExecution; nodes: PipelineNodeRun[] }> {
   const { execution, nodes } = await ownPipeline(services, account, pipelineExecutionId);
-  const credits = nodes.reduce((sum, node) => sum + (node.credits ?? 0), 0);
-  return {
-    pipeline_execution_id: execution.pipelineExecutionId,
-    status: execution.state,
-    ...(execution.error ? { error: execution.error } : {}),
-    ...(execution.queryId ? { query_id: execution.queryId } : {}),
-    submitted_at: execution.submittedAt,
-    ...(execution.startedAt ? { started_at: execution.startedAt } : {}),
-    ...(execution.endedAt ? { ended_at: execution.endedAt } : {}),
-    ...(execution.retryOf ? { retry_of: execution.retryOf } : {}),
-    execution_cost_credits: Math.round(credits * 1000) / 1000,
-    node_executions: [...nodes].sort((a, b) => a.nodeId - b.nodeId).map(nodeStatus),
-  };
-}
-
-function nodeStatus(node: PipelineNodeRun) {
-  const status = {
-    status: node.state,
-    execution_id: node.executionId ?? null,
-    ...(node.error ? { error: node.error } : {}),
-    ...(node.startedAt ? { started_at: node.startedAt } : {}),
-    ...(node.endedAt ? { ended_at: node.endedAt } : {}),
-    execution_cost_credits: node.credits ?? 0,
-    ...(node.reusedFrom ? { reused_from: node.reusedFrom } : {}),
-  };
-  return node.kind === 'materialized_view_refresh'
-    ? {
-        id: node.nodeId,
-        dependencies: node.dependencies,
-        materialized_view_refresh_status: { name: node.materializedViewName, ...status },
-      }
-    : {
-        id: node.nodeId,
-        dependencies: node.dependencies,
-        query_execution_status: { query_id: node.queryId, ...status },
-      };
-}
-
-function nodeResponse(node: PipelineGraph['nodes'][number]) {
-  return {
-    id: node.id,
-    dependencies: node.dependencies,
-    ...(node.queryExecution
-      ? {
-          query_execution: {
-            query_id: node.queryExecution.queryId,
-            performance: node.queryExecution.performance,
-            ...(node.queryExecution.queryParameters
-              ? { query_parameters: node.queryExecution.queryParameters }
-              : {}),
-          },
-        }
-      : {}),
-    ...(node.materializedViewRefresh
-      ? {
-          materialized_view_refresh: {
-            name: node.materializedViewRefresh.name,
-            performance: node.materializedViewRefresh.performance,
-          },
-        }
-      : {}),
-  };
+  return { execution, nodes: [...nodes].sort((a, b) => a.nodeId - b.nodeId) };
 }
 
 /** Stops running nodes and cancels pending ones; the workflow then finishes as cancelled. */
@@ -297,14 +250,17 @@ export async function cancelPipeline(
     pipelineExecutionId,
     nodes.filter((node) => node.state === 'pending').map((node) => node.nodeId),
   );
-  return { success: true };
 }
 
 /**
  * Starts a new pipeline execution that reruns only the failed, skipped and cancelled nodes and
  * reuses the completed ones. Refuses (409) when the graph changed since, e.g. the query's lineage.
  */
-export async function retryPipeline(services: Services, account: Account, pipelineExecutionId: string) {
+export async function retryPipeline(
+  services: Services,
+  account: Account,
+  pipelineExecutionId: string,
+): Promise<StartedPipeline & { rerunNodeIds: number[]; reusedNodeIds: number[] }> {
   const { execution, nodes } = await ownPipeline(services, account, pipelineExecutionId);
   if (!TERMINAL_PIPELINE_STATES.includes(execution.state)) {
     throw new ConflictError(
@@ -341,8 +297,8 @@ export async function retryPipeline(services: Services, account: Account, pipeli
       retryOf: execution,
       reuse,
     })),
-    rerun_node_ids: rerun.sort((a, b) => a - b),
-    reused_node_ids: [...reuse.keys()].sort((a, b) => a - b),
+    rerunNodeIds: rerun.sort((a, b) => a - b),
+    reusedNodeIds: [...reuse.keys()].sort((a, b) => a - b),
   };
 }
 

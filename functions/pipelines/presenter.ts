@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { PERFORMANCE_TIERS } from '../core/engine';
+import type { PipelineGraph } from '../core/pipeline-graph';
+import {
+  NODE_STATES,
+  PIPELINE_STATES,
+  type PipelineExecution,
+  type PipelineNodeRun,
+} from '../core/pipelines';
+import type { PipelinePlan, StartedPipeline } from './use-cases';
+
+// REST answers (Dune's field names). The schemas document them in the OpenAPI document and type the
+// functions that build them.
+
+const tier = z.enum(PERFORMANCE_TIERS);
+
+const pipelineNodeResponse = z.object({
+  id: z.number().int(),
+  dependencies: z.array(z.number().int()),
+  query_execution: z
+    .object({
+      query_id: z.number().int(),
+      performance: tier,
+      query_parameters: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
+  materialized_view_refresh: z.object({ name: z.string(), performance: tier }).optional(),
+});
+
+function nodeResponse(node: PipelineGraph['nodes'][number]): z.output<typeof pipelineNodeResponse> {
+  return {
+    id: node.id,
+    dependencies: node.dependencies,
+    ...(node.queryExecution
+      ? {
+          query_execution: {
+            query_id: node.queryExecution.queryId,
+            performance: node.queryExecution.performance,
+            ...(node.queryExecution.queryParameters
+              ? { query_parameters: node.queryExecution.queryParameters }
+              : {}),
+          },
+        }
+      : {}),
+    ...(node.materializedViewRefresh ? { materialized_view_refresh: node.materializedViewRefresh } : {}),
+  };
+}
+
+export const pipelineDefinitionResponse = z.object({
+  pipeline: z.object({ nodes: z.array(pipelineNodeResponse) }),
+  execution_order: z
+    .array(z.array(z.number().int()))
+    .describe('Node ids level by level: a level runs once every node of the levels before it completed.'),
+  estimated_bytes_scanned: z.number().int(),
+  node_estimates: z.array(
+    z.object({
+      id: z.number().int(),
+      base_tables: z.array(z.string()),
+      estimated_bytes_scanned: z.number().int(),
+    }),
+  ),
+});
+
+export function pipelineDefinitionResponseOf(
+  plan: PipelinePlan,
+): z.output<typeof pipelineDefinitionResponse> {
+  return {
+    pipeline: { nodes: plan.graph.nodes.map(nodeResponse) },
+    execution_order: plan.executionOrder,
+    estimated_bytes_scanned: plan.estimates.reduce((sum, e) => sum + e.bytes, 0),
+    node_estimates: plan.estimates.map((e) => ({
+      id: e.id,
+      base_tables: e.baseTables,
+      estimated_bytes_scanned: e.bytes,
+    })),
+  };
+}
+
+export const startedPipelineResponse = z.object({ pipeline_execution_id: z.string() });
+
+export function startedPipelineResponseOf(
+  started: StartedPipeline,
+): z.output<typeof startedPipelineResponse> {
+  return { pipeline_execution_id: started.pipelineExecutionId };
+}
+
+export const retriedPipelineResponse = startedPipelineResponse.extend({
+  rerun_node_ids: z.array(z.number().int()),
+  reused_node_ids: z.array(z.number().int()).describe('Completed nodes whose results the retry reuses.'),
+});
+
+export function retriedPipelineResponseOf(
+  retried: StartedPipeline & { rerunNodeIds: number[]; reusedNodeIds: number[] },
+): z.output<typeof retriedPipelineResponse> {
+  return {
+    pipeline_execution_id: retried.pipelineExecutionId,
+    rerun_node_ids: retried.rerunNodeIds,
+    reused_node_ids: retried.reusedNodeIds,
+  };
+}
+
+const nodeRunStatus = z.object({
+  status: z.enum(NODE_STATES),
+  execution_id: z.string().nullable(),
+  error: z.object({ type: z.string(), message: z.string() }).optional(),
+  started_at: z.string().optional(),
+  ended_at: z.string().optional(),
+  execution_cost_credits: z.number(),
+  reused_from: z.string().optional().describe('The pipeline execution whose result a retry reused.'),
+});
+
+const nodeExecutionResponse = z.object({
+  id: z.number().int(),
+  dependencies: z.array(z.number().int()),
+  query_execution_status: nodeRunStatus.extend({ query_id: z.number().int() }).optional(),
+  materialized_view_refresh_status: nodeRunStatus.extend({ name: z.string() }).optional(),
+});
+
+export const pipelineStatusResponse = z.object({
+  pipeline_execution_id: z.string(),
+  status: z.enum(PIPELINE_STATES),
+  error: z.string().optional(),
+  query_id: z.number().int().optional(),
+  submitted_at: z.string(),
+  started_at: z.string().optional(),
+  ended_at: z.string().optional(),
+  retry_of: z.string().optional(),
+  execution_cost_credits: z.number().describe('Credits of all nodes so far.'),
+  node_executions: z.array(nodeExecutionResponse),
+});
+
+export function pipelineStatusResponseOf(run: {
+  execution: PipelineExecution;
+  nodes: PipelineNodeRun[];
+}): z.output<typeof pipelineStatusResponse> {
+  const { execution, nodes } = run;
+  const credits = nodes.reduce((sum, node) => sum + (node.credits ?? 0), 0);
+  return {
+    pipeline_execution_id: execution.pipelineExecutionId,
+    status: execution.state,
+    ...(execution.error ? { error: execution.error } : {}),
+    ...(execution.queryId ? { query_id: execution.queryId } : {}),
+    submitted_at: execution.submittedAt,
+    ...(execution.startedAt ? { started_at: execution.startedAt } : {}),
+    ...(execution.endedAt ? { ended_at: execution.endedAt } : {}),
+    ...(execution.retryOf ? { retry_of: execution.retryOf } : {}),
+    execution_cost_credits: Math.round(credits * 1000) / 1000,
+    node_executions: nodes.map(nodeExecutionOf),
+  };
+}
+
+function nodeExecutionOf(node: PipelineNodeRun): z.output<typeof nodeExecutionResponse> {
+  const status = {
+    status: node.state,
+    execution_id: node.executionId ?? null,
+    ...(node.error ? { error: { type: node.error.type, message: node.error.message } } : {}),
+    ...(node.startedAt ? { started_at: node.startedAt } : {}),
+    ...(node.endedAt ? { ended_at: node.endedAt } : {}),
+    execution_cost_credits: node.credits ?? 0,
+    ...(node.reusedFrom ? { reused_from: node.reusedFrom } : {}),
+  };
+  return node.kind === 'materialized_view_refresh'
+    ? {
+        id: node.nodeId,
+        dependencies: node.dependencies,
+        materialized_view_refresh_status: { name: node.materializedViewName ?? '', ...status },
+      }
+    : {
+        id: node.nodeId,
+        dependencies: node.dependencies,
+        query_execution_status: { query_id: node.queryId, ...status },
+      };
+}
+
+export const cancelledPipelineResponse = z.object({ success: z.boolean() });
