@@ -21,6 +21,9 @@ export interface Visualization {
 
 export type VisualizationChanges = Partial<Pick<Visualization, 'name' | 'description' | 'type' | 'options'>>;
 
+/** What a caller sends to create a visualization on a query. */
+export type NewVisualization = Pick<Visualization, 'name' | 'description' | 'type' | 'options'>;
+
 export interface VisualizationStore {
   /** Allocates the next integer id (atomic counter). */
   nextVisualizationId(): Promise<number>;

@@ -3,9 +3,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Account } from '../core/accounts';
 import { CHART_SERIES_TYPES, VISUALIZATION_TYPES, type Visualization } from '../core/visualizations';
+import { queryIdSchema } from '../queries/schemas';
 import type { Services } from '../services';
 import { svgToPng } from '../visualizations/render';
-import { createVisualizationBody, updateVisualizationBody } from '../visualizations/schemas';
+import {
+  newVisualizationSchema,
+  visualizationEditSchema,
+  visualizationIdSchema,
+} from '../visualizations/schemas';
 import {
   createVisualization,
   deleteVisualization,
@@ -22,11 +27,13 @@ interface Context {
   baseUrl: string;
 }
 
-const visualizationId = z.number().int().positive().describe('The id returned by generateVisualization.');
-const queryId = z.number().int().positive().describe('The saved query whose latest result is drawn.');
-const options = jsonObject().describe(
-  `Dune-style options, by type. chart: {globalSeriesType: ${CHART_SERIES_TYPES.join('|')}, columnMapping: {"<column>": "x"|"y"|"series"|"size"} (one x, one or more numeric y, at most one series), sortX?, reverseX?, series?: {stacking: "stack"|null}, xAxis?: {title: {text}}, yAxis?: [{title: {text}, type?: "logarithmic"}], legend?: {enabled}}. counter: {counterColName, rowNumber? (1-based, default 1), stringPrefix?, stringSuffix?, stringDecimal?, counterLabel?}. table: {columns?: [{name, title?, isHidden?}], itemsPerPage?}. Column names must match the result's columns exactly.`,
-);
+// The arguments are the visualization operations' own field schemas (functions/visualizations/schemas.ts):
+// the limits live there once.
+const newVisualization = newVisualizationSchema.shape;
+const visualizationEdit = visualizationEditSchema.shape;
+const visualizationId = visualizationIdSchema.describe('The id returned by generateVisualization.');
+const queryId = queryIdSchema.describe('The saved query whose latest result is drawn.');
+const optionsHelp = `Dune-style options, by type. chart: {globalSeriesType: ${CHART_SERIES_TYPES.join('|')}, columnMapping: {"<column>": "x"|"y"|"series"|"size"} (one x, one or more numeric y, at most one series), sortX?, reverseX?, series?: {stacking: "stack"|null}, xAxis?: {title: {text}}, yAxis?: [{title: {text}, type?: "logarithmic"}], legend?: {enabled}}. counter: {counterColName, rowNumber? (1-based, default 1), stringPrefix?, stringSuffix?, stringDecimal?, counterLabel?}. table: {columns?: [{name, title?, isHidden?}], itemsPerPage?}. Column names must match the result's columns exactly.`;
 
 const visualizationShape = {
   visualizationId: z.number(),
@@ -120,23 +127,18 @@ export function registerVisualizationTools(server: McpServer, context: Context):
         "Creates a chart (bar, column, line, area, scatter, pie), counter or table on a saved query and returns it; a chart or counter comes back rendered as an image from the query's latest completed result. The query must be yours and must have run (executeQueryById, then getExecutionResults until completed). Options are checked against the result's real columns; an error lists the available columns. Next: createDashboard with the returned visualizationId.",
       inputSchema: {
         queryId,
-        name: z.string().trim().min(1).max(300).describe('Title shown above the chart.'),
-        type: z.enum(VISUALIZATION_TYPES),
-        options,
-        description: z.string().max(1000).optional(),
+        name: newVisualization.name.describe('Title shown above the chart.'),
+        type: newVisualization.type,
+        options: newVisualization.options.describe(optionsHelp),
+        description: newVisualization.description,
       },
       outputSchema: visualizationShape,
       annotations: annotate('Create a visualization'),
     },
     (args) =>
       guarded(async () => {
-        const body = createVisualizationBody.parse({
-          name: args.name,
-          type: args.type,
-          options: args.options,
-          description: args.description,
-        });
-        const created = await createVisualization(services, account, args.queryId, body);
+        const { queryId, ...spec } = args;
+        const created = await createVisualization(services, account, queryId, spec);
         return withImage(
           context,
           created,
@@ -170,27 +172,18 @@ export function registerVisualizationTools(server: McpServer, context: Context):
         "Changes a visualization's name, description, type or options; `options` replaces the whole options object (send all of it), and changing `type` needs new options. Only the query's owner can. Returns the visualization with its new image.",
       inputSchema: {
         visualizationId,
-        name: z.string().trim().min(1).max(300).optional(),
-        description: z.string().max(1000).optional(),
-        type: z.enum(VISUALIZATION_TYPES).optional(),
-        options: options.optional(),
+        name: visualizationEdit.name,
+        description: visualizationEdit.description,
+        type: visualizationEdit.type,
+        options: visualizationEdit.options.describe(optionsHelp),
       },
       outputSchema: visualizationShape,
       annotations: annotate('Update a visualization', { destructive: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
-        const body = updateVisualizationBody.parse(
-          Object.fromEntries(
-            Object.entries({
-              name: args.name,
-              description: args.description,
-              type: args.type,
-              options: args.options,
-            }).filter(([, value]) => value !== undefined),
-          ),
-        );
-        const updated = await updateVisualization(services, account, args.visualizationId, body);
+        const { visualizationId, ...edit } = args;
+        const updated = await updateVisualization(services, account, visualizationId, edit);
         return withImage(context, updated, `Updated ${summary(updated)}.`);
       }),
   );

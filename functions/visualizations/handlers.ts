@@ -2,12 +2,25 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { HttpResponse } from '../http/responses';
 import { routeHandler } from '../http/route-handler';
 import { queryIdPath } from '../queries/schemas';
-import { visualizationResponse } from './presenter';
-import { createVisualizationBody, updateVisualizationBody, visualizationIdPath } from './schemas';
+import {
+  createdVisualizationResponse,
+  deletedVisualizationResponse,
+  visualizationListResponse,
+  visualizationResponse,
+  visualizationResponseOf,
+} from './presenter';
+import { newVisualizationSchema, visualizationEditSchema, visualizationIdPath } from './schemas';
 import * as visualizations from './use-cases';
 
 export const createVisualization = routeHandler(
-  { path: queryIdPath, body: createVisualizationBody },
+  {
+    path: queryIdPath,
+    body: newVisualizationSchema,
+    docs: {
+      summary: "Create a chart, counter or table on a query's latest result",
+      response: createdVisualizationResponse,
+    },
+  },
   async ({ services, account, path, body }) => {
     const created = await visualizations.createVisualization(services, account, path.query_id, body);
     return { id: created.visualizationId };
@@ -15,31 +28,38 @@ export const createVisualization = routeHandler(
 );
 
 export const listQueryVisualizations = routeHandler(
-  { path: queryIdPath },
+  { path: queryIdPath, docs: { summary: "A query's visualizations", response: visualizationListResponse } },
   async ({ services, account, path }) => {
     const list = await visualizations.listQueryVisualizations(services, account, path.query_id);
-    return { visualizations: list.map(visualizationResponse), total: list.length };
+    return { visualizations: list.map(visualizationResponseOf), total: list.length };
   },
 );
 
 export const getVisualization = routeHandler(
-  { path: visualizationIdPath },
+  { path: visualizationIdPath, docs: { summary: 'Read a visualization', response: visualizationResponse } },
   async ({ services, account, path }) =>
-    visualizationResponse(
+    visualizationResponseOf(
       (await visualizations.readableVisualization(services, account, path.visualization_id)).visualization,
     ),
 );
 
 export const updateVisualization = routeHandler(
-  { path: visualizationIdPath, body: updateVisualizationBody },
+  {
+    path: visualizationIdPath,
+    body: visualizationEditSchema,
+    docs: { summary: 'Change a visualization', response: visualizationResponse },
+  },
   async ({ services, account, path, body }) =>
-    visualizationResponse(
+    visualizationResponseOf(
       await visualizations.updateVisualization(services, account, path.visualization_id, body),
     ),
 );
 
 export const deleteVisualization = routeHandler(
-  { path: visualizationIdPath },
+  {
+    path: visualizationIdPath,
+    docs: { summary: 'Delete a visualization', response: deletedVisualizationResponse },
+  },
   async ({ services, account, path }) => {
     await visualizations.deleteVisualization(services, account, path.visualization_id);
     return { ok: true, id: path.visualization_id };

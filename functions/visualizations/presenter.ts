@@ -1,7 +1,23 @@
-import type { Visualization } from '../core/visualizations';
+import { z } from 'zod';
+import { VISUALIZATION_TYPES, type Visualization } from '../core/visualizations';
 
-/** REST shape (snake_case, Dune-like). */
-export function visualizationResponse(visualization: Visualization) {
+// REST answers (snake_case, Dune-like). The schemas document them in the OpenAPI document and type
+// the functions that build them.
+
+export const visualizationResponse = z.object({
+  id: z.number().int(),
+  query_id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  type: z.enum(VISUALIZATION_TYPES),
+  options: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export function visualizationResponseOf(
+  visualization: Visualization,
+): z.output<typeof visualizationResponse> {
   return {
     id: visualization.visualizationId,
     query_id: visualization.queryId,
@@ -13,3 +29,12 @@ export function visualizationResponse(visualization: Visualization) {
     updated_at: visualization.updatedAt,
   };
 }
+
+export const createdVisualizationResponse = z.object({ id: z.number().int() });
+
+export const visualizationListResponse = z.object({
+  visualizations: z.array(visualizationResponse),
+  total: z.number().int(),
+});
+
+export const deletedVisualizationResponse = z.object({ ok: z.boolean(), id: z.number().int() });

@@ -1,34 +1,45 @@
 import { z } from 'zod';
-import { VISUALIZATION_TYPES } from '../core/visualizations';
+import {
+  type NewVisualization,
+  VISUALIZATION_TYPES,
+  type VisualizationChanges,
+} from '../core/visualizations';
 
-const name = z.string().trim().min(1).max(300);
-const description = z.string().max(1000);
+// The visualization operations. Each field's rules and limits live here once; the REST bodies are
+// these schemas (their field names are single words, the same in both casings) and the MCP tool
+// arguments (functions/mcp/visualization-tools.ts) take their fields.
+
 /** Stored in one DynamoDB item (400 KB at most): options stay small. */
 const MAX_OPTIONS_CHARS = 50_000;
-const options = z
-  .record(z.string(), z.unknown())
-  .refine((value) => JSON.stringify(value).length <= MAX_OPTIONS_CHARS, {
-    message: `options must be at most ${MAX_OPTIONS_CHARS} characters of JSON`,
-  });
 
-export const createVisualizationBody = z.strictObject({
-  name,
-  description: description.default(''),
+/** createVisualization's input, with its defaults. */
+export const newVisualizationSchema = z.strictObject({
+  name: z.string().trim().min(1).max(300),
+  description: z.string().max(1000).default(''),
   type: z.enum(VISUALIZATION_TYPES),
-  options: options.default({}),
-});
+  // JSON values only (what a JSON body or a tool argument can carry), checked per type by options.ts.
+  options: z
+    .record(z.string(), z.json())
+    .refine((value) => JSON.stringify(value).length <= MAX_OPTIONS_CHARS, {
+      message: `options must be at most ${MAX_OPTIONS_CHARS} characters of JSON`,
+    })
+    .default({}),
+}) satisfies z.ZodType<NewVisualization>;
 
-/** `options` replaces the whole object; changing `type` needs new `options`. */
-export const updateVisualizationBody = z
-  .strictObject({
-    name: name.optional(),
-    description: description.optional(),
-    type: z.enum(VISUALIZATION_TYPES).optional(),
-    options: options.optional(),
-  })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'nothing to change: send at least one of name, description, type, options',
-  });
+const newVisualization = newVisualizationSchema.shape;
+
+/**
+ * updateVisualization's input: the fields present change; `options` replaces the whole object and
+ * changing `type` needs new `options` (the use case's rules).
+ */
+export const visualizationEditSchema = z.strictObject({
+  name: newVisualization.name.optional(),
+  description: newVisualization.description.unwrap().optional(),
+  type: newVisualization.type.optional(),
+  options: newVisualization.options.unwrap().optional(),
+}) satisfies z.ZodType<VisualizationChanges>;
+
+export const visualizationIdSchema = z.number().int().positive();
 
 export const visualizationIdPath = z.strictObject({
   visualization_id: z.coerce
@@ -36,6 +47,3 @@ export const visualizationIdPath = z.strictObject({
     .int('visualization_id must be an integer')
     .positive('visualization_id must be positive'),
 });
-
-export type CreateVisualizationBody = z.output<typeof createVisualizationBody>;
-export type UpdateVisualizationBody = z.output<typeof updateVisualizationBody>;

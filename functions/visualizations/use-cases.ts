@@ -3,32 +3,31 @@ import type { ResultValue } from '../core/engine';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors';
 import type { Execution } from '../core/executions';
 import type { SavedQuery } from '../core/queries';
-import type { Visualization, VisualizationChanges } from '../core/visualizations';
+import type { NewVisualization, Visualization, VisualizationChanges } from '../core/visualizations';
 import { latestCompletedExecution } from '../executions/results';
 import { ownedQuery, readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { type ChartOptions, type CounterOptions, validateOptions } from './options';
 import { chartRoles, MAX_RENDER_ROWS, renderChartSvg, renderCounterSvg, svgToPng } from './render';
-import type { CreateVisualizationBody, UpdateVisualizationBody } from './schemas';
 
 export async function createVisualization(
   services: Services,
   account: Account,
   queryId: number,
-  body: CreateVisualizationBody,
+  spec: NewVisualization,
   now = new Date(),
 ): Promise<Visualization> {
   const query = await ownedQuery(services.queries, account, queryId);
   const execution = await latestCompletedExecution(services, account, queryId);
-  const options = validateOptions(body.type, body.options, columnsOf(execution), query.queryId);
+  const options = validateOptions(spec.type, spec.options, columnsOf(execution), query.queryId);
   const at = now.toISOString();
   const visualization: Visualization = {
     visualizationId: await services.visualizations.nextVisualizationId(),
     queryId: query.queryId,
     accountId: query.accountId,
-    name: body.name,
-    description: body.description,
-    type: body.type,
+    name: spec.name,
+    description: spec.description,
+    type: spec.type,
     options,
     createdAt: at,
     updatedAt: at,
@@ -70,18 +69,21 @@ export async function updateVisualization(
   services: Services,
   account: Account,
   visualizationId: number,
-  body: UpdateVisualizationBody,
+  edit: VisualizationChanges,
   now = new Date(),
 ): Promise<Visualization> {
-  const { visualization } = await ownedVisualization(services, account, visualizationId);
-  const type = body.type ?? visualization.type;
-  if (body.type !== undefined && body.type !== visualization.type && body.options === undefined) {
-    throw new BadRequestError(`options: changing type to ${body.type} needs options for a ${body.type}.`);
+  if (Object.values(edit).every((value) => value === undefined)) {
+    throw new BadRequestError('Nothing to change: send at least one of name, description, type, options.');
   }
-  const changes: VisualizationChanges = { name: body.name, description: body.description, type: body.type };
-  if (body.options !== undefined) {
+  const { visualization } = await ownedVisualization(services, account, visualizationId);
+  const type = edit.type ?? visualization.type;
+  if (edit.type !== undefined && edit.type !== visualization.type && edit.options === undefined) {
+    throw new BadRequestError(`options: changing type to ${edit.type} needs options for a ${edit.type}.`);
+  }
+  const changes: VisualizationChanges = { name: edit.name, description: edit.description, type: edit.type };
+  if (edit.options !== undefined) {
     const execution = await latestCompletedExecution(services, account, visualization.queryId);
-    changes.options = validateOptions(type, body.options, columnsOf(execution), visualization.queryId);
+    changes.options = validateOptions(type, edit.options, columnsOf(execution), visualization.queryId);
   }
   return services.visualizations.update(visualizationId, changes, now.toISOString());
 }
