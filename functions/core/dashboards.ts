@@ -55,6 +55,31 @@ export type DashboardChanges = Partial<
   >
 >;
 
+/** What a caller sends to create a dashboard; widgets without a position are laid out in order. */
+export interface NewDashboard {
+  name: string;
+  tags: string[];
+  visualizationIds: number[];
+  textWidgets: { text: string; position?: WidgetPosition }[];
+  columnsPerRow: number;
+}
+
+/**
+ * A dashboard's changes: the fields present change. Any widget list replaces every widget (of both
+ * kinds); `columnsPerRow` alone lays the current widgets out again.
+ */
+export interface DashboardEdit {
+  name?: string;
+  slug?: string;
+  tags?: string[];
+  visualizationIds?: number[];
+  visualizationWidgets?: { visualizationId: number; position?: WidgetPosition }[];
+  textWidgets?: { text: string; position?: WidgetPosition }[];
+  columnsPerRow?: number;
+  /** Issues a new share link; the old one stops working. */
+  rotateShareToken?: boolean;
+}
+
 export interface DashboardStore {
   nextDashboardId(): Promise<number>;
   create(dashboard: Dashboard): Promise<void>;

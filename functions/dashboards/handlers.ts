@@ -3,29 +3,36 @@ import { requestBaseUrl } from '../http/request-url';
 import { HttpResponse } from '../http/responses';
 import { routeHandler } from '../http/route-handler';
 import { dashboardHtml, notFoundPage, PAGE_HEADERS } from './page';
-import { dashboardResponse } from './presenter';
+import { archivedDashboardResponse, dashboardResponse, dashboardResponseOf } from './presenter';
 import { createDashboardBody, dashboardIdPath, dashboardPageQuery, updateDashboardBody } from './schemas';
 import * as dashboards from './use-cases';
 
 export const createDashboard = routeHandler(
-  { body: createDashboardBody },
+  {
+    body: createDashboardBody,
+    docs: { summary: 'Create a dashboard of visualizations and text', response: dashboardResponse },
+  },
   async ({ services, account, body, event }) => {
     const { dashboard, shareToken } = await dashboards.createDashboard(services, account, body);
-    return dashboardResponse(dashboard, requestBaseUrl(event), shareToken);
+    return dashboardResponseOf(dashboard, requestBaseUrl(event), shareToken);
   },
 );
 
 export const getDashboard = routeHandler(
-  { path: dashboardIdPath },
+  { path: dashboardIdPath, docs: { summary: 'Read a dashboard', response: dashboardResponse } },
   async ({ services, account, path, event }) =>
-    dashboardResponse(
+    dashboardResponseOf(
       await dashboards.ownDashboard(services, account, path.dashboard_id),
       requestBaseUrl(event),
     ),
 );
 
 export const updateDashboard = routeHandler(
-  { path: dashboardIdPath, body: updateDashboardBody },
+  {
+    path: dashboardIdPath,
+    body: updateDashboardBody,
+    docs: { summary: 'Change a dashboard', response: dashboardResponse },
+  },
   async ({ services, account, path, body, event }) => {
     const { dashboard, shareToken } = await dashboards.updateDashboard(
       services,
@@ -33,12 +40,18 @@ export const updateDashboard = routeHandler(
       path.dashboard_id,
       body,
     );
-    return dashboardResponse(dashboard, requestBaseUrl(event), shareToken);
+    return dashboardResponseOf(dashboard, requestBaseUrl(event), shareToken);
   },
 );
 
 export const archiveDashboard = routeHandler(
-  { path: dashboardIdPath },
+  {
+    path: dashboardIdPath,
+    docs: {
+      summary: 'Archive a dashboard (its page stops being served)',
+      response: archivedDashboardResponse,
+    },
+  },
   async ({ services, account, path }) => {
     const dashboard = await dashboards.archiveDashboard(services, account, path.dashboard_id);
     return { ok: true, dashboard_id: dashboard.dashboardId };

@@ -2,15 +2,15 @@ import type { Account } from '../core/accounts';
 import {
   type Dashboard,
   type DashboardChanges,
+  type DashboardEdit,
   generateShareToken,
   layoutWidgets,
+  type NewDashboard,
   slugify,
-  type WidgetPosition,
 } from '../core/dashboards';
-import { ForbiddenError, NotFoundError } from '../core/errors';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors';
 import type { Services } from '../services';
 import { readableVisualization } from '../visualizations/use-cases';
-import type { CreateDashboardBody, PositionInput, UpdateDashboardBody } from './schemas';
 
 /** A dashboard and, when just issued, its share token (only its hash is stored). */
 export interface DashboardWithToken {
@@ -18,10 +18,16 @@ export interface DashboardWithToken {
   shareToken?: string;
 }
 
-function toPosition(position: PositionInput | undefined): WidgetPosition | undefined {
-  return position
-    ? { row: position.row, col: position.col, sizeX: position.size_x, sizeY: position.size_y }
-    : undefined;
+/** A dashboard is one DynamoDB item (400 KB at most): its text widgets hold this much in all. */
+const MAX_TOTAL_TEXT = 100_000;
+
+function assertTextFits(widgets: readonly { text: string }[] | undefined): void {
+  const total = (widgets ?? []).reduce((sum, w) => sum + w.text.length, 0);
+  if (total > MAX_TOTAL_TEXT) {
+    throw new BadRequestError(
+      `Text widgets hold at most ${MAX_TOTAL_TEXT} characters in all; these hold ${total}.`,
+    );
+  }
 }
 
 /** Every visualization must exist and be readable by the caller. */
@@ -32,25 +38,26 @@ async function checkVisualizations(services: Services, account: Account, ids: nu
 export async function createDashboard(
   services: Services,
   account: Account,
-  body: CreateDashboardBody,
+  spec: NewDashboard,
   now = new Date(),
 ): Promise<DashboardWithToken> {
-  await checkVisualizations(services, account, body.visualization_ids);
+  assertTextFits(spec.textWidgets);
+  await checkVisualizations(services, account, spec.visualizationIds);
   const { token, hash } = generateShareToken();
   const at = now.toISOString();
   const dashboard: Dashboard = {
     dashboardId: await services.dashboards.nextDashboardId(),
     accountId: account.accountId,
     ownerHandle: account.handle,
-    name: body.name,
-    slug: slugify(body.name),
-    tags: [...new Set(body.tags)],
+    name: spec.name,
+    slug: slugify(spec.name),
+    tags: [...new Set(spec.tags)],
     isArchived: false,
-    columnsPerRow: body.columns_per_row,
+    columnsPerRow: spec.columnsPerRow,
     ...layoutWidgets(
-      body.text_widgets.map((t) => ({ text: t.text, position: toPosition(t.position) })),
-      body.visualization_ids.map((visualizationId) => ({ visualizationId })),
-      body.columns_per_row,
+      spec.textWidgets,
+      spec.visualizationIds.map((visualizationId) => ({ visualizationId })),
+      spec.columnsPerRow,
     ),
     shareTokenHash: hash,
     createdAt: at,
@@ -73,40 +80,40 @@ export async function updateDashboard(
   services: Services,
   account: Account,
   dashboardId: number,
-  body: UpdateDashboardBody,
+  edit: DashboardEdit,
   now = new Date(),
 ): Promise<DashboardWithToken> {
+  if (Object.values(edit).every((value) => value === undefined)) {
+    throw new BadRequestError(
+      'Nothing to change: send at least one of the name, slug, tags, visualizations, text widgets, columns per row, or a share-token rotation.',
+    );
+  }
+  if (edit.visualizationIds && edit.visualizationWidgets) {
+    throw new BadRequestError('Send the visualization ids or the visualization widgets, not both.');
+  }
+  assertTextFits(edit.textWidgets);
   const current = await ownDashboard(services, account, dashboardId);
   if (current.isArchived) {
     throw new ForbiddenError(`Dashboard ${dashboardId} is archived and cannot be changed.`);
   }
-  const changes: DashboardChanges = { name: body.name, slug: body.slug, columnsPerRow: body.columns_per_row };
-  if (body.tags) changes.tags = [...new Set(body.tags)];
-  const columnsPerRow = body.columns_per_row ?? current.columnsPerRow;
+  const changes: DashboardChanges = { name: edit.name, slug: edit.slug, columnsPerRow: edit.columnsPerRow };
+  if (edit.tags) changes.tags = [...new Set(edit.tags)];
+  const columnsPerRow = edit.columnsPerRow ?? current.columnsPerRow;
   const replacing =
-    body.visualization_ids !== undefined ||
-    body.visualization_widgets !== undefined ||
-    body.text_widgets !== undefined;
+    edit.visualizationIds !== undefined ||
+    edit.visualizationWidgets !== undefined ||
+    edit.textWidgets !== undefined;
   if (replacing) {
     const visualizations =
-      body.visualization_widgets?.map((w) => ({
-        visualizationId: w.visualization_id,
-        position: toPosition(w.position),
-      })) ?? (body.visualization_ids ?? []).map((visualizationId) => ({ visualizationId }));
+      edit.visualizationWidgets ??
+      (edit.visualizationIds ?? []).map((visualizationId) => ({ visualizationId }));
     await checkVisualizations(
       services,
       account,
       visualizations.map((v) => v.visualizationId),
     );
-    Object.assign(
-      changes,
-      layoutWidgets(
-        (body.text_widgets ?? []).map((t) => ({ text: t.text, position: toPosition(t.position) })),
-        visualizations,
-        columnsPerRow,
-      ),
-    );
-  } else if (body.columns_per_row !== undefined) {
+    Object.assign(changes, layoutWidgets(edit.textWidgets ?? [], visualizations, columnsPerRow));
+  } else if (edit.columnsPerRow !== undefined) {
     Object.assign(
       changes,
       layoutWidgets(
@@ -117,7 +124,7 @@ export async function updateDashboard(
     );
   }
   let shareToken: string | undefined;
-  if (body.rotate_share_token) {
+  if (edit.rotateShareToken) {
     const issued = generateShareToken();
     shareToken = issued.token;
     changes.shareTokenHash = issued.hash;

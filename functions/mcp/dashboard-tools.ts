@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Account } from '../core/accounts';
 import type { Dashboard, WidgetPosition } from '../core/dashboards';
 import { dashboardUrl } from '../dashboards/presenter';
-import { createDashboardBody, updateDashboardBody } from '../dashboards/schemas';
+import { dashboardEditSchema, dashboardIdSchema, newDashboardSchema } from '../dashboards/schemas';
 import { archiveDashboard, createDashboard, ownDashboard, updateDashboard } from '../dashboards/use-cases';
 import type { Services } from '../services';
 import { annotate, guarded, ok } from './tool-results';
@@ -14,19 +14,15 @@ interface Context {
   baseUrl: string;
 }
 
-const dashboardId = z.number().int().positive().describe('The id returned by createDashboard.');
-const visualizationIds = z
-  .array(z.number().int().positive())
-  .max(100)
-  .describe('Visualization ids (from generateVisualization), laid out in this order.');
-const textWidgets = z
-  .array(z.object({ text: z.string().min(1).max(10_000) }))
-  .max(50)
-  .describe(
-    'Text blocks shown full width above the charts; a Markdown subset: #/##/### headings, - lists, **bold**, `code`.',
-  );
-const columnsPerRow = z.number().int().min(1).max(3).describe('Visualizations per row (1-3, default 2).');
-
+// The arguments are the dashboard operations' own field schemas (functions/dashboards/schemas.ts):
+// the limits live there once.
+const newDashboard = newDashboardSchema.shape;
+const dashboardEdit = dashboardEditSchema.shape;
+const dashboardId = dashboardIdSchema.describe('The id returned by createDashboard.');
+const VISUALIZATION_IDS_HELP = 'Visualization ids (from generateVisualization), laid out in this order.';
+const TEXT_WIDGETS_HELP =
+  'Text blocks shown full width above the charts; a Markdown subset: #/##/### headings, - lists, **bold**, `code`. A position ({row, col, sizeX, sizeY} on the 6-column grid) is optional.';
+const COLUMNS_PER_ROW_HELP = 'Visualizations per row (1-3, default 2).';
 const position = z.object({ row: z.number(), col: z.number(), sizeX: z.number(), sizeY: z.number() });
 const dashboardShape = {
   dashboardId: z.number(),
@@ -93,25 +89,18 @@ export function registerDashboardTools(server: McpServer, { services, account, b
       description:
         "Creates a dashboard from visualizations (generateVisualization) and text blocks, laid out automatically: text full width on top, then the visualizations in a grid of columnsPerRow. Returns dashboardUrl, a page that opens in any browser without an API key and shows the charts rendered from each query's latest result; give that link to the user. The link's key is shown only now (or after updateDashboard with rotateShareToken).",
       inputSchema: {
-        name: z.string().trim().min(1).max(300),
-        visualizationIds: visualizationIds.optional(),
-        textWidgets: textWidgets.optional(),
-        columnsPerRow: columnsPerRow.optional(),
-        tags: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
+        name: newDashboard.name,
+        visualizationIds: newDashboard.visualizationIds.describe(VISUALIZATION_IDS_HELP),
+        textWidgets: newDashboard.textWidgets.describe(TEXT_WIDGETS_HELP),
+        columnsPerRow: newDashboard.columnsPerRow.describe(COLUMNS_PER_ROW_HELP),
+        tags: newDashboard.tags,
       },
       outputSchema: dashboardShape,
       annotations: annotate('Create a dashboard'),
     },
     (args) =>
       guarded(async () => {
-        const body = createDashboardBody.parse({
-          name: args.name,
-          visualization_ids: args.visualizationIds,
-          text_widgets: args.textWidgets,
-          columns_per_row: args.columnsPerRow,
-          tags: args.tags,
-        });
-        const { dashboard, shareToken } = await createDashboard(services, account, body);
+        const { dashboard, shareToken } = await createDashboard(services, account, args);
         const structured = dashboardOf(dashboard, baseUrl, shareToken);
         return ok(structured, describeDashboard(structured));
       }),
@@ -142,31 +131,22 @@ export function registerDashboardTools(server: McpServer, { services, account, b
         'Changes a dashboard. Widget arrays are all-or-nothing: sending visualizationIds or textWidgets replaces ALL widgets of both kinds (send the full lists you want); columnsPerRow alone lays the current widgets out again. rotateShareToken: true issues a new dashboardUrl and retires the old link.',
       inputSchema: {
         dashboardId,
-        name: z.string().trim().min(1).max(300).optional(),
-        visualizationIds: visualizationIds.optional(),
-        textWidgets: textWidgets.optional(),
-        columnsPerRow: columnsPerRow.optional(),
-        tags: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
-        rotateShareToken: z.boolean().optional(),
+        name: dashboardEdit.name,
+        visualizationIds: dashboardEdit.visualizationIds.describe(VISUALIZATION_IDS_HELP),
+        textWidgets: dashboardEdit.textWidgets.describe(TEXT_WIDGETS_HELP),
+        columnsPerRow: dashboardEdit.columnsPerRow.describe(COLUMNS_PER_ROW_HELP),
+        tags: dashboardEdit.tags,
+        rotateShareToken: dashboardEdit.rotateShareToken.describe(
+          'true issues a new dashboardUrl and retires the old link.',
+        ),
       },
       outputSchema: dashboardShape,
       annotations: annotate('Update a dashboard', { destructive: true }),
     },
     (args) =>
       guarded(async () => {
-        const body = updateDashboardBody.parse(
-          Object.fromEntries(
-            Object.entries({
-              name: args.name,
-              visualization_ids: args.visualizationIds,
-              text_widgets: args.textWidgets,
-              columns_per_row: args.columnsPerRow,
-              tags: args.tags,
-              rotate_share_token: args.rotateShareToken,
-            }).filter(([, value]) => value !== undefined),
-          ),
-        );
-        const { dashboard, shareToken } = await updateDashboard(services, account, args.dashboardId, body);
+        const { dashboardId: id, ...edit } = args;
+        const { dashboard, shareToken } = await updateDashboard(services, account, id, edit);
         const structured = dashboardOf(dashboard, baseUrl, shareToken);
         return ok(structured, describeDashboard(structured));
       }),

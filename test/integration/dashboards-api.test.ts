@@ -173,7 +173,20 @@ describe('dashboards over REST and the dashboard page', () => {
     expect(withGap).toContain(`Visualization ${doomed.id} not found.`);
     expect(embeddedSvgs(withGap)).toHaveLength(1);
 
-    expect((await patch({})).status).toBe(400);
+    const nothing = await patch({});
+    expect(nothing.status).toBe(400);
+    expect((await bodyOf(nothing)).error).toMatch(/Nothing to change/);
+    const bothLists = await patch({
+      visualization_ids: [counterId],
+      visualization_widgets: [{ visualization_id: counterId }],
+    });
+    expect(bothLists.status).toBe(400);
+    expect((await bodyOf(bothLists)).error).toMatch(/not both/);
+    const longText = Array.from({ length: 11 }, () => ({ text: 'x'.repeat(10_000) }));
+    const tooMuchText = await patch({ text_widgets: longText });
+    expect(tooMuchText.status).toBe(400);
+    expect((await bodyOf(tooMuchText)).error).toMatch(/at most 100000 characters in all; these hold 110000/);
+    expect((await create({ name: 'long', text_widgets: longText })).status).toBe(400);
     const unknownViz = await patch({ visualization_ids: [987654] });
     expect(unknownViz.status).toBe(404);
     expect((await bodyOf(unknownViz)).error).toMatch(/Visualization 987654 not found/);

@@ -151,6 +151,20 @@ describe('MCP visualization and dashboard tools over Streamable HTTP', () => {
     expect(updated.structuredContent.visualizationWidgets).toEqual([]);
     expect(updated.structuredContent.textWidgets[0].text).toBe('only text');
 
+    // The operation's rules hold for tool calls too: an empty change, and text over the dashboard's budget.
+    const nothing = await call('updateDashboard', { dashboardId });
+    expect(nothing.isError).toBe(true);
+    expect(nothing.content[0].text).toMatch(/Nothing to change/);
+    const tooMuchText = await call('updateDashboard', {
+      dashboardId,
+      textWidgets: Array.from({ length: 11 }, () => ({ text: 'x'.repeat(10_000) })),
+    });
+    expect(tooMuchText.isError).toBe(true);
+    expect(tooMuchText.content[0].text).toMatch(/at most 100000 characters in all/);
+    expect((await call('getDashboard', { dashboardId })).structuredContent.textWidgets[0].text).toBe(
+      'only text',
+    );
+
     const other = await createAccount(host.services.accounts, { handle: 'mcp_dash_other' });
     const otherClient = await connect((await createApiKey(host.services.accounts, other.accountId)).apiKey);
     try {
