@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Account } from '../core/accounts';
 import { BLOCKCHAINS, type CatalogEntry } from '../core/catalog';
-import { blockchainSchema, categorySchema, searchByContractBody } from '../datasets/schemas';
+import { contractAddressSchema, tableSearchSchema } from '../datasets/schemas';
 import { searchDatasets, searchDatasetsByContract } from '../datasets/use-cases';
 import type { Services } from '../services';
 import { searchDocs } from './docs-search';
@@ -41,30 +41,21 @@ function summaryLine(t: TableSummary): string {
   return `- ${t.fullName} [${t.category}; ${t.blockchains.join(',')}; filter on ${t.partitionColumn}${rows}] ${t.description}${cols}`;
 }
 
-function fromSearchResult(
-  result: {
-    full_name: string;
-    category: string;
-    blockchains: string[];
-    description: string;
-    partition_column: string;
-    row_count: number | null;
-    schema?: { name: string; type: string }[];
-  },
-  includeSchema: boolean,
-): TableSummary {
+function summaryOf(entry: CatalogEntry, includeSchema: boolean): TableSummary {
+  const { definition, stats } = entry;
   return {
-    fullName: result.full_name,
-    category: result.category,
-    blockchains: result.blockchains,
-    description: trimText(result.description, 160),
-    partitionColumn: result.partition_column,
-    rowCount: result.row_count,
-    ...(includeSchema && result.schema
-      ? { columns: result.schema.map(({ name, type }) => ({ name, type })) }
-      : {}),
+    fullName: definition.fullName,
+    category: definition.category,
+    blockchains: definition.blockchains,
+    description: trimText(definition.description, 160),
+    partitionColumn: definition.partitionColumn,
+    rowCount: stats?.rowCount ?? null,
+    ...(includeSchema ? { columns: definition.columns.map(({ name, type }) => ({ name, type })) } : {}),
   };
 }
+
+// The arguments are the catalog search operations' own field schemas (functions/datasets/schemas.ts).
+const tableSearch = tableSearchSchema.shape;
 
 export function registerDiscoveryTools(server: McpServer, { services, account }: Context): void {
   server.registerTool(
@@ -74,46 +65,31 @@ export function registerDiscoveryTools(server: McpServer, { services, account }:
       description:
         'Ranked search of the table catalog (raw chain tables, decoded contract events, curated tables such as dex.trades and prices.usd) by protocol, event, contract, description or column names. Use it first to find which table holds the data you need; query "*" browses. Results are compact; pass includeSchema: true for column names and types. Next: write SQL with createServiceQuery, filtering on each table\'s partitionColumn; use getTableSize to estimate the scan.',
       inputSchema: {
-        query: z
-          .string()
-          .max(500)
+        query: tableSearch.query
+          .unwrap()
           .describe('Words to search for, e.g. "uniswap swap" or "erc20 transfer"; "*" lists all.'),
-        blockchains: z
-          .array(blockchainSchema)
-          .max(20)
-          .optional()
-          .describe(`Only tables on these chains: ${BLOCKCHAINS.join(', ')}.`),
-        categories: z
-          .array(categorySchema)
-          .max(10)
-          .optional()
-          .describe('canonical (raw), decoded (contract events), spell (curated), materialized_view.'),
-        schemas: z
-          .array(z.string().min(1).max(200))
-          .max(50)
-          .optional()
-          .describe('Schema names, e.g. ["dex", "uniswap_v3_ethereum"].'),
+        blockchains: tableSearch.blockchains.describe(
+          `Only tables on these chains: ${BLOCKCHAINS.join(', ')}.`,
+        ),
+        categories: tableSearch.categories.describe(
+          'canonical (raw), decoded (contract events), spell (curated), materialized_view.',
+        ),
+        schemas: tableSearch.schemas.describe('Schema names, e.g. ["dex", "uniswap_v3_ethereum"].'),
         includeSchema: z.boolean().default(false).describe("Include each table's columns (name and type)."),
-        limit: z.number().int().min(1).max(50).default(10),
-        offset: z.number().int().min(0).default(0),
+        // Smaller pages than REST allows: an answer has to fit an agent's context.
+        limit: tableSearch.limit.unwrap().max(50).default(10),
+        offset: tableSearch.offset,
       },
       outputSchema: { tables: z.array(tableSummary), ...paging },
       annotations: annotate('Search tables', { readOnly: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
-        const found = await searchDatasets(services.catalog, account, {
-          query: args.query,
-          blockchains: args.blockchains,
-          categories: args.categories,
-          schemas: args.schemas,
-          include_schema: args.includeSchema,
-          include_metadata: false,
-          limit: args.limit,
-          offset: args.offset,
-        });
-        const tables = found.results.map((r) => fromSearchResult(r, args.includeSchema));
-        const nextOffset = found.pagination.next_offset ?? null;
+        const { includeSchema, ...search } = args;
+        const found = await searchDatasets(services.catalog, account, search);
+        const tables = found.ranked.map(({ entry }) => summaryOf(entry, includeSchema));
+        const next = args.offset + tables.length;
+        const nextOffset = next < found.total ? next : null;
         const text =
           tables.length === 0
             ? `No tables match "${args.query}". Try fewer or broader words, or "*" to browse.`
@@ -156,30 +132,33 @@ export function registerDiscoveryTools(server: McpServer, { services, account }:
       description:
         "Lists the decoded event tables that hold events emitted by one contract address (e.g. a token or a pool). Use it when the user gives you an address. Next: read the table's columns with searchTables (includeSchema: true) and query it filtered by contract_address.",
       inputSchema: {
+        // Checked in the tool, so a malformed address gets an answer that says what an address looks like.
         contractAddress: z.string().describe('EVM address: 0x followed by 40 hex characters (any case).'),
-        blockchains: z.array(blockchainSchema).max(20).optional(),
+        blockchains: tableSearch.blockchains,
       },
       outputSchema: { contractAddress: z.string(), tables: z.array(tableSummary), total: z.number() },
       annotations: annotate('Find tables for a contract', { readOnly: true, idempotent: true }),
     },
     (args) =>
       guarded(async () => {
-        const parsed = searchByContractBody.safeParse({
-          contract_address: args.contractAddress,
-          blockchains: args.blockchains,
-          limit: 100,
-        });
-        if (!parsed.success) {
+        const address = contractAddressSchema.safeParse(args.contractAddress);
+        if (!address.success) {
           return toolError(
             `"${args.contractAddress}" is not a contract address: expected a 20-byte EVM address, 0x followed by 40 hex characters, e.g. 0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2.`,
           );
         }
-        const found = await searchDatasetsByContract(services.catalog, account, parsed.data);
-        const tables = found.results.map((r) => fromSearchResult(r, false));
+        const contractAddress = address.data;
+        const found = await searchDatasetsByContract(services.catalog, account, {
+          contractAddress,
+          blockchains: args.blockchains,
+          limit: 100,
+          offset: 0,
+        });
+        const tables = found.entries.map((entry) => summaryOf(entry, false));
         const text = tables.length
-          ? `${found.total} decoded tables hold events of ${found.contract_address}:\n${tables.map(summaryLine).join('\n')}`
-          : `No decoded tables know ${found.contract_address}. It may not be decoded in this service; try searchTables with the protocol's name.`;
-        return ok({ contractAddress: found.contract_address, tables, total: found.total }, text);
+          ? `${found.total} decoded tables hold events of ${contractAddress}:\n${tables.map(summaryLine).join('\n')}`
+          : `No decoded tables know ${contractAddress}. It may not be decoded in this service; try searchTables with the protocol's name.`;
+        return ok({ contractAddress, tables, total: found.total }, text);
       }),
   );
 

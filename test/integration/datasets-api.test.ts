@@ -130,6 +130,6 @@ describe('dataset catalog over REST (local HTTP server, dynalite, DuckDB data)',
       json: { contract_address: '0x1234' },
     });
     expect(response.status).toBe(400);
-    expect((await bodyOf(response)).error).toMatch(/contract_address must be a 20-byte EVM address/);
+    expect((await bodyOf(response)).error).toMatch(/contract_address: must be a 20-byte EVM address/);
   });
 });
