@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { CachedApiKeys } from './accounts/api-key-cache';
 import { DynamoAccountCounters } from './aws/dynamo/account-limits-store';
 import { DynamoAccountStore } from './aws/dynamo/account-store';
 import { DynamoCatalogStatsStore } from './aws/dynamo/catalog-stats-store';
@@ -29,6 +30,7 @@ import type { Orchestrator } from './core/workflows';
 import { BASE_TABLES } from './datasets/base-tables';
 import { CatalogService } from './datasets/catalog-service';
 import type { ExecutionConfig } from './executions/config';
+import { FinishedExecutionCache } from './executions/finished-execution-cache';
 import { MaterializedViewTables } from './matviews/catalog-entries';
 import type { SigningKeys } from './oauth/signing-keys';
 
@@ -66,13 +68,38 @@ export interface HostAdapters {
   signingKeys: SigningKeys;
 }
 
+/** Host settings that shape the shared stores without being services themselves. */
+export interface StoreOptions {
+  /**
+   * Where every API-key revocation is visible at once (functions/local/key-revocations.ts): with
+   * it, key lookups are cached in memory (accounts/api-key-cache.ts); without it (AWS), every
+   * request reads its key.
+   */
+  apiKeyRevocations?: () => string;
+}
+
+/** Key records are reused this long at most, even without a revocation. */
+const API_KEY_CACHE_MS = 60_000;
+
 /** Everything that talks to DynamoDB (dynalite locally) is the same code in both hosts. */
-export function createServices(db: DynamoDBDocumentClient, tableName: string, host: HostAdapters): Services {
+export function createServices(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  host: HostAdapters,
+  options: StoreOptions = {},
+): Services {
   const catalogStats = new DynamoCatalogStatsStore(db, tableName);
+  const accounts = new DynamoAccountStore(db, tableName);
   const counters = new DynamoAccountCounters(db, tableName);
   const materializedViews = new DynamoMaterializedViewStore(db, tableName);
   return {
-    accounts: new DynamoAccountStore(db, tableName),
+    accounts: options.apiKeyRevocations
+      ? new CachedApiKeys(accounts, {
+          ttlMs: API_KEY_CACHE_MS,
+          capacity: 10_000,
+          revocations: options.apiKeyRevocations,
+        })
+      : accounts,
     catalogStats,
     catalog: new CatalogService(catalogStats, BASE_TABLES, new MaterializedViewTables(materializedViews)),
     materializedViews,
@@ -80,7 +107,8 @@ export function createServices(db: DynamoDBDocumentClient, tableName: string, ho
     mcpEvents: new DynamoMcpEventLog(db, tableName),
     oauth: new DynamoOAuthStore(db, tableName),
     queries: new DynamoQueryStore(db, tableName),
-    executions: new DynamoExecutionStore(db, tableName),
+    // Finished runs never change: their status and result reads skip DynamoDB (both hosts).
+    executions: new FinishedExecutionCache(new DynamoExecutionStore(db, tableName)),
     limiter: counters,
     usage: counters,
     visualizations: new DynamoVisualizationStore(db, tableName),

@@ -16,6 +16,7 @@ import type { OAuthStore } from '../core/oauth';
 import { type SigningKeyStore, SigningKeys } from '../oauth/signing-keys';
 import { revokeClientAccess, setLogin } from '../oauth/use-cases';
 import { ensureTables, startDynalite } from './dynalite';
+import { recordRevocation } from './key-revocations';
 import { FileSigningKeyStore } from './signing-key-file';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -89,6 +90,8 @@ async function run(accounts: AccountStore, counters: UsageStore, oauth: OAuthSto
       const keyId = rest[0];
       if (!keyId) fail('revoke-key needs a key id or osk_ prefix');
       const record = await revokeApiKey(accounts, keyId);
+      // The running local host's key cache sees this at once (functions/local/key-revocations.ts).
+      if (!values.aws) await recordRevocation(resolve(values['data-dir']!), record.keyId, record.revokedAt!);
       console.log(`Revoked ${record.prefix} (${record.name}) at ${record.revokedAt}.`);
       return;
     }

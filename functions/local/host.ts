@@ -18,6 +18,7 @@ import { ensureTables, startDynalite } from './dynalite';
 import { DuckDbQueryEngine, type DuckDbQueryEngineOptions } from './engine/query-engine';
 import { DuckDbResultStore } from './engine/result-store';
 import { startHttpServer } from './http-server';
+import { revocationStamp } from './key-revocations';
 import { PollingDependencyGate } from './polling-gate';
 import { RefreshScheduler } from './refresh-scheduler';
 import { FileSigningKeyStore } from './signing-key-file';
@@ -115,17 +116,22 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   let runner: ReturnType<typeof createNodeRunner> | undefined;
   const dependencyGate = new PollingDependencyGate();
   const orchestrator = new LocalStepFunctions(() => runner!, { waitMillis: options.waitMillis ?? 100 });
-  const services = createServices(client.doc, SERVICE_TABLE.localName, {
-    engine,
-    results,
-    orchestrator,
-    dependencyGate,
-    sqlParser: new DuneSqlTableReferenceParser(),
-    // The local RefreshScheduler reads schedules from the views themselves.
-    schedules: { sync: async () => {}, remove: async () => {} },
-    config,
-    signingKeys: new SigningKeys(new FileSigningKeyStore(join(dataDir, 'oauth-signing-keys.json'))),
-  });
+  const services = createServices(
+    client.doc,
+    SERVICE_TABLE.localName,
+    {
+      engine,
+      results,
+      orchestrator,
+      dependencyGate,
+      sqlParser: new DuneSqlTableReferenceParser(),
+      // The local RefreshScheduler reads schedules from the views themselves.
+      schedules: { sync: async () => {}, remove: async () => {} },
+      config,
+      signingKeys: new SigningKeys(new FileSigningKeyStore(join(dataDir, 'oauth-signing-keys.json'))),
+    },
+    { apiKeyRevocations: revocationStamp(dataDir) },
+  );
   runner = createNodeRunner(services);
   configureServices(services);
   const recovered = await recoverAfterRestart(services);

@@ -1,5 +1,9 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey, revokeApiKey } from '../../functions/accounts/use-cases';
+import { REPO_ROOT } from '../../functions/local/host';
 import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
 
 describe('API-key authentication on /v1', () => {
@@ -57,6 +61,22 @@ describe('API-key authentication on /v1', () => {
       ['second', false],
     ]);
     expect(JSON.stringify(keys)).not.toContain(first.apiKey);
+  });
+
+  it('a key the host has cached stops working as soon as the admin CLI (another process) revokes it', async () => {
+    const account = await createAccount(host.services.accounts, { handle: 'cli_revoker' });
+    const key = await createApiKey(host.services.accounts, account.accountId, 'cached');
+    // Two requests: the second is answered from the host's key cache.
+    for (let i = 0; i < 2; i++) {
+      expect((await host.call('/v1/datasets?limit=1', { apiKey: key.apiKey })).status).toBe(200);
+    }
+    const cli = await promisify(execFile)(
+      join(REPO_ROOT, 'node_modules/.bin/tsx'),
+      ['functions/local/admin-cli.ts', '--data-dir', host.dataDir, 'revoke-key', key.record.prefix],
+      { cwd: REPO_ROOT },
+    );
+    expect(cli.stdout).toContain(`Revoked ${key.record.prefix}`);
+    await expect401(await host.call('/v1/datasets?limit=1', { apiKey: key.apiKey }), /revoked/);
   });
 
   it('keeps handles unique', async () => {

@@ -1,0 +1,67 @@
+import type { Execution, ExecutionChanges, ExecutionState, ExecutionStore } from '../core/executions';
+
+/**
+ * States an execution never leaves and in which it never changes: every transition is conditional
+ * on a `from` state, and no caller lists these. CANCELLED is left out on purpose: a cancelled run
+ * still gets the engine time it was charged (and its end time) written afterwards.
+ */
+const FINAL_STATES: ReadonlySet<ExecutionState> = new Set(['QUERY_STATE_COMPLETED', 'QUERY_STATE_FAILED']);
+
+/**
+ * An ExecutionStore that serves completed and failed executions from memory: status and result
+ * reads of a finished run (most reads) cost no DynamoDB round trip. Correct in every process, on
+ * both hosts, because such an execution never changes again; anything still pending, executing or
+ * cancelled is always read from the store. Bounded: the least recently used entries go first.
+ * Callers get copies, so nothing they do to an answer reaches the cache.
+ */
+export class FinishedExecutionCache implements ExecutionStore {
+  private readonly entries = new Map<string, Execution>();
+
+  constructor(
+    private readonly store: ExecutionStore,
+    readonly capacity = 10_000,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  create(execution: Execution): Promise<void> {
+    return this.store.create(execution);
+  }
+
+  async get(executionId: string): Promise<Execution | undefined> {
+    const cached = this.entries.get(executionId);
+    if (cached) {
+      // Map order is insertion order: re-inserting marks it most recently used.
+      this.entries.delete(executionId);
+      this.entries.set(executionId, cached);
+      return structuredClone(cached);
+    }
+    const execution = await this.store.get(executionId);
+    if (execution) this.remember(execution);
+    return execution;
+  }
+
+  async transition(
+    executionId: string,
+    from: readonly ExecutionState[],
+    changes: ExecutionChanges,
+  ): Promise<Execution | undefined> {
+    const updated = await this.store.transition(executionId, from, changes);
+    if (updated) this.remember(updated);
+    return updated;
+  }
+
+  listActive(accountId?: string): Promise<Execution[]> {
+    return this.store.listActive(accountId);
+  }
+
+  private remember(execution: Execution): void {
+    if (!FINAL_STATES.has(execution.state)) return;
+    this.entries.set(execution.executionId, structuredClone(execution));
+    if (this.entries.size > this.capacity) {
+      this.entries.delete(this.entries.keys().next().value!);
+    }
+  }
+}

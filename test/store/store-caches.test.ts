@@ -1,0 +1,190 @@
+/**
+ * The two in-memory caches in front of DynamoDB (issue 13): finished executions and API-key
+ * records. Real stores on dynalite underneath; a second, uncached store on the same table plays
+ * another process (the runner Lambda, the admin CLI) writing behind the cache's back.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CachedApiKeys } from '../../functions/accounts/api-key-cache';
+import {
+  authenticateApiKey,
+  createAccount,
+  createApiKey,
+  revokeApiKey,
+} from '../../functions/accounts/use-cases';
+import { DynamoAccountStore } from '../../functions/aws/dynamo/account-store';
+import { localDynamoClient } from '../../functions/aws/dynamo/client';
+import { DynamoExecutionStore } from '../../functions/aws/dynamo/execution-store';
+import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
+import type { AccountStore } from '../../functions/core/accounts';
+import type { Execution, ExecutionStore } from '../../functions/core/executions';
+import { newId } from '../../functions/core/ids';
+import { FinishedExecutionCache } from '../../functions/executions/finished-execution-cache';
+import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/local/dynalite';
+
+/** Counts reads that reach the store (a decorator, like the cache it observes). */
+function counting<T extends object>(store: T, method: keyof T): { store: T; reads: () => number } {
+  let reads = 0;
+  const proxy = new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (name !== method || typeof value !== 'function')
+        return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: unknown[]) => {
+        reads++;
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { store: proxy, reads: () => reads };
+}
+
+describe('caches in front of DynamoDB', () => {
+  let dynamo: LocalDynamo;
+  let executions: DynamoExecutionStore;
+  let accounts: DynamoAccountStore;
+  beforeAll(async () => {
+    dynamo = await startDynalite();
+    const { client, doc } = localDynamoClient(dynamo.endpoint);
+    await ensureTables(client);
+    executions = new DynamoExecutionStore(doc, SERVICE_TABLE.localName);
+    accounts = new DynamoAccountStore(doc, SERVICE_TABLE.localName);
+  });
+  afterAll(() => dynamo?.close());
+
+  const pending = (): Execution => ({
+    executionId: newId(),
+    accountId: 'acct',
+    queryId: 0,
+    sql: 'select 1',
+    tier: 'medium',
+    timeoutMs: 1000,
+    state: 'QUERY_STATE_PENDING',
+    submittedAt: new Date().toISOString(),
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+
+  describe('FinishedExecutionCache', () => {
+    it('serves a completed execution from memory, as a copy nobody can change', async () => {
+      const { store, reads } = counting<ExecutionStore>(executions, 'get');
+      const cache = new FinishedExecutionCache(store);
+      const execution = pending();
+      await executions.create(execution);
+      await executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+        state: 'QUERY_STATE_COMPLETED',
+        credits: 1.5,
+      });
+      const first = await cache.get(execution.executionId);
+      expect(first?.state).toBe('QUERY_STATE_COMPLETED');
+      first!.credits = 999;
+      const second = await cache.get(execution.executionId);
+      expect(second?.credits).toBe(1.5);
+      expect(reads()).toBe(1);
+    });
+
+    it('never serves a pending, executing or cancelled execution stale', async () => {
+      const cache = new FinishedExecutionCache(executions);
+      const execution = pending();
+      await executions.create(execution);
+      expect((await cache.get(execution.executionId))?.state).toBe('QUERY_STATE_PENDING');
+      // Another process moves it on: the next read through the cache sees it.
+      await executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+        state: 'QUERY_STATE_EXECUTING',
+      });
+      expect((await cache.get(execution.executionId))?.state).toBe('QUERY_STATE_EXECUTING');
+      // A cancel through the cache, then the runner (elsewhere) adds the engine time it was charged.
+      await cache.transition(execution.executionId, ['QUERY_STATE_EXECUTING'], {
+        state: 'QUERY_STATE_CANCELLED',
+      });
+      await executions.transition(execution.executionId, ['QUERY_STATE_CANCELLED'], { credits: 0.25 });
+      expect(await cache.get(execution.executionId)).toMatchObject({
+        state: 'QUERY_STATE_CANCELLED',
+        credits: 0.25,
+      });
+      expect(cache.size).toBe(0);
+    });
+
+    it('caches a run that ends through it, and stays bounded (least recently used out first)', async () => {
+      const { store, reads } = counting<ExecutionStore>(executions, 'get');
+      const cache = new FinishedExecutionCache(store, 2);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const execution = pending();
+        await cache.create(execution);
+        await cache.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+          state: 'QUERY_STATE_FAILED',
+        });
+        ids.push(execution.executionId);
+      }
+      expect(cache.size).toBe(2);
+      await cache.get(ids[2]!);
+      await cache.get(ids[1]!);
+      expect(reads()).toBe(0);
+      await cache.get(ids[0]!); // evicted first: read again
+      expect(reads()).toBe(1);
+      expect(cache.size).toBe(2);
+    });
+  });
+
+  describe('CachedApiKeys', () => {
+    const setup = async (handle: string) => {
+      let stamp = 0;
+      const { store, reads } = counting<AccountStore>(accounts, 'getApiKey');
+      let clock = 1_000_000;
+      const cache = new CachedApiKeys(store, {
+        ttlMs: 60_000,
+        capacity: 100,
+        revocations: () => String(stamp),
+        now: () => clock,
+      });
+      const account = await createAccount(accounts, { handle });
+      const key = await createApiKey(accounts, account.accountId, 'k');
+      return {
+        cache,
+        key,
+        reads,
+        revokedElsewhere: () => stamp++,
+        advance: (ms: number) => {
+          clock += ms;
+        },
+      };
+    };
+
+    it('authenticates from memory after the first request, for one account only', async () => {
+      const { cache, key, reads } = await setup('cache_a');
+      const other = await setup('cache_b');
+      expect((await authenticateApiKey(cache, key.apiKey)).handle).toBe('cache_a');
+      expect((await authenticateApiKey(cache, key.apiKey)).handle).toBe('cache_a');
+      expect(reads()).toBe(1);
+      // The same cache never answers one key with another key's account.
+      expect((await authenticateApiKey(cache, other.key.apiKey)).handle).toBe('cache_b');
+      await expect(authenticateApiKey(cache, `${key.apiKey.slice(0, -4)}AAAA`)).rejects.toThrow(
+        /Invalid API key/,
+      );
+    });
+
+    it('a revocation through the cache takes effect on the next request', async () => {
+      const { cache, key } = await setup('cache_c');
+      await authenticateApiKey(cache, key.apiKey);
+      await revokeApiKey(cache, key.record.prefix);
+      await expect(authenticateApiKey(cache, key.apiKey)).rejects.toThrow(/revoked/);
+    });
+
+    it('a revocation by another process takes effect as soon as the revocation signal changes', async () => {
+      const { cache, key, revokedElsewhere } = await setup('cache_d');
+      await authenticateApiKey(cache, key.apiKey);
+      await revokeApiKey(accounts, key.record.prefix); // the admin CLI, straight to the table
+      revokedElsewhere(); // ...and it appends to the revocation log
+      await expect(authenticateApiKey(cache, key.apiKey)).rejects.toThrow(/revoked/);
+    });
+
+    it('re-reads a key after the time to live even without a signal, and never caches a revoked key', async () => {
+      const { cache, key, reads, advance } = await setup('cache_e');
+      await authenticateApiKey(cache, key.apiKey);
+      await revokeApiKey(accounts, key.record.prefix); // no signal: only the TTL bounds it
+      advance(60_001);
+      await expect(authenticateApiKey(cache, key.apiKey)).rejects.toThrow(/revoked/);
+      await expect(authenticateApiKey(cache, key.apiKey)).rejects.toThrow(/revoked/);
+      expect(reads()).toBe(3);
+    });
+  });
+});
