@@ -13,11 +13,14 @@ import { requestBaseUrl } from '../http/request-url';
 import { errorResponse, requestIdOf } from '../http/route-handler';
 import { getServices } from '../services';
 import { AccountEventStore, mcpEventLog, sseEvent } from './event-store';
-import { buildMcpServer } from './server';
+import { McpServerPool } from './server';
 import { malformedToolCallAnswer } from './tool-arguments';
 
 /** No MCP request runs longer than this (API Gateway ends requests at 29 s). */
 export const MCP_REQUEST_DEADLINE_MS = 25_000;
+
+/** Servers are built once per caller and process, not per request (functions/mcp/server.ts). */
+const servers = new McpServerPool();
 
 /**
  * `POST /mcp/v1`: one stateless MCP exchange per Lambda invocation. A fresh McpServer and
@@ -51,7 +54,9 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       }
       const services = await getServices();
       const baseUrl = requestBaseUrl(event);
-      const server = buildMcpServer({ services, account, baseUrl });
+      const serverContext = { services, account, baseUrl };
+      const server = servers.acquire(serverContext);
+      let reusable = false;
       // The SDK refuses (406) a POST whose Accept lacks text/event-stream; a client that takes
       // only JSON gets a plain JSON answer instead (progress notifications need SSE).
       const jsonOnly = !/text\/event-stream/i.test(event.headers?.accept ?? '');
@@ -100,6 +105,7 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
         }
         const response = handled as Response;
         await eventStore?.flush();
+        reusable = true;
         return {
           statusCode: response.status,
           headers: { ...Object.fromEntries(response.headers), 'x-request-id': requestId },
@@ -108,7 +114,8 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       } finally {
         deadline.clear();
         await transport.close().catch(() => undefined);
-        await server.close().catch(() => undefined);
+        if (reusable) await servers.release(serverContext, server).catch(() => undefined);
+        else await server.close().catch(() => undefined);
       }
     } catch (error) {
       return failure(error, requestId);

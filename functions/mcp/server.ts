@@ -33,3 +33,55 @@ export function buildMcpServer(context: {
   registerResources(server);
   return server;
 }
+
+type ServerContext = Parameters<typeof buildMcpServer>[0];
+
+/**
+ * Built servers, reused by later requests of the same caller. Building one registers 20 tools
+ * with their schemas (milliseconds per request, more than most tool calls take); a server's tools
+ * close over its account, so a server only ever serves the account (and base URL) it was built
+ * for. One request at a time uses a server; a server whose request did not finish cleanly (cut at
+ * the deadline: its tool may still be running) is dropped, never reused. Bounded per caller and in
+ * callers; per services instance, so a test process that starts several hosts never mixes them.
+ */
+export class McpServerPool {
+  private readonly idle = new WeakMap<ServerContext['services'], Map<string, McpServer[]>>();
+
+  constructor(
+    private readonly build: (context: ServerContext) => McpServer = buildMcpServer,
+    readonly maxCallers = 256,
+    readonly maxPerCaller = 4,
+  ) {}
+
+  acquire(context: ServerContext): McpServer {
+    return this.callers(context).get(keyOf(context))?.pop() ?? this.build(context);
+  }
+
+  /** Back into the pool after a clean request (its transport closed); the server is closed first. */
+  async release(context: ServerContext, server: McpServer): Promise<void> {
+    await server.close();
+    const callers = this.callers(context);
+    const key = keyOf(context);
+    const servers = callers.get(key) ?? [];
+    // Map order is insertion order: re-inserting marks the caller most recently used.
+    callers.delete(key);
+    if (servers.length < this.maxPerCaller) servers.push(server);
+    callers.set(key, servers);
+    if (callers.size > this.maxCallers) callers.delete(callers.keys().next().value!);
+  }
+
+  idleCount(context: ServerContext): number {
+    return this.callers(context).get(keyOf(context))?.length ?? 0;
+  }
+
+  private callers(context: ServerContext): Map<string, McpServer[]> {
+    let callers = this.idle.get(context.services);
+    if (!callers) {
+      callers = new Map();
+      this.idle.set(context.services, callers);
+    }
+    return callers;
+  }
+}
+
+const keyOf = (context: ServerContext) => `${context.account.accountId}\n${context.baseUrl}`;
