@@ -12,6 +12,8 @@ export interface McpStreamEvent {
 /** The storage port of MCP stream events (DynamoDB adapter: `functions/aws/dynamo/mcp-event-store.ts`). */
 export interface McpEventLog {
   put(event: McpStreamEvent): Promise<void>;
+  /** Several events at once (fewer round trips); each lands whole, in no particular order. */
+  putAll(events: readonly McpStreamEvent[]): Promise<void>;
   /** Owner and expiry of an event, or undefined when it is unknown or expired. */
   owner(
     streamId: string,

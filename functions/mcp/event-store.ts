@@ -42,14 +42,15 @@ export function parseEventId(eventId: string): { streamId: string; sequence: num
 }
 
 /**
- * The SDK `EventStore` for one request of one account. Writes are started at once and awaited
- * in `flush()` (the handler calls it before returning, as Lambda freezes after the response), so
- * persisting never delays the events themselves. A failed write is logged, not thrown: the live
- * response still reaches the client, only its replay would miss that event.
+ * The SDK `EventStore` for one request of one account. Events are kept in memory and written in
+ * one batch by `flush()` (the handler calls it before returning, as Lambda freezes after the
+ * response), so persisting never delays the events themselves and costs one round trip. A failed
+ * write is logged, not thrown: the live response still reaches the client, only its replay would
+ * miss those events.
  */
 export class AccountEventStore implements EventStore {
   private readonly sequences = new Map<string, number>();
-  private readonly pending: Promise<void>[] = [];
+  private readonly unsaved: McpStreamEvent[] = [];
   private lastStream: string | undefined;
 
   constructor(
@@ -75,15 +76,7 @@ export class AccountEventStore implements EventStore {
       message,
       expiresAt: Math.floor(this.now() / 1000) + this.ttlSeconds,
     };
-    this.pending.push(
-      this.log.put(event).catch((error: unknown) => {
-        logger.warn('mcp event not persisted; it cannot be replayed', {
-          streamId,
-          sequence,
-          error: error as Error,
-        });
-      }),
-    );
+    this.unsaved.push(event);
     return formatEventId(streamId, sequence);
   }
 
@@ -119,9 +112,17 @@ export class AccountEventStore implements EventStore {
     return streamId;
   }
 
-  /** Waits for every write started so far. */
+  /** Writes the events stored so far, in one batch. */
   async flush(): Promise<void> {
-    while (this.pending.length) await Promise.all(this.pending.splice(0));
+    const events = this.unsaved.splice(0);
+    if (events.length === 0) return;
+    await this.log.putAll(events).catch((error: unknown) => {
+      logger.warn('mcp events not persisted; they cannot be replayed', {
+        streamId: events[0]!.streamId,
+        sequences: events.map((event) => event.sequence),
+        error: error as Error,
+      });
+    });
   }
 }
 

@@ -1,4 +1,9 @@
-import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 
 export type Item = Record<string, unknown>;
 
@@ -62,4 +67,28 @@ export function stateIn(states: readonly string[], attribute = 'state') {
     names: { [`#${attribute}`]: attribute },
     values,
   };
+}
+
+/**
+ * Puts the items with BatchWriteItem, 25 per request, retrying what DynamoDB leaves unprocessed
+ * under load with a short exponential backoff. Not atomic: items land independently.
+ */
+export async function batchPutAll(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  items: readonly Record<string, unknown>[],
+): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    let pending: Record<string, unknown>[] | undefined = items
+      .slice(i, i + 25)
+      .map((item) => ({ PutRequest: { Item: item } }));
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+      if (attempt > 9) throw new Error(`Could not write ${pending.length} items to ${tableName}.`);
+      const result = await db.send(
+        new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }),
+      );
+      pending = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpEventLog, McpStreamEvent } from '../../core/mcp-events';
-import { type Item, queryAll } from './expressions';
+import { batchPutAll, type Item, queryAll } from './expressions';
 
 /** Bytes of message JSON per item, well under DynamoDB's 400 KB item limit. */
 const CHUNK_BYTES = 300_000;
@@ -20,6 +20,26 @@ export class DynamoMcpEventLog implements McpEventLog {
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
+
+  /**
+   * The events of one response in one BatchWriteItem when each fits one item (the usual case: a
+   * priming event and the answer); a larger one is written on its own, parts first.
+   */
+  async putAll(events: readonly McpStreamEvent[]): Promise<void> {
+    const small = events.filter((event) => Buffer.byteLength(JSON.stringify(event.message)) <= CHUNK_BYTES);
+    await batchPutAll(
+      this.db,
+      this.tableName,
+      small.map((event) => ({
+        pk: streamKey(event.streamId),
+        sk: eventKey(event.sequence),
+        accountId: event.accountId,
+        ttl: event.expiresAt,
+        message: JSON.stringify(event.message),
+      })),
+    );
+    for (const event of events) if (!small.includes(event)) await this.put(event);
+  }
 
   async put(event: McpStreamEvent): Promise<void> {
     const base = {
