@@ -7,9 +7,18 @@
  * Branch of node n (branches in topological order):
  *
  *   Await_n  lambda:invoke.waitForTaskToken {action: await_dependencies} → $.gate = {proceed}
- *   Gate_n   Choice: $.gate.proceed === true → Run_n, otherwise → Skipped_n (Succeed)
- *   Run_n    runner Lambda {action: run_node}; Retry transient errors; Catch States.ALL → Fail_n
+ *   Gate_n   Choice: $.gate.proceed === true → Start_n, otherwise → Skipped_n (Succeed)
+ *   Start_n  runner Lambda {action: start_node} → $.node = NodeProgress: creates the node's execution,
+ *            takes a slot and submits its query if it can; Catch States.ALL → Fail_n
+ *   Poll_n   Choice: $.node.status running → WaitForQuery_n, waiting → WaitForSlot_n, else → Done_n
+ *   WaitForQuery_n / WaitForSlot_n   Wait $.node.wait_seconds → Check_n
+ *   Check_n  runner Lambda {action: check_node} → $.node: one status read (or slot attempt); the
+ *            runner ends the node when its execution has ended; Catch States.ALL → Fail_n
  *   Fail_n   runner Lambda {action: record_node_failure, error, cause}; Catch States.ALL → Unrecorded_n
+ *
+ * No function waits on a running query: like the single-query workflow, the branch's Wait states
+ * poll (a Lambda returns at once each time). The runner spaces the polls so a node never logs more
+ * than its share of the 25,000 history events (`nodePollBudget`, `nodePollSeconds`).
  *
  * then, after the Parallel: Finish (runner {action: finish_pipeline}) → Finished (Succeed).
  *
@@ -26,12 +35,19 @@
  * (`run(input, {context: {Task: {Token: 'local'}}})`, see `LOCAL_TASK_CONTEXT`).
  */
 import { type PipelineGraph, topologicalOrder, validatePipelineGraph } from './pipeline-graph';
-import { type AslState, type AslStateMachine, TRANSIENT_ERRORS } from './workflows';
+import {
+  type AslState,
+  type AslStateMachine,
+  QUERY_STATES,
+  queryPollSeconds,
+  TRANSIENT_ERRORS,
+} from './workflows';
 
 /** Actions of the pipeline runner (the same Lambda / local handler as the single-query runner). */
 export type PipelineRunnerAction =
   | 'await_dependencies'
-  | 'run_node'
+  | 'start_node'
+  | 'check_node'
   | 'record_node_failure'
   | 'finish_pipeline';
 
@@ -42,9 +58,24 @@ export interface PipelineRunnerInput {
   node_id?: number;
   /** await_dependencies only: the token to pass to SendTaskSuccess ('local' in local runs). */
   task_token?: string;
-  /** record_node_failure only: the ASL error name and cause caught from Await_n or Run_n. */
+  /** record_node_failure only: the ASL error name and cause caught from a Task of the branch. */
   error?: string;
   cause?: string;
+  /** check_node only: the node's execution (from start_node's answer) and the polls so far. */
+  execution_id?: string;
+  polls?: number;
+  /** start_node and check_node: how many polls the node may make, spread over `poll_window_seconds`. */
+  poll_budget?: number;
+  poll_window_seconds?: number;
+}
+
+/** What start_node and check_node answer: poll again after `wait_seconds`, or the node has ended. */
+export interface NodeProgress {
+  /** waiting: for an execution slot; running: the query runs; finished: the node has ended. */
+  status: 'waiting' | 'running' | 'finished';
+  execution_id?: string;
+  polls: number;
+  wait_seconds: number;
 }
 
 /** What `await_dependencies` resolves with (SendTaskSuccess output in AWS, handler result locally). */
@@ -56,8 +87,10 @@ export interface DependencyGateResult {
 export interface PipelineWorkflowOptions {
   /** The pipeline-runner Lambda ARN (a placeholder ARN locally, where Tasks are bound by name). */
   runnerResource: string;
-  /** Limit of one `run_node` call (the node's engine time limit plus a margin). */
+  /** How long a node may run (the longest tier's time limit plus a margin): its polls spread over it. */
   nodeTimeoutSeconds: number;
+  /** Limit of one `check_node` call (it may index a finished Athena result). Default 300. */
+  checkTimeoutSeconds?: number;
   /** Limit of a node's wait for its dependencies (at least the pipeline's expected duration). */
   awaitTimeoutSeconds: number;
   /** Node branches per Parallel before they are split into groups (default BRANCH_GROUP_SIZE). */
@@ -72,8 +105,10 @@ export const LOCAL_TASK_CONTEXT = { Task: { Token: 'local' } } as const;
 
 export const LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
 
-/** Short-lived runner calls (await registration, failure record, finish). */
+/** Short-lived runner calls (await registration, node start, failure record, finish). */
 const BOOKKEEPING_TIMEOUT_SECONDS = 60;
+/** A status read that may index a finished Athena result (one pass over its CSV). */
+const CHECK_TIMEOUT_SECONDS = 300;
 
 /** Retry of transient errors on every Task: at most this many retries per Task. */
 export const TRANSIENT_RETRY_ATTEMPTS = 3;
@@ -95,21 +130,59 @@ export const FINISH_STATE = 'Finish';
 export const pipelineStateNames = (nodeId: number) => ({
   await: `Await_${nodeId}`,
   gate: `Gate_${nodeId}`,
-  run: `Run_${nodeId}`,
+  start: `Start_${nodeId}`,
+  poll: `Poll_${nodeId}`,
+  waitForQuery: `${QUERY_STATES.waitForQuery}_${nodeId}`,
+  waitForSlot: `${QUERY_STATES.waitForSlot}_${nodeId}`,
+  check: `Check_${nodeId}`,
+  done: `Done_${nodeId}`,
   fail: `Fail_${nodeId}`,
   skipped: `Skipped_${nodeId}`,
   unrecorded: `Unrecorded_${nodeId}`,
 });
 
-/** The node id a branch Task state name belongs to (`Run_12` → 12), or undefined. */
+/** The node id a branch state name belongs to (`Check_12` → 12), or undefined. */
 export function nodeIdOfState(stateName: string): number | undefined {
-  const match = /^(?:Await|Gate|Run|Fail|Skipped|Unrecorded)_(-?\d+)$/.exec(stateName);
+  const match =
+    /^(?:Await|Gate|Start|Poll|WaitForQuery|WaitForSlot|Check|Done|Fail|Skipped|Unrecorded)_(-?\d+)$/.exec(
+      stateName,
+    );
   return match ? Number(match[1]) : undefined;
 }
 
-function nodeBranch(nodeId: number, options: PipelineWorkflowOptions): AslStateMachine {
+/** History events one poll of a node logs: Wait (2), the Check Task (5–6), the Poll Choice (2). */
+export const EVENTS_PER_NODE_POLL = 10;
+
+/**
+ * How many polls (slot attempts and status reads) each node of an `nodeCount`-node pipeline may
+ * make: the history events left after the worst case of everything else (`estimateHistoryEvents`),
+ * shared evenly. 1 node: 2,491; 7 nodes: 350; 100: 18; 300: 2.
+ */
+export function nodePollBudget(nodeCount: number, branchGroupSize = BRANCH_GROUP_SIZE): number {
+  const spare = STEP_FUNCTIONS_LIMITS.historyEvents - estimateHistoryEvents(nodeCount, branchGroupSize);
+  return Math.max(1, Math.floor(spare / (EVENTS_PER_NODE_POLL * nodeCount)));
+}
+
+/**
+ * Seconds before a node's next poll: the single-query schedule (1 s, doubling every 3 polls, at
+ * most 10 s) for the first half of its budget, then the rest of the budget spread evenly over its
+ * time limit, so no node can exceed its share of the history however long it runs.
+ */
+export function nodePollSeconds(polls: number, budget: number, windowSeconds: number): number {
+  const half = Math.max(1, Math.floor(budget / 2));
+  if (polls < half) return queryPollSeconds(polls);
+  return Math.max(queryPollSeconds(polls), Math.ceil(windowSeconds / Math.max(1, budget - half)));
+}
+
+function nodeBranch(
+  nodeId: number,
+  options: PipelineWorkflowOptions,
+  pollLimits: { poll_budget: number; poll_window_seconds: number },
+): AslStateMachine {
   const names = pipelineStateNames(nodeId);
   const ids = { 'pipeline_execution_id.$': '$.pipeline_execution_id', node_id: nodeId };
+  // Start, Check: a crash or timeout records the node failed (its dependents get skipped).
+  const catchToFail = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: names.fail }];
   const states: Record<string, AslState> = {
     [names.await]: {
       Type: 'Task',
@@ -137,24 +210,51 @@ function nodeBranch(nodeId: number, options: PipelineWorkflowOptions): AslStateM
             { Variable: '$.gate.proceed', IsBoolean: true },
             { Variable: '$.gate.proceed', BooleanEquals: true },
           ],
-          Next: names.run,
+          Next: names.start,
         },
       ],
       Default: names.skipped,
     },
     // The runner already recorded the node skipped when it answered proceed=false.
     [names.skipped]: { Type: 'Succeed' },
-    [names.run]: {
+    [names.start]: {
       Type: 'Task',
       Resource: options.runnerResource,
-      Parameters: { action: 'run_node', ...ids },
-      // Status and results live in DynamoDB; nothing of the result stays in the branch state.
-      ResultPath: null,
-      TimeoutSeconds: options.nodeTimeoutSeconds,
+      Parameters: { action: 'start_node', ...ids, ...pollLimits },
+      // Status and results live in DynamoDB; the branch keeps the few bytes of NodeProgress.
+      ResultPath: '$.node',
+      TimeoutSeconds: BOOKKEEPING_TIMEOUT_SECONDS,
       Retry: retryTransient,
-      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: names.fail }],
-      End: true,
+      Catch: catchToFail,
+      Next: names.poll,
     },
+    [names.poll]: {
+      Type: 'Choice',
+      Choices: [
+        { Variable: '$.node.status', StringEquals: 'running', Next: names.waitForQuery },
+        { Variable: '$.node.status', StringEquals: 'waiting', Next: names.waitForSlot },
+      ],
+      Default: names.done,
+    },
+    [names.waitForQuery]: { Type: 'Wait', SecondsPath: '$.node.wait_seconds', Next: names.check },
+    [names.waitForSlot]: { Type: 'Wait', SecondsPath: '$.node.wait_seconds', Next: names.check },
+    [names.check]: {
+      Type: 'Task',
+      Resource: options.runnerResource,
+      Parameters: {
+        action: 'check_node',
+        ...ids,
+        'execution_id.$': '$.node.execution_id',
+        'polls.$': '$.node.polls',
+        ...pollLimits,
+      },
+      ResultPath: '$.node',
+      TimeoutSeconds: options.checkTimeoutSeconds ?? CHECK_TIMEOUT_SECONDS,
+      Retry: retryTransient,
+      Catch: catchToFail,
+      Next: names.poll,
+    },
+    [names.done]: { Type: 'Succeed' },
     [names.fail]: {
       Type: 'Task',
       Resource: options.runnerResource,
@@ -199,7 +299,11 @@ export function compilePipelineWorkflow(
   const groupSize = options.branchGroupSize ?? BRANCH_GROUP_SIZE;
   if (!Number.isSafeInteger(groupSize) || groupSize < 1)
     throw new Error('branchGroupSize must be a positive integer');
-  const nodeBranches = topologicalOrder(graph).map((id) => nodeBranch(id, options));
+  const pollLimits = {
+    poll_budget: nodePollBudget(graph.nodes.length, groupSize),
+    poll_window_seconds: options.nodeTimeoutSeconds,
+  };
+  const nodeBranches = topologicalOrder(graph).map((id) => nodeBranch(id, options, pollLimits));
   const branches =
     nodeBranches.length <= groupSize
       ? nodeBranches
@@ -281,20 +385,22 @@ export function pipelineRunnerInput(input: unknown): PipelineRunnerInput {
  *                                     TaskSucceeded|Failed|TimedOut, TaskStateExited; a retry adds
  *                                     TaskScheduled, TaskStarted, (TaskSubmitted), TaskFailed
  *   Gate_n                  2   ChoiceStateEntered/Exited
- *   Run_n                   6 + 4·R   (a Lambda-ARN Task logs 5: TaskStateEntered, LambdaFunction
+ *   Start_n                 6 + 4·R   (a Lambda-ARN Task logs 5: TaskStateEntered, LambdaFunction
  *                                     Scheduled/Started/Succeeded|Failed, TaskStateExited)
+ *   Poll_n                  2
  *   Fail_n                  6 + 4·R
  *   Unrecorded_n / end      2   SucceedStateEntered/Exited
  *
- * with R = TRANSIENT_RETRY_ATTEMPTS = 3: 60 per node. Per group of 40 nodes (past 40 nodes):
+ * with R = TRANSIENT_RETRY_ATTEMPTS = 3: 62 per node, plus EVENTS_PER_NODE_POLL per poll (the
+ * polls get what is left: `nodePollBudget`). Per group of 40 nodes (past 40 nodes):
  * ParallelStateEntered/Started/Succeeded/Exited + 2 branch events = 6. Fixed part:
  * ExecutionStarted/Succeeded (2), Nodes Parallel (4), Finish (6 + 4·R), Finished (2) = 26.
- * 300 nodes → 26 + 60·300 + 6·8 = 18,074. A run without retries or failures logs about 15
- * events per node (about 4,600 for 300 nodes).
+ * 300 nodes → 26 + 62·300 + 6·8 = 18,674. A run without retries or failures logs about 19
+ * events per node and 10 per poll.
  */
 export function estimateHistoryEvents(nodeCount: number, branchGroupSize = BRANCH_GROUP_SIZE): number {
   const task = 6 + 4 * TRANSIENT_RETRY_ATTEMPTS;
-  const perNode = 2 + task + 2 + task + task + 2;
+  const perNode = 2 + task + 2 + task + 2 + task + 2;
   const groups = nodeCount > branchGroupSize ? Math.ceil(nodeCount / branchGroupSize) : 0;
   const fixed = 2 + 4 + task + 2;
   return fixed + perNode * nodeCount + 6 * groups;

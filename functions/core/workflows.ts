@@ -78,6 +78,11 @@ export const QUERY_STATES = {
   done: 'Done',
 } as const;
 
+/** Whether a Wait state spaces a running query's status reads (single-query or pipeline node). */
+export function isQueryPollWait(stateName: string): boolean {
+  return stateName === QUERY_STATES.waitForQuery || stateName.startsWith(`${QUERY_STATES.waitForQuery}_`);
+}
+
 /** Runner calls that only read or write a few records (an Athena result is indexed in CheckQuery). */
 const QUICK_TASK_SECONDS = 60;
 const CHECK_TASK_SECONDS = 300;

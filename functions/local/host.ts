@@ -115,7 +115,11 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   // The orchestrator needs the runner and the runner needs the services: bind lazily.
   let runner: ReturnType<typeof createNodeRunner> | undefined;
   const dependencyGate = new PollingDependencyGate();
-  const orchestrator = new LocalStepFunctions(() => runner!, { waitMillis: options.waitMillis ?? 100 });
+  const orchestrator = new LocalStepFunctions(() => runner!, {
+    waitMillis: options.waitMillis ?? 100,
+    // The DuckDB engine's status read waits for the run to change (waitForChange): no extra pause.
+    queryPollWaitMillis: 0,
+  });
   const services = createServices(
     client.doc,
     SERVICE_TABLE.localName,

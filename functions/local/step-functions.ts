@@ -1,6 +1,12 @@
 import { StateMachine } from 'aws-local-stepfunctions';
 import { LOCAL_TASK_CONTEXT } from '../core/pipeline-workflow';
-import { type Orchestrator, taskStateNames, type WorkflowStart, waitStateNames } from '../core/workflows';
+import {
+  isQueryPollWait,
+  type Orchestrator,
+  taskStateNames,
+  type WorkflowStart,
+  waitStateNames,
+} from '../core/workflows';
 import { logger } from '../http/logger';
 
 export type LocalTaskHandler = (input: Record<string, unknown>) => Promise<unknown>;
@@ -22,7 +28,15 @@ export class LocalStepFunctions implements Orchestrator {
 
   constructor(
     private readonly runner: () => LocalTaskHandler,
-    private readonly options: { waitMillis?: number } = {},
+    private readonly options: {
+      /** Every Wait state lasts this long locally (slot waits poll quickly). */
+      waitMillis?: number;
+      /**
+       * The status-poll Waits (WaitForQuery, WaitForQuery_n) last this long instead: 0 when the
+       * engine runs in this process, whose status read itself waits for the run to change.
+       */
+      queryPollWaitMillis?: number;
+    } = {},
   ) {}
 
   async start(run: WorkflowStart): Promise<void> {
@@ -42,13 +56,12 @@ export class LocalStepFunctions implements Orchestrator {
           (input: unknown) => this.track(handler(input as Record<string, unknown>)),
         ]),
       ),
-      ...(this.options.waitMillis !== undefined
-        ? {
-            waitTimeOverrides: Object.fromEntries(
-              waitStateNames(run.definition).map((name) => [name, this.options.waitMillis!]),
-            ),
-          }
-        : {}),
+      waitTimeOverrides: Object.fromEntries(
+        waitStateNames(run.definition).flatMap((name) => {
+          const millis = isQueryPollWait(name) ? this.options.queryPollWaitMillis : undefined;
+          return [[name, millis ?? this.options.waitMillis]].filter(([, value]) => value !== undefined);
+        }),
+      ),
     };
     const execution = machine.run(run.input as never, {
       overrides: overrides as never,

@@ -3,17 +3,21 @@ import type { GateDecision } from '../core/dependency-gate';
 import { dependencyGate, dependentsOf, type NodeOutcome } from '../core/pipeline-graph';
 import type { PipelineRunnerInput } from '../core/pipeline-workflow';
 import { type NodeState, type PipelineNodeRun, TERMINAL_NODE_STATES } from '../core/pipelines';
+import { recordWorkflowFailure } from '../executions/query-run';
 import { createExecution, type ExecutionRequest, savedQueryRequest } from '../executions/use-cases';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 
 /**
  * The pipeline steps of the node runner (see functions/core/pipeline-workflow.ts) except running a
- * node's query, which the runner (functions/runner) drives between `startNode` and `finishNode`.
+ * node's query, which the runner (functions/runner) steps through between `startNode` and
+ * `finishNode`, one Start_n / Check_n Task at a time.
  */
 export async function runPipelineStep(
   services: Services,
-  input: PipelineRunnerInput & { action: Exclude<PipelineRunnerInput['action'], 'run_node'> },
+  input: PipelineRunnerInput & {
+    action: Exclude<PipelineRunnerInput['action'], 'start_node' | 'check_node'>;
+  },
 ): Promise<unknown> {
   const id = input.pipeline_execution_id;
   switch (input.action) {
@@ -24,7 +28,12 @@ export async function runPipelineStep(
         taskToken: String(input.task_token ?? ''),
         decide: () => decide(services, id, Number(input.node_id)),
       });
-    case 'record_node_failure':
+    case 'record_node_failure': {
+      // The node's query may still run (e.g. Check_n kept failing): stop it and free its slot.
+      const executionId = (await services.pipelines.getNode(id, Number(input.node_id)))?.executionId;
+      if (executionId) {
+        await recordWorkflowFailure(services, executionId, input.error ?? 'Error', input.cause ?? '');
+      }
       await endNode(services, id, Number(input.node_id), ['pending', 'running'], {
         state: 'failed',
         error: {
@@ -33,6 +42,7 @@ export async function runPipelineStep(
         },
       });
       return { recorded: true };
+    }
     case 'finish_pipeline':
       return finishPipeline(services, id);
   }
@@ -54,7 +64,7 @@ async function decide(
   const run = await services.pipelines.get(pipelineExecutionId);
   const node = run?.nodes.find((n) => n.nodeId === nodeId);
   if (!run || !node) return 'skip';
-  if (node.state === 'completed') return 'proceed'; // reused by a retry: run_node returns at once
+  if (node.state === 'completed') return 'proceed'; // reused by a retry: start_node returns at once
   if (node.state !== 'pending') return 'skip';
   if (run.execution.state === 'cancelled') {
     await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
@@ -105,7 +115,7 @@ export async function startNode(
   const run = await services.pipelines.get(pipelineExecutionId);
   const node = run?.nodes.find((n) => n.nodeId === nodeId);
   if (!run || !node || TERMINAL_NODE_STATES.includes(node.state)) return { state: node?.state ?? 'missing' };
-  // A retried Run Task (the previous invocation died) picks up the node's execution where it is.
+  // A retried Start Task (the previous invocation died) picks up the node's execution where it is.
   if (node.state === 'running' && node.executionId) return { executionId: node.executionId };
   if (run.execution.state === 'cancelled') {
     await endNode(services, pipelineExecutionId, nodeId, ['pending'], {

@@ -1,5 +1,10 @@
 import { isTerminal } from '../core/executions';
-import { pipelineRunnerInput } from '../core/pipeline-workflow';
+import {
+  type NodeProgress,
+  nodePollSeconds,
+  type PipelineRunnerInput,
+  pipelineRunnerInput,
+} from '../core/pipeline-workflow';
 import type { QueryProgress, RunnerInput, SlotResult } from '../core/workflows';
 import { checkQuery, recordWorkflowFailure, submitQuery } from '../executions/query-run';
 import { readableRelations } from '../matviews/relations';
@@ -23,8 +28,10 @@ export function createNodeRunner(services: Services) {
       case 'record_node_failure':
       case 'finish_pipeline':
         return runPipelineStep(services, pipelineStep as Parameters<typeof runPipelineStep>[1]);
-      case 'run_node':
-        return runNode(services, pipelineStep.pipeline_execution_id, Number(pipelineStep.node_id));
+      case 'start_node':
+        return startNodeStep(services, pipelineStep);
+      case 'check_node':
+        return checkNodeStep(services, pipelineStep);
     }
     if ((raw as { action?: string }).action === 'scheduled_refresh') {
       // An EventBridge schedule fired: refresh the view through a pipeline (upstream views first).
@@ -97,45 +104,60 @@ async function submitWithRelations(services: Services, executionId: string): Pro
 }
 
 /**
- * Runs one pipeline node inside its Run Task: start the node, take a slot, submit and poll its
- * execution with the same steps as the single-query workflow, then end the node.
+ * Start_n: starts the node (records it running, creates its execution), then takes the first step
+ * of the execution: a slot, and the query's submission if it gets one.
  */
-async function runNode(services: Services, pipelineExecutionId: string, nodeId: number) {
-  const started = await startNode(services, pipelineExecutionId, nodeId);
-  if (!('executionId' in started)) return started;
-  await runExecution(services, started.executionId);
-  return finishNode(services, pipelineExecutionId, nodeId, started.executionId);
+async function startNodeStep(services: Services, input: PipelineRunnerInput): Promise<NodeProgress> {
+  const started = await startNode(services, input.pipeline_execution_id, Number(input.node_id));
+  if (!('executionId' in started)) return { status: 'finished', polls: 0, wait_seconds: 0 };
+  return advanceNode(services, input, started.executionId, 0);
 }
 
-/** Slot, submit, status polls until the execution has ended. */
-async function runExecution(services: Services, executionId: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const execution = await services.executions.get(executionId);
-    if (!execution) return;
-    let progress: QueryProgress;
-    if (execution.engineRunId) {
-      // Submitted by an earlier invocation of this Task: poll it to its end.
-      progress = { status: 'running', polls: 0, wait_seconds: 0 };
-    } else {
-      if (isTerminal(execution.state)) return;
-      const slot = await acquireSlot(services, executionId, attempt);
-      if (slot.status === 'finished') continue;
-      if (slot.status === 'waiting') {
-        // Back off from 50 ms: siblings that became ready together take free slots almost at once.
-        await sleep(Math.min(services.config.slotPollSeconds * 1000, 50 * 2 ** Math.min(attempt, 6)));
-        continue;
-      }
-      progress = await submitWithRelations(services, executionId);
-    }
-    while (progress.status === 'running') {
-      // An in-process engine wakes the status read itself (waitForChange); others are polled.
-      if (!services.engine.waitForChange) await sleep(progress.wait_seconds * 1000);
-      progress = await checkQuery(services, executionId, progress.polls);
-    }
-    return;
+/** Check_n: one more step of the node's execution (a slot attempt or a status read). */
+function checkNodeStep(services: Services, input: PipelineRunnerInput): Promise<NodeProgress> {
+  return advanceNode(services, input, String(input.execution_id), Number(input.polls ?? 0));
+}
+
+/**
+ * One step of a node's execution, the same steps as the single-query workflow takes in its own
+ * states: wait for a slot, submit, read the status; the node ends with its execution. A node that
+ * has used its whole poll budget is stopped as timed out (the engine enforces the tier's time
+ * limit long before, so this only catches a run the engine lost).
+ */
+async function advanceNode(
+  services: Services,
+  input: PipelineRunnerInput,
+  executionId: string,
+  polls: number,
+): Promise<NodeProgress> {
+  const pipelineExecutionId = input.pipeline_execution_id;
+  const nodeId = Number(input.node_id);
+  const budget = Number(input.poll_budget ?? services.config.maxSlotPolls);
+  const window = Number(input.poll_window_seconds ?? 0);
+  const next = (status: 'waiting' | 'running', progressPolls: number, minimumSeconds = 0) => ({
+    status,
+    execution_id: executionId,
+    polls: progressPolls,
+    wait_seconds: Math.max(minimumSeconds, nodePollSeconds(progressPolls, budget, window)),
+  });
+  const finish = async (): Promise<NodeProgress> => {
+    await finishNode(services, pipelineExecutionId, nodeId, executionId);
+    return { status: 'finished', execution_id: executionId, polls, wait_seconds: 0 };
+  };
+  if (polls > budget) {
+    await recordWorkflowFailure(services, executionId, 'States.Timeout', 'the node used up its polls');
+    return finish();
   }
-}
-
-function sleep(millis: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, millis));
+  const execution = await services.executions.get(executionId);
+  if (!execution) return finish();
+  if (!execution.engineRunId) {
+    if (isTerminal(execution.state)) return finish();
+    const slot = await acquireSlot(services, executionId, polls);
+    if (slot.status === 'waiting') return next('waiting', polls + 1, services.config.slotPollSeconds);
+    if (slot.status === 'finished') return advanceNode(services, input, executionId, polls + 1);
+    const submitted = await submitWithRelations(services, executionId);
+    return submitted.status === 'running' ? next('running', polls + 1) : finish();
+  }
+  const progress = await checkQuery(services, executionId, polls);
+  return progress.status === 'running' ? next('running', progress.polls) : finish();
 }

@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
-import { AthenaClient, GetQueryExecutionCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
+import {
+  AthenaClient,
+  GetQueryExecutionCommand,
+  GetQueryResultsCommand,
+  StartQueryExecutionCommand,
+} from '@aws-sdk/client-athena';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { CreateStateMachineCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
@@ -10,7 +15,10 @@ import { createAccount, createApiKey } from '../../functions/accounts/use-cases'
 import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
 import type { S3ResultStore } from '../../functions/aws/results/s3-result-store';
 import { createAwsServices } from '../../functions/aws/services';
+import { type NodeProgress, nodePollBudget } from '../../functions/core/pipeline-workflow';
 import { executeSql } from '../../functions/executions/use-cases';
+import { startPipeline } from '../../functions/pipelines/use-cases';
+import { createQuery } from '../../functions/queries/use-cases';
 import { type RouteDefinition, routes } from '../../functions/routes';
 import { createNodeRunner } from '../../functions/runner/node-runner';
 import { configureServices, resetServices, type Services } from '../../functions/services';
@@ -204,5 +212,80 @@ describe('the AWS composition answers every route', () => {
       state: 'QUERY_STATE_EXECUTING',
       engineRunId: 'q-1',
     });
+  });
+
+  it("runs a pipeline node from the workflow's Task states: each returns at once, the Wait states poll", async () => {
+    const account = await createAccount(services.accounts, { handle: 'athena_pipeline' });
+    const query = await createQuery(services.queries, account, {
+      name: 'node',
+      description: '',
+      querySql: 'select 3 as z',
+      parameters: [],
+      tags: [],
+      isPrivate: true,
+    });
+    const { pipelineExecutionId } = await startPipeline(services, account, {
+      nodes: [{ id: 1, dependencies: [], queryExecution: { queryId: query.queryId, performance: 'medium' } }],
+    });
+    const definition = JSON.parse(
+      sfn.commandCalls(CreateStateMachineCommand).at(-1)!.args[0].input.definition!,
+    );
+    const branch = definition.States.Nodes.Branches[0].States;
+    const limits = { poll_budget: branch.Start_1.Parameters.poll_budget, poll_window_seconds: 1920 };
+    expect(limits.poll_budget).toBe(nodePollBudget(1));
+    const ids = { pipeline_execution_id: pipelineExecutionId, node_id: 1, ...limits };
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-node' });
+    const runner = createNodeRunner(services);
+    // Start_1: the node's execution takes a slot and is submitted to Athena; the Task returns.
+    const started = (await runner({ action: 'start_node', ...ids })) as NodeProgress;
+    expect(started).toMatchObject({ status: 'running', polls: 1, wait_seconds: 1 });
+    expect(athena.commandCalls(StartQueryExecutionCommand).at(-1)!.args[0].input).toMatchObject({
+      WorkGroup: 'svc-medium',
+      QueryString: expect.stringMatching(/SELECT 3 AS z/i),
+    });
+    const output = 's3://svc-results/athena/medium/q-node.csv';
+    const status = (state: string) => ({
+      QueryExecution: {
+        QueryExecutionId: 'q-node',
+        ResultConfiguration: { OutputLocation: output },
+        Status: { State: state as 'RUNNING', SubmissionDateTime: new Date() },
+        Statistics: { EngineExecutionTimeInMillis: 800, DataScannedInBytes: 10_485_760 },
+      },
+    });
+    // Check_1 while Athena runs it: one GetQueryExecution, answered at once.
+    athena.on(GetQueryExecutionCommand).resolves(status('RUNNING'));
+    const polled = (await runner({
+      action: 'check_node',
+      ...ids,
+      execution_id: started.execution_id,
+      polls: started.polls,
+    })) as NodeProgress;
+    expect(polled).toMatchObject({ status: 'running', polls: 2 });
+    expect(await services.pipelines.getNode(pipelineExecutionId, 1)).toMatchObject({ state: 'running' });
+    // Check_1 after it succeeded: the CSV is indexed and the node completes with its credits.
+    athena.on(GetQueryExecutionCommand).resolves(status('SUCCEEDED'));
+    athena.on(GetQueryResultsCommand).resolves({
+      ResultSet: {
+        Rows: [{ Data: [{ VarCharValue: 'z' }] }],
+        ResultSetMetadata: {
+          ColumnInfo: [{ Name: 'z', Label: 'z', Type: 'integer', Precision: 10, Scale: 0 }],
+        },
+      },
+    });
+    s3.put('svc-results', 'athena/medium/q-node.csv', '"z"\n"3"\n');
+    const ended = (await runner({
+      action: 'check_node',
+      ...ids,
+      execution_id: polled.execution_id,
+      polls: polled.polls,
+    })) as NodeProgress;
+    expect(ended).toMatchObject({ status: 'finished' });
+    expect(await services.pipelines.getNode(pipelineExecutionId, 1)).toMatchObject({
+      state: 'completed',
+      executionId: started.execution_id,
+      credits: expect.any(Number),
+    });
+    await runner({ action: 'finish_pipeline', pipeline_execution_id: pipelineExecutionId });
+    expect((await services.pipelines.get(pipelineExecutionId))!.execution.state).toBe('completed');
   });
 });

@@ -192,13 +192,14 @@ async function runOnLocalStepFunctions(
             listeners.add(listener);
           });
         }
-      case 'run_node':
+      case 'start_node':
+        // The whole node in its Start Task: this measures the workflow's hand-offs, not polling.
         started.set(id, performance.now());
         await new Promise((resolve) => setTimeout(resolve, durations.get(id)!));
         ended.set(id, performance.now());
         outcome.set(id, 'succeeded');
         for (const listener of [...listeners]) listener();
-        return { state: 'succeeded' };
+        return { status: 'finished', polls: 0, wait_seconds: 0 };
       default:
         return {};
     }

@@ -11,10 +11,13 @@ import {
 } from '../../functions/core/pipeline-graph';
 import {
   compilePipelineWorkflow,
+  EVENTS_PER_NODE_POLL,
   estimateHistoryEvents,
   LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN,
   LOCAL_TASK_CONTEXT,
   nodeIdOfState,
+  nodePollBudget,
+  nodePollSeconds,
   type PipelineWorkflowOptions,
   pipelineRunnerInput,
   pipelineWorkflowInput,
@@ -109,7 +112,7 @@ describe('compilePipelineWorkflow: the generated ASL', () => {
           expect(state.Type, name).not.toBe('Fail');
         }
       }
-      expect(taskStateNames(machine)).toHaveLength(3 * graph.nodes.length + 1);
+      expect(taskStateNames(machine)).toHaveLength(4 * graph.nodes.length + 1);
     },
   );
 
@@ -133,11 +136,41 @@ describe('compilePipelineWorkflow: the generated ASL', () => {
       TimeoutSeconds: 60,
       ResultPath: '$.gate',
     });
-    expect(d.Run_4).toMatchObject({
+    const pollLimits = { poll_budget: nodePollBudget(4), poll_window_seconds: 30 };
+    expect(d.Start_4).toMatchObject({
       Resource: LOCAL_RUNNER_ARN,
-      Parameters: { action: 'run_node', 'pipeline_execution_id.$': '$.pipeline_execution_id', node_id: 4 },
-      TimeoutSeconds: 30,
+      Parameters: {
+        action: 'start_node',
+        'pipeline_execution_id.$': '$.pipeline_execution_id',
+        node_id: 4,
+        ...pollLimits,
+      },
+      ResultPath: '$.node',
       Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'Fail_4' }],
+      Next: 'Poll_4',
+    });
+    // No function waits on a running query: the branch polls from Wait states.
+    expect(d.Poll_4).toMatchObject({
+      Choices: [
+        { Variable: '$.node.status', StringEquals: 'running', Next: 'WaitForQuery_4' },
+        { Variable: '$.node.status', StringEquals: 'waiting', Next: 'WaitForSlot_4' },
+      ],
+      Default: 'Done_4',
+    });
+    expect(d.WaitForQuery_4).toEqual({ Type: 'Wait', SecondsPath: '$.node.wait_seconds', Next: 'Check_4' });
+    expect(d.WaitForSlot_4).toEqual({ Type: 'Wait', SecondsPath: '$.node.wait_seconds', Next: 'Check_4' });
+    expect(d.Check_4).toMatchObject({
+      Parameters: {
+        action: 'check_node',
+        node_id: 4,
+        'execution_id.$': '$.node.execution_id',
+        'polls.$': '$.node.polls',
+        ...pollLimits,
+      },
+      ResultPath: '$.node',
+      TimeoutSeconds: 300,
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'Fail_4' }],
+      Next: 'Poll_4',
     });
     expect(machine.States.Nodes).toMatchObject({ ResultPath: null, Next: 'Finish' });
     expect(machine.States.Finish).toMatchObject({
@@ -161,7 +194,22 @@ describe('compilePipelineWorkflow: the generated ASL', () => {
       expect(bytes).toBeLessThan(STEP_FUNCTIONS_LIMITS.definitionBytes);
     }
     expect(estimateHistoryEvents(300)).toBeLessThan(STEP_FUNCTIONS_LIMITS.historyEvents);
-    expect(estimateHistoryEvents(300)).toBe(18_074);
+    expect(estimateHistoryEvents(300)).toBe(18_674);
+  });
+
+  it("spreads each node's polls so the history stays under 25,000 events however long nodes run", () => {
+    expect([1, 7, 100, 300].map((n) => nodePollBudget(n))).toEqual([2_491, 350, 18, 2]);
+    for (const nodes of [1, 7, 40, 100, 300]) {
+      const budget = nodePollBudget(nodes);
+      // Polls a node makes while running for the whole window (1,920 s: a large query + margin).
+      let polls = 0;
+      for (let elapsed = 0; elapsed < 1_920; polls++) elapsed += nodePollSeconds(polls, budget, 1_920);
+      expect(polls, `${nodes} nodes`).toBeLessThanOrEqual(budget);
+      const events = estimateHistoryEvents(nodes) + nodes * budget * EVENTS_PER_NODE_POLL;
+      expect(events).toBeLessThanOrEqual(STEP_FUNCTIONS_LIMITS.historyEvents);
+    }
+    // A small pipeline polls like a single query at first: 1 s, 1 s, 1 s, 2 s, …
+    expect([0, 1, 2, 3, 6].map((p) => nodePollSeconds(p, nodePollBudget(7), 1_920))).toEqual([1, 1, 1, 2, 4]);
   });
 
   it('groups node branches by 40 past 40 nodes, keeping topological order', () => {
@@ -186,7 +234,7 @@ describe('compilePipelineWorkflow: the generated ASL', () => {
   });
 
   it('unwraps lambda:invoke payloads for local dispatch', () => {
-    const payload = { action: 'run_node', pipeline_execution_id: 'p', node_id: 1 };
+    const payload = { action: 'start_node', pipeline_execution_id: 'p', node_id: 1 };
     expect(pipelineRunnerInput(payload)).toEqual(payload);
     expect(pipelineRunnerInput({ FunctionName: LOCAL_RUNNER_ARN, Payload: payload })).toEqual(payload);
   });
@@ -207,6 +255,8 @@ interface Scenario {
   durations?: Record<number, number>;
   /** Nodes whose run throws (a query failure). */
   failing?: number[];
+  /** Nodes whose status reads block until the run ends (a stuck read). */
+  hangingChecks?: number[];
   /** Nodes whose first run throws a transient error, then succeeds. */
   flaky?: number[];
   /** Answer of await_dependencies for these nodes (simulates a broken runner). */
@@ -269,31 +319,44 @@ async function simulate(graph: PipelineGraph, scenario: Scenario = {}) {
           });
         }
       }
-      case 'run_node': {
+      case 'start_node': {
         const record = records.get(id)!;
         record.runs++;
         record.started ??= now();
         if (scenario.flaky?.includes(id) && record.runs === 1) {
           throw Object.assign(new Error('engine busy'), { name: 'Engine.Unavailable' });
         }
+        expect(input).toMatchObject({ poll_budget: expect.any(Number), poll_window_seconds: 30 });
+        // Submitted: the branch polls from its Wait state (0 s here).
+        return { status: 'running', execution_id: `exec-${id}`, polls: 0, wait_seconds: 0 };
+      }
+      case 'check_node': {
+        expect(input.execution_id).toBe(`exec-${id}`);
+        const record = records.get(id)!;
+        // A status read that returns when the run changes (as the local engine's does), or after 50 ms.
+        const left = record.started! + (scenario.durations?.[id] ?? 20) - now();
         const interrupted = await new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => resolve(false), scenario.durations?.[id] ?? 20);
+          const wait = scenario.hangingChecks?.includes(id) ? left : Math.min(left, 50);
+          const timer = setTimeout(() => resolve(false), Math.max(0, wait));
           running.set(id, () => {
             clearTimeout(timer);
             resolve(true);
           });
         });
         running.delete(id);
+        const polls = Number(input.polls) + 1;
         if (interrupted) {
           end(id, 'cancelled');
-          return { state: 'cancelled' };
+          return { status: 'finished', polls, wait_seconds: 0 };
         }
+        if (left > 50 && !scenario.hangingChecks?.includes(id))
+          return { status: 'running', execution_id: `exec-${id}`, polls, wait_seconds: 0 };
         if (scenario.failing?.includes(id)) {
           records.get(id)!.ended = now();
           throw Object.assign(new Error(`query of node ${id} failed`), { name: 'QueryFailed' });
         }
         end(id, 'succeeded');
-        return { state: 'succeeded' };
+        return { status: 'finished', polls, wait_seconds: 0 };
       }
       case 'record_node_failure':
         if (scenario.failRecordBroken?.includes(id)) throw new Error('store down');
@@ -410,7 +473,7 @@ describe('pipeline workflow semantics on aws-local-stepfunctions', () => {
     expect(records.get(2)!.error).toBe('QueryFailed: query of node 2 failed');
     for (const id of [3, 7, 8]) {
       expect(records.get(id)!.runs, `node ${id} never runs`).toBe(0);
-      expect(actions).not.toContain(`run_node:${id}`);
+      expect(actions).not.toContain(`start_node:${id}`);
     }
     // The skip happened as soon as 2 failed, not after the slow unrelated nodes.
     expect(records.get(7)!.ended!).toBeLessThan(records.get(4)!.ended!);
@@ -426,11 +489,12 @@ describe('pipeline workflow semantics on aws-local-stepfunctions', () => {
     expect(actions.filter((a) => a === 'record_node_failure:1')).toEqual([]);
   });
 
-  it('a node that exceeds its timeout is recorded failed with States.Timeout', async () => {
+  it('a node whose status read hangs past its timeout is recorded failed with States.Timeout', async () => {
     const graph = graphOf({ 1: [], 2: [1], 3: [] });
     const { records } = await simulate(graph, {
       durations: { 1: 1_400 },
-      options: { nodeTimeoutSeconds: 1 },
+      hangingChecks: [1],
+      options: { checkTimeoutSeconds: 1 },
     });
     expect(outcomes(records)).toEqual({ 1: 'failed', 2: 'skipped', 3: 'succeeded' });
     expect(records.get(1)!.error).toMatch(/^States\.Timeout/);
