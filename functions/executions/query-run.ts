@@ -24,14 +24,16 @@ const running = (polls: number): QueryProgress => ({
   wait_seconds: queryPollSeconds(polls),
 });
 
-/** Submits the query of an execution that holds a slot; `relations` are the views its SQL may read. */
+/**
+ * Submits the query of an execution that holds a slot (as just read by the caller);
+ * `readableBy(accountId)` resolves the views its SQL may read.
+ */
 export async function submitQuery(
   services: Services,
-  executionId: string,
-  relations: ReadableRelation[],
+  execution: Execution,
+  readableBy: (accountId: string) => Promise<ReadableRelation[]>,
 ): Promise<QueryProgress> {
-  const execution = await services.executions.get(executionId);
-  if (!execution) return finished(0);
+  const { executionId } = execution;
   // A retried StartQuery (the previous invocation died after submitting) polls the run it made.
   if (execution.engineRunId) return running(0);
   if (execution.state !== 'QUERY_STATE_PENDING') {
@@ -39,6 +41,11 @@ export async function submitQuery(
     await services.limiter.release(execution.accountId);
     return finished(0);
   }
+  // Outside the try: a store error here is the Task's to retry, not the query's failure.
+  const [relations, storageBytes] = await Promise.all([
+    readableBy(execution.accountId),
+    services.usage.getStorageBytes(execution.accountId),
+  ]);
   let engineRunId: string;
   try {
     ({ engineRunId } = await services.engine.submit({
@@ -49,8 +56,7 @@ export async function submitQuery(
       timeoutMs: execution.timeoutMs,
       relations,
       // The storage quota is enforced while the result is written, not after it was stored.
-      storageBytesLeft:
-        services.config.storageBytesAllowed - (await services.usage.getStorageBytes(execution.accountId)),
+      storageBytesLeft: services.config.storageBytesAllowed - storageBytes,
       storageBytesQuota: services.config.storageBytesAllowed,
     }));
   } catch (error) {

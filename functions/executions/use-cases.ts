@@ -139,9 +139,12 @@ export async function startExecutionWorkflow(services: Services, execution: Exec
 }
 
 export async function assertWithinCreditLimit(services: Services, account: Account, now = new Date()) {
-  const limit =
-    (await services.usage.getCreditLimit(account.accountId)) ?? services.config.defaultCreditLimit;
-  const [usage] = await services.usage.getCredits(account.accountId, [billingPeriodOf(now)]);
+  // Two independent reads on every submit: together, not one after the other.
+  const [customLimit, [usage]] = await Promise.all([
+    services.usage.getCreditLimit(account.accountId),
+    services.usage.getCredits(account.accountId, [billingPeriodOf(now)]),
+  ]);
+  const limit = customLimit ?? services.config.defaultCreditLimit;
   const used = usage?.creditsUsed ?? 0;
   if (used >= limit) {
     throw new PaymentRequiredError(

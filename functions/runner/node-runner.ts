@@ -99,8 +99,10 @@ export async function acquireSlot(
 /** The views an execution's SQL may read, resolved as it is submitted. */
 async function submitWithRelations(services: Services, executionId: string): Promise<QueryProgress> {
   const execution = await services.executions.get(executionId);
-  const relations = execution ? await readableRelations(services.materializedViews, execution.accountId) : [];
-  return submitQuery(services, executionId, relations);
+  if (!execution) return { status: 'finished', polls: 0, wait_seconds: 0 };
+  return submitQuery(services, execution, (accountId) =>
+    readableRelations(services.materializedViews, accountId),
+  );
 }
 
 /**
