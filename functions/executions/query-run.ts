@@ -129,7 +129,10 @@ async function recordSuccess(services: Services, execution: Execution, result: E
   // sees the execution completed also sees the new version. (A cancel landing in between
   // cannot take a published version back.) Likewise the query's "latest result" pointer moves
   // first, so GET /v1/query/{id}/results works as soon as the execution reads COMPLETED.
-  const current = await services.executions.get(executionId);
+  // Only a run that moves a pointer needs to know it was not cancelled meanwhile (the transition
+  // below is conditional anyway): an ad-hoc query skips the read.
+  const movesPointer = execution.queryId > 0 || execution.materializedViewName !== undefined;
+  const current = movesPointer ? await services.executions.get(executionId) : execution;
   const stillActive = current !== undefined && (active as readonly string[]).includes(current.state);
   if (stillActive && execution.queryId > 0) {
     await services.queries.setLatestCompletedExecution(execution.queryId, executionId);

@@ -1,4 +1,4 @@
-import { isTerminal } from '../core/executions';
+import { type Execution, isTerminal } from '../core/executions';
 import {
   type NodeProgress,
   nodePollSeconds,
@@ -69,8 +69,10 @@ export async function acquireSlot(
   services: Services,
   executionId: string,
   attempt: number,
+  /** The execution as the caller just read it (saves a read), or undefined to read it here. */
+  current?: Execution,
 ): Promise<SlotResult> {
-  const execution = await services.executions.get(executionId);
+  const execution = current ?? (await services.executions.get(executionId));
   const attempts = attempt + 1;
   if (execution?.state !== 'QUERY_STATE_PENDING' || execution.engineRunId)
     return { status: 'finished', attempts };
@@ -154,7 +156,7 @@ async function advanceNode(
   if (!execution) return finish();
   if (!execution.engineRunId) {
     if (isTerminal(execution.state)) return finish();
-    const slot = await acquireSlot(services, executionId, polls);
+    const slot = await acquireSlot(services, executionId, polls, execution);
     if (slot.status === 'waiting') return next('waiting', polls + 1, services.config.slotPollSeconds);
     if (slot.status === 'finished') return advanceNode(services, input, executionId, polls + 1);
     const submitted = await submitWithRelations(services, executionId);

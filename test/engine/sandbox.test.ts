@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
 import { DuckDbResultStore } from '../../functions/local/engine/result-store';
-import { openSandbox, type Sandbox } from '../../functions/local/engine/sandbox';
+import { createSandboxInstance, openSandbox, type Sandbox } from '../../functions/local/engine/sandbox';
 import { createEngineFixture, type EngineFixture, failureOf, runRequest } from './fixture';
 
 let fixture: EngineFixture;
@@ -275,5 +275,42 @@ describe('the sandbox configuration itself refuses (not the statement check)', (
     expect(await rawError(`COPY (SELECT 42 AS x) TO '${allowedPath}.other' (FORMAT parquet)`)).toMatch(
       /Permission Error/,
     );
+  });
+});
+
+describe("a pre-created instance (the engine process makes the next run's while idle)", () => {
+  it("is locked down with the run's own limits, and nothing of one run reaches the next", async () => {
+    const spill = join(fixture.dir, 'spill-pre-created');
+    const first = await openSandbox(
+      {
+        databasePath: fixture.warehousePath,
+        limits: { threads: 2, memoryLimit: '300MB' },
+        spillDirectory: spill,
+        maxSpillSize: '1GB',
+        // A run's session setup (a translation's helper macros) lives in its instance only.
+        prepare: ['CREATE TEMP MACRO leaked_helper(x) AS x + 1'],
+      },
+      createSandboxInstance(fixture.warehousePath),
+    );
+    const settings = await first.connection.runAndReadAll(`
+      SELECT current_setting('threads')::VARCHAR, current_setting('memory_limit')::VARCHAR,
+             current_setting('temp_directory')::VARCHAR, current_setting('enable_external_access')::VARCHAR,
+             current_setting('lock_configuration')::VARCHAR, current_setting('access_mode')::VARCHAR,
+             leaked_helper(1)::VARCHAR`);
+    expect(settings.getRows()[0]).toEqual(['2', '286.1 MiB', spill, 'false', 'true', 'read_only', '2']);
+    await expect(first.connection.run("SET memory_limit = '100GB'")).rejects.toThrow(/locked/);
+    first.close();
+
+    // The next run gets an instance of its own: the macro and the limits of the first are gone.
+    const second = await openSandbox(
+      { databasePath: fixture.warehousePath, limits: { threads: 1, memoryLimit: '256MB' } },
+      createSandboxInstance(fixture.warehousePath),
+    );
+    const next = await second.connection.runAndReadAll(
+      "SELECT current_setting('threads')::VARCHAR, current_setting('temp_directory')::VARCHAR",
+    );
+    expect(next.getRows()[0]).toEqual(['1', '']);
+    await expect(second.connection.run('SELECT leaked_helper(1)')).rejects.toThrow(/leaked_helper/);
+    second.close();
   });
 });

@@ -19,6 +19,8 @@ export interface EnginePoolOptions {
   stopGraceMs?: number;
   /** An engine process whose RSS stays above this after a run is replaced (default 512 MiB). */
   recycleRssBytes?: number;
+  /** The warehouse the runs read: each process opens the next run's DuckDB instance ahead. */
+  warehousePath?: string;
 }
 
 const GIB = 1024 ** 3;
@@ -262,7 +264,7 @@ export class EnginePool {
   }
 
   private spawn(): EngineProcess {
-    const child = fork(PROCESS_SCRIPT, [], {
+    const child = fork(PROCESS_SCRIPT, this.options.warehousePath ? [this.options.warehousePath] : [], {
       execArgv: [
         // The DuneSQL translator's WASM with V8's baseline compiler only: optimizing it as it runs
         // grew an engine process by ~300 MB for no faster translations (test/bench/README.md).

@@ -88,7 +88,7 @@ export class DuckDbQueryEngine implements QueryEngine {
       large: { ...DEFAULT_TIERS.large, ...options.tiers?.large },
     };
     this.spillDir = options.spillDir ?? join(options.resultsDir, '.spill');
-    this.pool = new EnginePool(options.pool);
+    this.pool = new EnginePool({ warehousePath: options.warehousePath, ...options.pool });
   }
 
   /**

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type DuckDBConnection, type DuckDBType, StatementType } from '@duckdb/node-api';
+import { type DuckDBConnection, type DuckDBInstance, type DuckDBType, StatementType } from '@duckdb/node-api';
 import {
   type EngineRunResult,
   type PerformanceTier,
@@ -12,7 +12,7 @@ import {
 import { DuneSqlError, translate } from '../../dunesql';
 import { dunesqlFailure, type RanStatement, toQueryFailure } from './duckdb-errors';
 import { COLUMNS_METADATA_KEY, sqlIdentifier, sqlString } from './result-files';
-import { openSandbox, type Sandbox, type SandboxLimits } from './sandbox';
+import { createSandboxInstance, openSandbox, type Sandbox, type SandboxLimits } from './sandbox';
 import { storageExpression } from './storage-types';
 
 /**
@@ -86,6 +86,8 @@ export interface RunControl {
   onStop(stop: (reason: StopReason) => void): void;
   /** Extra detail for the failure message of a stop (e.g. the memory the process had reached). */
   detail?: () => string | undefined;
+  /** A new, unused DuckDB instance on the job's warehouse, created ahead (createSandboxInstance). */
+  freshInstance?: Promise<DuckDBInstance>;
 }
 
 /**
@@ -131,18 +133,22 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     // DuckDB creates only the last level of its temp directory.
     await mkdir(job.spillDirectory, { recursive: true });
     try {
-      sandbox = await openSandbox({
-        databasePath: job.warehousePath,
-        limits: job.limits,
-        allowedPaths: [job.partialPath, ...job.relations.files],
-        prepare: [
-          ...(statement.translation?.sessionSetup ? [statement.translation.sessionSetup] : []),
-          ...job.relations.statements,
-        ],
-        spillDirectory: job.spillDirectory,
-        maxSpillSize: job.maxSpillSize,
-        errorsAsJson: true,
-      });
+      sandbox = await openSandbox(
+        {
+          databasePath: job.warehousePath,
+          limits: job.limits,
+          allowedPaths: [job.partialPath, ...job.relations.files],
+          prepare: [
+            ...(statement.translation?.sessionSetup ? [statement.translation.sessionSetup] : []),
+            ...job.relations.statements,
+          ],
+          spillDirectory: job.spillDirectory,
+          maxSpillSize: job.maxSpillSize,
+          errorsAsJson: true,
+        },
+        // A pre-created instance that failed to open is no reason to fail the run: open one now.
+        control.freshInstance?.catch(() => createSandboxInstance(job.warehousePath)),
+      );
     } catch (error) {
       throw new QueryFailure(
         'engine_unavailable',

@@ -38,6 +38,34 @@ export interface Sandbox {
 }
 
 /**
+ * The settings DuckDB takes only when an instance starts, the same for every run: no extension is
+ * ever installed or loaded, no persistent secrets (the default directory, ~/.duckdb/stored_secrets,
+ * would tell queries which user the host runs as), and the database opened read-only.
+ */
+function startupConfig(databasePath: string | undefined): Record<string, string> {
+  return {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    allow_community_extensions: 'false',
+    allow_unsigned_extensions: 'false',
+    allow_persistent_secrets: 'false',
+    secret_directory: 'no-persistent-secrets',
+    // Until the run's own limits are set (openSandbox), the instance may use one thread.
+    threads: '1',
+    ...(databasePath ? { access_mode: 'READ_ONLY' } : {}),
+  };
+}
+
+/**
+ * A new DuckDB instance, not yet locked down: only `openSandbox` may hand it to user SQL. Creating
+ * one is most of a sandbox's cost (~12 ms on the sample warehouse), so the engine process creates
+ * the next run's instance while it is idle (engine-process.ts). An instance serves one run only.
+ */
+export function createSandboxInstance(databasePath?: string): Promise<DuckDBInstance> {
+  return DuckDBInstance.create(databasePath ?? ':memory:', startupConfig(databasePath));
+}
+
+/**
  * Opens a DuckDB instance that user SQL cannot escape. Every restriction is engine configuration,
  * not SQL inspection:
  * - the database is opened `READ_ONLY`, so no DDL/DML reaches the base data;
@@ -49,30 +77,25 @@ export interface Sandbox {
  * - `threads`, `memory_limit` and the spill directory bound resources;
  * - no persistent secrets, and no setting that names the host's user or home directory;
  * - `lock_configuration=true` last, so no `SET`/`RESET`/`PRAGMA` can loosen any of the above.
+ *
+ * `fresh` is an instance made by `createSandboxInstance` for this database that nothing has used
+ * yet (a run's pre-created one); without it a new instance is created.
  */
-export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
-  const config: Record<string, string> = {
-    threads: String(options.limits.threads),
-    memory_limit: options.limits.memoryLimit,
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-    allow_community_extensions: 'false',
-    allow_unsigned_extensions: 'false',
-    temp_directory: options.spillDirectory ?? '',
-    // No secrets are stored, and the default directory (~/.duckdb/stored_secrets) would tell
-    // queries which user the host runs as.
-    allow_persistent_secrets: 'false',
-    secret_directory: 'no-persistent-secrets',
-  };
-  if (options.databasePath) config.access_mode = 'READ_ONLY';
-  if (options.maxSpillSize) config.max_temp_directory_size = options.maxSpillSize;
-  if (options.errorsAsJson) config.errors_as_json = 'true';
-
-  const instance = await DuckDBInstance.create(options.databasePath ?? ':memory:', config);
+export async function openSandbox(
+  options: SandboxOptions,
+  fresh?: Promise<DuckDBInstance>,
+): Promise<Sandbox> {
+  const instance = await (fresh ?? createSandboxInstance(options.databasePath));
   let connection: DuckDBConnection | undefined;
   try {
     connection = await instance.connect();
-    const setup: string[] = [];
+    const setup: string[] = [
+      `SET threads = ${Number(options.limits.threads)}`,
+      `SET memory_limit = ${sqlString(options.limits.memoryLimit)}`,
+      `SET temp_directory = ${sqlString(options.spillDirectory ?? '')}`,
+    ];
+    if (options.maxSpillSize) setup.push(`SET max_temp_directory_size = ${sqlString(options.maxSpillSize)}`);
+    if (options.errorsAsJson) setup.push('SET errors_as_json = true');
     if (options.allowedPaths?.length) {
       setup.push(`SET allowed_paths = [${options.allowedPaths.map(sqlString).join(', ')}]`);
     }
