@@ -69,6 +69,9 @@ export interface EngineRun {
   timeoutMs: number;
   /** The SQL as the user wrote it (an engine that runs a translation maps error positions back to it). */
   sql: string;
+  /** The storage quota left, and the quota, at submit (see EngineSubmitRequest). */
+  storageBytesLeft?: number;
+  storageBytesQuota?: number;
 }
 
 /**

@@ -72,6 +72,13 @@ export interface Execution {
    * still PENDING in the engine's own queue.
    */
   engineRunId?: string;
+  /**
+   * What was left of the account's result storage quota, and the quota, when the query was
+   * submitted: an engine that can only check a result once it is written (Athena) refuses one
+   * past it.
+   */
+  storageBytesLeft?: number;
+  storageBytesQuota?: number;
   /** Set when a pipeline run created this execution. */
   pipelineExecutionId?: string;
   /** Set when this execution refreshes a materialized view: its result becomes the view's new version. */
@@ -90,6 +97,8 @@ export type ExecutionChanges = Partial<
     | 'engineMillis'
     | 'credits'
     | 'engineRunId'
+    | 'storageBytesLeft'
+    | 'storageBytesQuota'
   >
 >;
 
@@ -102,6 +111,10 @@ export function engineRunOf(execution: Execution): EngineRun | undefined {
         tier: execution.tier,
         timeoutMs: execution.timeoutMs,
         sql: execution.sql,
+        ...(execution.storageBytesLeft !== undefined ? { storageBytesLeft: execution.storageBytesLeft } : {}),
+        ...(execution.storageBytesQuota !== undefined
+          ? { storageBytesQuota: execution.storageBytesQuota }
+          : {}),
       }
     : undefined;
 }

@@ -47,6 +47,10 @@ export async function submitQuery(
     services.usage.getStorageBytes(execution.accountId),
   ]);
   let engineRunId: string;
+  const quota = {
+    storageBytesLeft: services.config.storageBytesAllowed - storageBytes,
+    storageBytesQuota: services.config.storageBytesAllowed,
+  };
   try {
     ({ engineRunId } = await services.engine.submit({
       executionId,
@@ -55,9 +59,8 @@ export async function submitQuery(
       tier: execution.tier,
       timeoutMs: execution.timeoutMs,
       relations,
-      // The storage quota is enforced while the result is written, not after it was stored.
-      storageBytesLeft: services.config.storageBytesAllowed - storageBytes,
-      storageBytesQuota: services.config.storageBytesAllowed,
+      // The storage quota is enforced as the result is written (DuckDB) or once it is (Athena).
+      ...quota,
     }));
   } catch (error) {
     await recordOutcome(services, execution, { state: 'failed', failure: error });
@@ -66,6 +69,7 @@ export async function submitQuery(
   // Also recorded on a run cancelled meanwhile: CheckQuery stops it and charges what it used.
   await services.executions.transition(executionId, ['QUERY_STATE_PENDING', 'QUERY_STATE_CANCELLED'], {
     engineRunId,
+    ...quota,
   });
   return running(0);
 }

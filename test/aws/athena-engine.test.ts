@@ -7,7 +7,7 @@ import {
   StopQueryExecutionCommand,
   TooManyRequestsException,
 } from '@aws-sdk/client-athena';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AthenaQueryEngine } from '../../functions/aws/athena/athena-engine';
@@ -15,6 +15,7 @@ import { AthenaQueries } from '../../functions/aws/athena/athena-queries';
 import { S3ResultStore } from '../../functions/aws/results/s3-result-store';
 import { runCredits } from '../../functions/core/credits';
 import { type EngineRun, type EngineSubmitRequest, QueryFailure } from '../../functions/core/engine';
+import { RESULT_LIMITS } from '../../functions/core/result-limits';
 import { translate } from '../../functions/dunesql';
 import { mockS3Objects } from '../support/s3-objects';
 
@@ -162,6 +163,69 @@ describe('the Athena engine behind the QueryEngine port', () => {
     expect(s3.mock.commandCalls(PutObjectCommand)[0]!.args[0].input.Key).toBe(`results/${EXECUTION_ID}.json`);
     // Credits: 2.5 engine-seconds on medium + 3 GiB scanned.
     if (done.state === 'succeeded') expect(runCredits(done.result, 'medium')).toBe(5.5);
+  });
+
+  it("refuses a result past the tier's row limit once Athena wrote it: deleted, not indexed, scan billed", async () => {
+    athena.on(GetQueryExecutionCommand).resolves(execution('SUCCEEDED'));
+    athena.on(GetQueryResultsCommand).resolves(columnsAnswer);
+    const key = `athena/medium/${QUERY_ID}.csv`;
+    s3.put('svc-results', key, '"block_number","project"\n"1","a"\n"2","b"\n"3","c"\n');
+    s3.put('svc-results', `${key}.metadata`, 'metadata');
+    const limited = new AthenaQueryEngine(
+      new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
+        workGroups: { medium: 'svc-medium', large: 'svc-large' },
+      }),
+      new S3ResultStore(s3.client, { bucket: 'svc-results' }),
+      () => now,
+      { ...RESULT_LIMITS, medium: { maxResultRows: 2, maxResultBytes: 1024 ** 3 } },
+    );
+    const run = await limited.submit(request('SELECT block_number, project FROM dex.trades'));
+    const status = await limited.status(run);
+    expect(status.state).toBe('failed');
+    const failure = status.state === 'failed' ? (status.failure as QueryFailure) : undefined;
+    expect(failure).toMatchObject({
+      type: 'resource_exhausted',
+      engineMillis: 2500,
+      scannedBytes: 3 * 1024 ** 3,
+    });
+    expect(failure?.message).toBe(
+      'The result has more than 2 rows, the limit of the medium tier; aggregate (GROUP BY), filter to fewer rows, select fewer or narrower columns, or add a LIMIT.',
+    );
+    expect(s3.mock.commandCalls(PutObjectCommand)).toEqual([]); // no manifest
+    expect(s3.mock.commandCalls(DeleteObjectsCommand)[0]!.args[0].input).toEqual({
+      Bucket: 'svc-results',
+      Delete: { Objects: [{ Key: key }, { Key: `${key}.metadata` }] },
+    });
+  });
+
+  it('refuses a result past the storage quota left at submit without reading it (Content-Length)', async () => {
+    athena.on(GetQueryExecutionCommand).resolves(execution('SUCCEEDED'));
+    athena.on(GetQueryResultsCommand).resolves(columnsAnswer);
+    s3.put(
+      'svc-results',
+      `athena/medium/${QUERY_ID}.csv`,
+      `"block_number","project"\n${'"1","x"\n'.repeat(100)}`,
+    );
+    const client = engine();
+    const quota = { storageBytesLeft: 200, storageBytesQuota: 1024 ** 3 };
+    const run = await client.submit(request('SELECT block_number, project FROM dex.trades', quota));
+    // The quota travels with the run (the execution record keeps it: engineRunOf).
+    const status = await client.status({ ...run, ...quota });
+    expect(status.state === 'failed' && status.failure.message).toBe(
+      'The result grew past 200 bytes (what is left of your 1 GiB result storage quota) and was not stored; aggregate (GROUP BY), filter to fewer rows, select fewer or narrower columns, or add a LIMIT.',
+    );
+    expect(s3.mock.commandCalls(PutObjectCommand)).toEqual([]);
+  });
+
+  it('refuses to start a query when the storage quota is used up', async () => {
+    const client = engine();
+    await expect(
+      client.submit(request('SELECT 1', { storageBytesLeft: 0, storageBytesQuota: 1024 ** 3 })),
+    ).rejects.toMatchObject({
+      type: 'resource_exhausted',
+      message: expect.stringMatching(/quota is used up/),
+    });
+    expect(athena.commandCalls(StartQueryExecutionCommand)).toEqual([]);
   });
 
   it('stops the query on cancel, and reports it cancelled with what it scanned', async () => {

@@ -5,8 +5,9 @@ import {
   type QueryEngine,
   QueryFailure,
 } from '../../core/engine';
+import { RESULT_LIMITS, resultLimitOf, resultTooLarge, storageQuotaUsedUp } from '../../core/result-limits';
 import { DuneSqlError, translate } from '../../dunesql';
-import type { ResultManifest, S3Location } from '../results/s3-result-store';
+import { ResultLimitExceeded, type ResultManifest, type S3Location } from '../results/s3-result-store';
 import type { AthenaQueries, AthenaStatistics } from './athena-queries';
 
 /** What the engine needs of the result store: indexing a finished query's CSV (S3ResultStore). */
@@ -15,6 +16,7 @@ export interface AthenaResultIndex {
     executionId: string,
     csv: S3Location,
     columns: Awaited<ReturnType<AthenaQueries['columns']>>,
+    limit?: { maxResultRows: number; maxResultBytes: number },
   ): Promise<ResultManifest>;
 }
 
@@ -31,9 +33,13 @@ export class AthenaQueryEngine implements QueryEngine {
     private readonly queries: AthenaQueries,
     private readonly results: AthenaResultIndex,
     private readonly now: () => Date = () => new Date(),
+    private readonly limits = RESULT_LIMITS,
   ) {}
 
   async submit(request: EngineSubmitRequest): Promise<EngineRun> {
+    if (resultLimitOf(request.tier, request, this.limits[request.tier]).maxResultBytes <= 0) {
+      throw storageQuotaUsedUp();
+    }
     const translation = await translate(request.sql, 'athena').catch((error: unknown) => {
       throw translationFailure(error);
     });
@@ -60,7 +66,19 @@ export class AthenaQueryEngine implements QueryEngine {
       }
       case 'succeeded': {
         const columns = await this.queries.columns(run.engineRunId);
-        const manifest = await this.results.register(run.executionId, status.output, columns);
+        // Athena cannot stop at a result size: a result past the tier's limit or the storage
+        // quota left at submit is refused once written (and deleted), scanned bytes still billed.
+        const limit = resultLimitOf(run.tier, run, this.limits[run.tier]);
+        let manifest: ResultManifest;
+        try {
+          manifest = await this.results.register(run.executionId, status.output, columns, limit);
+        } catch (error) {
+          if (!(error instanceof ResultLimitExceeded)) throw error;
+          const failure = resultTooLarge(limit, error.exceeded, status.statistics.engineMillis, {
+            scannedBytes: status.statistics.dataScannedBytes,
+          });
+          return { state: 'failed', failure };
+        }
         return {
           state: 'succeeded',
           result: {

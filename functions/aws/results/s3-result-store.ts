@@ -32,6 +32,14 @@ import {
 import { BoundedHeap, rowHash, seededRandom } from './selection';
 
 /** Where Athena wrote a query's CSV result. */
+/** A query's CSV is past the run's result limit: it was deleted, not indexed. */
+export class ResultLimitExceeded extends Error {
+  constructor(readonly exceeded: 'rows' | 'bytes') {
+    super(`The result is past its ${exceeded} limit.`);
+    this.name = 'ResultLimitExceeded';
+  }
+}
+
 export interface S3Location {
   bucket: string;
   key: string;
@@ -91,7 +99,17 @@ export class S3ResultStore implements ResultStore {
   ) {}
 
   /** Indexes a finished query's CSV (one streaming pass) and stores its manifest. */
-  async register(executionId: string, csv: S3Location, columns: ResultColumn[]): Promise<ResultManifest> {
+  /**
+   * Indexes a finished query's CSV (one pass: a row offset every `rowsPerEntry` rows) and stores
+   * the manifest. A CSV past `limit` is refused before it is read whole (its size from GetObject's
+   * Content-Length, its rows while scanning) and deleted: ResultLimitExceeded.
+   */
+  async register(
+    executionId: string,
+    csv: S3Location,
+    columns: ResultColumn[],
+    limit?: { maxResultRows: number; maxResultBytes: number },
+  ): Promise<ResultManifest> {
     const rowsPerEntry = this.options.rowsPerEntry ?? 1000;
     const offsets: number[] = [];
     let records = 0;
@@ -101,7 +119,22 @@ export class S3ResultStore implements ResultStore {
       if (row % rowsPerEntry === 0) offsets.push(offset);
     });
     const response = await this.s3.send(new GetObjectCommand({ Bucket: csv.bucket, Key: csv.key }));
-    for await (const chunk of response.Body as AsyncIterable<Uint8Array>) scanner.push(chunk);
+    const body = response.Body as AsyncIterable<Uint8Array> & { destroy?: () => void };
+    let exceeded: 'rows' | 'bytes' | undefined =
+      limit && (response.ContentLength ?? 0) > limit.maxResultBytes ? 'bytes' : undefined;
+    if (!exceeded) {
+      const tooManyRows = () => limit !== undefined && records > limit.maxResultRows;
+      for await (const chunk of body) {
+        scanner.push(chunk);
+        if (tooManyRows()) break;
+      }
+      if (tooManyRows()) exceeded = 'rows';
+    }
+    if (exceeded) {
+      body.destroy?.();
+      await this.deleteCsv(csv);
+      throw new ResultLimitExceeded(exceeded);
+    }
     const manifest: ResultManifest = {
       version: 1,
       columns,
@@ -165,22 +198,21 @@ export class S3ResultStore implements ResultStore {
     });
     this.manifests.delete(executionId);
     const objects = [{ Key: this.manifestKey(executionId) }];
-    const deletes = [
+    const deletes: Promise<unknown>[] = [
       this.s3.send(new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: objects } })),
     ];
-    if (manifest) {
-      // Athena writes `<id>.csv` and `<id>.csv.metadata` side by side.
-      const { bucket, key } = manifest.csv;
-      deletes.push(
-        this.s3.send(
-          new DeleteObjectsCommand({
-            Bucket: bucket,
-            Delete: { Objects: [{ Key: key }, { Key: `${key}.metadata` }] },
-          }),
-        ),
-      );
-    }
+    if (manifest) deletes.push(this.deleteCsv(manifest.csv));
     await Promise.all(deletes);
+  }
+
+  /** Athena writes `<id>.csv` and `<id>.csv.metadata` side by side. */
+  private async deleteCsv({ bucket, key }: S3Location): Promise<void> {
+    await this.s3.send(
+      new DeleteObjectsCommand({
+        Bucket: bucket,
+        Delete: { Objects: [{ Key: key }, { Key: `${key}.metadata` }] },
+      }),
+    );
   }
 
   private manifestKey(executionId: string): string {

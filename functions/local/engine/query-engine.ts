@@ -9,11 +9,12 @@ import {
   type QueryEngine,
   QueryFailure,
 } from '../../core/engine';
+import { RESULT_LIMITS, resultLimitOf, storageQuotaUsedUp } from '../../core/result-limits';
 import { EnginePool, type EnginePoolOptions, type PoolRunHandle } from './engine-pool';
 import { relationSetup } from './relations';
 import { isValidExecutionId, partialResultFilePath, resultFilePath } from './result-files';
 import type { SandboxLimits } from './sandbox';
-import { type EngineJob, formatBytes, parseDuckDbSize } from './sandbox-run';
+import { type EngineJob, parseDuckDbSize } from './sandbox-run';
 
 export interface TierLimits extends SandboxLimits {
   /** Rows a stored result may have (default 10M on medium, 50M on large). */
@@ -64,8 +65,8 @@ interface LocalRun {
 }
 
 export const DEFAULT_TIERS: Record<PerformanceTier, Required<TierLimits>> = {
-  medium: { threads: 1, memoryLimit: '1GB', maxResultRows: 10_000_000, maxResultBytes: 1024 ** 3 },
-  large: { threads: 2, memoryLimit: '2GB', maxResultRows: 50_000_000, maxResultBytes: 4 * 1024 ** 3 },
+  medium: { threads: 1, memoryLimit: '1GB', ...RESULT_LIMITS.medium },
+  large: { threads: 2, memoryLimit: '2GB', ...RESULT_LIMITS.large },
 };
 
 /**
@@ -106,15 +107,8 @@ export class DuckDbQueryEngine implements QueryEngine {
     if (known) return this.runOf(request);
     const tier = this.tiers[request.tier];
     await mkdir(this.options.resultsDir, { recursive: true });
-    const quotaLeft = request.storageBytesLeft;
-    const quotaBinds = quotaLeft !== undefined && quotaLeft < tier.maxResultBytes;
-    if (quotaBinds && quotaLeft <= 0) {
-      throw new QueryFailure(
-        'resource_exhausted',
-        'Your result storage quota is used up; nothing new can be stored until older results expire. ' +
-          'Check bytes_used and bytes_allowed with POST /v1/usage.',
-      );
-    }
+    const limit = resultLimitOf(request.tier, request, tier);
+    if (limit.maxResultBytes <= 0) throw storageQuotaUsedUp();
     const { threads, memoryLimit } = tier;
     const job: EngineJob = {
       executionId: request.executionId,
@@ -129,11 +123,9 @@ export class DuckDbQueryEngine implements QueryEngine {
       maxSpillSize: this.options.maxSpillSize ?? '4GB',
       limits: { threads, memoryLimit },
       relations: await relationSetup(this.options.resultsDir, request.relations ?? []),
-      maxResultRows: tier.maxResultRows,
-      maxResultBytes: quotaBinds ? quotaLeft : tier.maxResultBytes,
-      resultBytesLimitReason: quotaBinds
-        ? `what is left of your ${formatBytes(request.storageBytesQuota ?? quotaLeft)} result storage quota`
-        : `the result size limit of the ${request.tier} tier`,
+      maxResultRows: limit.maxResultRows,
+      maxResultBytes: limit.maxResultBytes,
+      resultBytesLimitReason: limit.resultBytesLimitReason,
     };
     const maxRssBytes = parseDuckDbSize(memoryLimit) + (this.options.memoryHeadroomBytes ?? 256 * 1024 ** 2);
     const handle = this.pool.submit(request.accountId, job, maxRssBytes);

@@ -9,6 +9,7 @@ import {
   type QueryFailureType,
   type ResultColumn,
 } from '../../core/engine';
+import { resultTooLarge } from '../../core/result-limits';
 import { DuneSqlError, translate } from '../../dunesql';
 import { dunesqlFailure, type RanStatement, toQueryFailure } from './duckdb-errors';
 import { COLUMNS_METADATA_KEY, sqlIdentifier, sqlString } from './result-files';
@@ -165,9 +166,9 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     ]);
     const rowCount = Number(copy.rowsChanged);
     if (stopReason) throw new Error('stopped');
-    if (rowCount > job.maxResultRows) throw resultTooLarge(job, elapsed(), 'rows');
+    if (rowCount > job.maxResultRows) throw resultTooLarge(job, 'rows', elapsed());
     const { size } = await stat(job.partialPath);
-    if (size > job.maxResultBytes) throw resultTooLarge(job, elapsed(), 'bytes');
+    if (size > job.maxResultBytes) throw resultTooLarge(job, 'bytes', elapsed());
     await rename(job.partialPath, job.resultPath);
     return {
       columns: columns.map(({ name, type }) => ({ name, type })),
@@ -372,9 +373,6 @@ function copyStatement(columns: StatementColumn[], path: string, maxRows: number
   );
 }
 
-const SHRINK_ADVICE =
-  'aggregate (GROUP BY), filter to fewer rows, select fewer or narrower columns, or add a LIMIT';
-
 type JobLimits = Pick<
   EngineJob,
   | 'tier'
@@ -385,14 +383,6 @@ type JobLimits = Pick<
   | 'maxResultRows'
   | 'resultBytesLimitReason'
 >;
-
-function resultTooLarge(job: JobLimits, engineMillis: number, limit: 'rows' | 'bytes'): QueryFailure {
-  const message =
-    limit === 'rows'
-      ? `The result has more than ${job.maxResultRows.toLocaleString('en-US')} rows, the limit of the ${job.tier} tier; ${SHRINK_ADVICE}.`
-      : `The result grew past ${formatBytes(job.maxResultBytes)} (${job.resultBytesLimitReason}) and was not stored; ${SHRINK_ADVICE}.`;
-  return new QueryFailure('resource_exhausted', message, undefined, engineMillis);
-}
 
 /** The failure of a run stopped from outside (also used when the engine process had to be killed). */
 export function stoppedFailure(
@@ -414,7 +404,7 @@ export function stoppedFailure(
     case 'cancelled':
       return new QueryFailure('cancelled', 'The query was cancelled.', undefined, engineMillis);
     case 'result_too_large':
-      return resultTooLarge(job, engineMillis, 'bytes');
+      return resultTooLarge(job, 'bytes', engineMillis);
     case 'spill_too_large':
       return new QueryFailure(
         'resource_exhausted',
@@ -442,17 +432,6 @@ export function stoppedFailure(
         engineMillis,
       );
   }
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
 function formatDuration(ms: number): string {
