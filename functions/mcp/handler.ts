@@ -7,14 +7,15 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { requestPrincipal } from '../auth/authorizer';
 import { API_KEY_HEADER, API_KEY_QUERY_PARAMETER } from '../auth/credentials';
 import type { Account } from '../core/accounts';
+import { isTerminal } from '../core/executions';
 import { mapError } from '../http/error-mapping';
 import { logger } from '../http/logger';
 import { requestBaseUrl } from '../http/request-url';
 import { errorResponse, requestIdOf } from '../http/route-handler';
-import { getServices } from '../services';
+import { getServices, type Services } from '../services';
 import { AccountEventStore, mcpEventLog, sseEvent } from './event-store';
 import { McpServerPool } from './server';
-import { malformedToolCallAnswer } from './tool-arguments';
+import { answersAsStream, malformedToolCallAnswer } from './tool-arguments';
 
 /** No MCP request runs longer than this (API Gateway ends requests at 29 s). */
 export const MCP_REQUEST_DEADLINE_MS = 25_000;
@@ -28,8 +29,10 @@ const servers = new McpServerPool();
  * land on another instance anyway); the whole response body (JSON or SSE) is read and returned
  * buffered, because API Gateway REST integrations buffer responses.
  *
- * SSE responses carry event ids and every event is persisted (see `event-store.ts`) so that
- * `GET /mcp/v1` with `Last-Event-ID` can replay it. A request still unanswered after
+ * Requests answered at once (tools/list, most tool calls) get one JSON response. A call that will
+ * wait (getExecutionResults on a running execution) or asks for progress gets SSE, whose events
+ * carry ids and are persisted (see `event-store.ts`) so that `GET /mcp/v1` with `Last-Event-ID`
+ * can replay them. A request still unanswered after
  * `MCP_REQUEST_DEADLINE_MS` is cut short: its handler is aborted and the client gets an answer
  * saying so (a tool error for `tools/call`, else a JSON-RPC `-32001` error).
  */
@@ -58,8 +61,13 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const server = servers.acquire(serverContext);
       let reusable = false;
       // The SDK refuses (406) a POST whose Accept lacks text/event-stream; a client that takes
-      // only JSON gets a plain JSON answer instead (progress notifications need SSE).
-      const jsonOnly = !/text\/event-stream/i.test(event.headers?.accept ?? '');
+      // only JSON gets a plain JSON answer instead (progress notifications need SSE). A request
+      // answered at once gets JSON too: only one that may wait or report progress is streamed.
+      const accept = event.headers?.accept ?? '';
+      const acceptsJson = /application\/json|\*\/\*/i.test(accept);
+      const jsonOnly =
+        !/text\/event-stream/i.test(accept) ||
+        (acceptsJson && !(await answersAsStream(event, (id) => isFinished(services, id))));
       const eventStore = jsonOnly
         ? undefined
         : new AccountEventStore(mcpEventLog(services), account.accountId);
@@ -351,3 +359,9 @@ function toRequest(event: APIGatewayProxyEvent, baseUrl: string): Request {
 }
 
 const CREDENTIAL_HEADERS = [API_KEY_HEADER, 'authorization'];
+
+/** Whether getExecutionResults would answer at once: the execution has ended (or does not exist). */
+async function isFinished(services: Services, executionId: string): Promise<boolean> {
+  const execution = await services.executions.get(executionId).catch(() => undefined);
+  return !execution || isTerminal(execution.state);
+}

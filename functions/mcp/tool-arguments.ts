@@ -29,6 +29,37 @@ export function malformedToolCallAnswer(event: APIGatewayProxyEvent): JSONRPCMes
   return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } };
 }
 
+/**
+ * Whether a POST is answered as an SSE stream: any request that asks for progress notifications
+ * (`_meta.progressToken`), or a getExecutionResults call that will wait (its execution has not
+ * finished and timeoutSeconds is not 0). Such answers may take seconds or carry several messages,
+ * so their events are persisted for resumption (GET with Last-Event-ID). Everything else is
+ * answered at once with one JSON response, which the Streamable HTTP spec lets the server choose,
+ * and skips the event store's writes. `isFinished` reads an execution's state (finished ones come
+ * from the in-memory cache).
+ */
+export async function answersAsStream(
+  event: APIGatewayProxyEvent,
+  isFinished: (executionId: string) => Promise<boolean>,
+): Promise<boolean> {
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText(event));
+  } catch {
+    return false; // the SDK answers a parse error, as JSON
+  }
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (!isObject(message) || !isObject(message.params)) continue;
+    const { params } = message;
+    if (isObject(params._meta) && params._meta.progressToken !== undefined) return true;
+    if (message.method !== 'tools/call' || params.name !== 'getExecutionResults') continue;
+    const args = isObject(params.arguments) ? params.arguments : {};
+    if (args.timeoutSeconds === 0) continue;
+    if (typeof args.executionId !== 'string' || !(await isFinished(args.executionId))) return true;
+  }
+  return false;
+}
+
 function bodyText(event: APIGatewayProxyEvent): string {
   if (!event.body) return '';
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;

@@ -9,11 +9,12 @@
  * Each pair runs WARMUPS then RUNS iterations; an iteration makes one call of each side, in
  * alternating order, so load drift on a shared machine hits both alike. The MCP side is the SDK's
  * `Client` over `StreamableHTTPClientTransport` (one connection, reused): it lists
- * `text/event-stream` in Accept, so the server answers SSE and persists the events for replay. A
- * third column, "MCP JSON", is a plain fetch of the same `tools/call` with
- * `Accept: application/json` (a JSON body, no event ids, nothing persisted), to split the SSE and
- * replay-store cost from the MCP server itself (a fresh stateless server per request, zod
- * validation of input and output, the text copy).
+ * `text/event-stream` in Accept, and the server chooses: these calls answer at once, so since
+ * 2026-11-24 they get one JSON response (before, SSE with every event persisted for replay); a
+ * call that will wait or asks for progress is still streamed. A third column, "MCP JSON", is a
+ * plain fetch of the same `tools/call` with `Accept: application/json` (a JSON body, no event ids,
+ * nothing persisted): the MCP server's own cost (server, zod validation of input and output, the
+ * text copy) without the SDK client.
  *
  *   npx tsx test/bench/mcp-latency.ts [--scale N]
  */
@@ -172,7 +173,7 @@ await runBench('mcp-latency', async (bench: BenchHost) => {
       for (const q of [50, 95]) {
         figures.push({
           bench: '(f) MCP',
-          measure: `${pair.label}: p${q} MCP (SDK, SSE) vs REST twin (${n} runs)`,
+          measure: `${pair.label}: p${q} MCP (SDK client) vs REST twin (${n} runs)`,
           value: ms(p('mcp', q)),
           baseline: `${ms(p('rest', q))} REST`,
           ratio: ratio(p('mcp', q), p('rest', q)),
@@ -180,7 +181,7 @@ await runBench('mcp-latency', async (bench: BenchHost) => {
       }
       figures.push({
         bench: '(f) MCP',
-        measure: `${pair.label}: p50 / p95 MCP as a JSON response (no SSE, no replay store)`,
+        measure: `${pair.label}: p50 / p95 MCP as a plain JSON fetch (no SDK client)`,
         value: `${ms(p('mcpJson', 50))} / ${ms(p('mcpJson', 95))}`,
         baseline: 'vs REST p50',
         ratio: ratio(p('mcpJson', 50), p('rest', 50)),

@@ -325,7 +325,6 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
       await byQuery.close();
       const upper = await post('/mcp/v1', { 'X-SERVICE-API-KEY': host.apiKey });
       expect(upper.status).toBe(200);
-      expect(upper.headers.get('content-type')).toMatch(/text\/event-stream/);
       expect(await upper.text()).toMatch(/"serverInfo":\{"name":"service"/);
     });
 
@@ -340,15 +339,38 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
       expect(own.status).toBe(200);
     });
 
-    it('answers a client that accepts only JSON with a JSON body, and SSE clients with SSE', async () => {
-      const json = await post('/mcp/v1', { 'x-service-api-key': host.apiKey, accept: 'application/json' });
-      expect(json.status).toBe(200);
-      expect(json.headers.get('content-type')).toMatch(/application\/json/);
-      const body: Json = await json.json();
-      expect(body.result.serverInfo.name).toBe('service');
-      const sse = await post('/mcp/v1', { 'x-service-api-key': host.apiKey });
-      expect(sse.headers.get('content-type')).toMatch(/text\/event-stream/);
-      expect(await sse.text()).toMatch(/^(event|id|data):/m);
+    it('answers at once with JSON, and streams (SSE) only what may wait or report progress', async () => {
+      for (const accept of ['application/json', 'application/json, text/event-stream']) {
+        const json = await post('/mcp/v1', { 'x-service-api-key': host.apiKey, accept });
+        expect(json.status).toBe(200);
+        expect(json.headers.get('content-type')).toMatch(/application\/json/);
+        const body: Json = await json.json();
+        expect(body.result.serverInfo.name).toBe('service');
+      }
+      const call = (params: Json) =>
+        fetch(`${host.baseUrl}/mcp/v1`, {
+          method: 'POST',
+          headers: {
+            'x-service-api-key': host.apiKey,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }),
+        });
+      // A request that asks for progress is streamed.
+      const progress = await call({ name: 'listBlockchains', arguments: {}, _meta: { progressToken: 'p' } });
+      expect(progress.headers.get('content-type')).toMatch(/text\/event-stream/);
+      expect(await progress.text()).toMatch(/^(event|id|data):/m);
+      // getExecutionResults is streamed only when it will wait (a running execution, see
+      // mcp-resumption.test.ts); on an unknown or finished one it answers at once, as JSON.
+      const unknown = await call({
+        name: 'getExecutionResults',
+        arguments: { executionId: '01HKZJ2683PHF9Q9PHHQ8FW4Q1' },
+      });
+      expect(unknown.headers.get('content-type')).toMatch(/application\/json/);
+      expect(((await unknown.json()) as Json).result.isError).toBe(true);
+      // Accept: text/event-stream alone always gets SSE (see mcp-bad-arguments.test.ts).
     });
 
     it('accepts a notification with 202 and no body', async () => {
