@@ -11,7 +11,7 @@ import {
 } from '../../core/engine';
 import { RESULT_LIMITS, resultLimitOf, storageQuotaUsedUp } from '../../core/result-limits';
 import { EnginePool, type EnginePoolOptions, type PoolRunHandle } from './engine-pool';
-import { relationSetup } from './relations';
+import { relationFiles } from './relations';
 import { isValidExecutionId, partialResultFilePath, resultFilePath } from './result-files';
 import type { SandboxLimits } from './sandbox';
 import { type EngineJob, parseDuckDbSize } from './sandbox-run';
@@ -122,7 +122,7 @@ export class DuckDbQueryEngine implements QueryEngine {
       spillDirectory: join(this.spillDir, request.executionId),
       maxSpillSize: this.options.maxSpillSize ?? '4GB',
       limits: { threads, memoryLimit },
-      relations: await relationSetup(this.options.resultsDir, request.relations ?? []),
+      relations: relationFiles(this.options.resultsDir, request.relations ?? []),
       maxResultRows: limit.maxResultRows,
       maxResultBytes: limit.maxResultBytes,
       resultBytesLimitReason: limit.resultBytesLimitReason,

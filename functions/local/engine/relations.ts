@@ -1,76 +1,82 @@
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import type { ReadableRelation } from '../../core/engine';
+import { normalizeTableName } from '../../core/lineage';
+import { DuneSqlTableReferenceParser } from '../../dunesql/table-references';
 import { resultFilePath, sqlIdentifier, sqlString } from './result-files';
 import { isBigIntegerType } from './storage-types';
 
+/** A stored result the run may read, as plain data for the engine process: where its file is. */
+export interface RelationFile extends Omit<ReadableRelation, 'executionId'> {
+  path: string;
+}
+
+export function relationFiles(resultsDir: string, relations: readonly ReadableRelation[]): RelationFile[] {
+  return relations.map(({ executionId, ...relation }) => ({
+    ...relation,
+    path: resultFilePath(resultsDir, executionId),
+  }));
+}
+
 export interface RelationSetup {
-  /** Files the sandbox must be allowed to read (the catalog files and the results they view). */
+  /** Files the sandbox must be allowed to read (the results the views read). */
   files: string[];
-  /** Statements that attach the catalogs, run before the sandbox is locked. */
+  /** Statements that create the views, run before the sandbox is locked. */
   statements: string[];
 }
 
+const parser = new DuneSqlTableReferenceParser();
+
 /**
- * Exposes stored results (materialized views) to a sandboxed run as `<catalog>.<schema>.<name>`.
- * The sandbox's own database is read-only, so the views live in a small DuckDB file built outside
- * the sandbox (one per distinct set of versions, reused) and attached read-only. Results store
- * 128-bit integers as exact text (Parquet has no such type); the views cast them back.
+ * Exposes the stored results (materialized views) a run's SQL names as `<catalog>.<schema>.<name>`:
+ * views in an in-memory catalog of the run's own DuckDB instance over the result files, created
+ * before the sandbox locks. Only the relations the SQL reads are set up (found by the lineage
+ * parser, which the engine process has loaded for translation anyway); SQL the parser cannot read
+ * gets all of them, and the engine reports what is wrong with it. Results store 128-bit integers as
+ * exact text (Parquet has no such type); the views cast them back.
  */
 export async function relationSetup(
-  resultsDir: string,
-  relations: readonly ReadableRelation[],
+  sql: string,
+  relations: readonly RelationFile[],
+  dialect: 'dunesql' | 'duckdb' = 'dunesql',
 ): Promise<RelationSetup> {
-  if (relations.length === 0) return { files: [], statements: [] };
-  const files: string[] = [];
+  const used = dialect === 'dunesql' ? await referencedBy(sql, relations) : relations;
+  if (used.length === 0) return { files: [], statements: [] };
   const statements: string[] = [];
-  const byCatalog = Map.groupBy(relations, (relation) => relation.catalog);
-  for (const [catalog, members] of byCatalog) {
-    const catalogFile = await ensureCatalogFile(resultsDir, members);
-    files.push(catalogFile, ...members.map((relation) => resultFilePath(resultsDir, relation.executionId)));
-    statements.push(`ATTACH ${sqlString(catalogFile)} AS ${sqlIdentifier(catalog)} (READ_ONLY)`);
-  }
-  return { files, statements };
-}
-
-async function ensureCatalogFile(
-  resultsDir: string,
-  relations: readonly ReadableRelation[],
-): Promise<string> {
-  const key = createHash('sha256')
-    .update(JSON.stringify(relations.map((r) => [r.schema, r.name, r.executionId])))
-    .digest('hex')
-    .slice(0, 32);
-  const directory = join(resultsDir, '.catalogs');
-  const file = join(directory, `${key}.duckdb`);
-  if (existsSync(file)) return file;
-  await mkdir(directory, { recursive: true });
-  const building = `${file}.${process.pid}.${Date.now()}.building`;
-  const instance = await DuckDBInstance.create(building);
-  try {
-    const connection = await instance.connect();
-    for (const schema of new Set(relations.map((relation) => relation.schema))) {
-      await connection.run(`CREATE SCHEMA ${sqlIdentifier(schema)}`);
+  for (const catalog of new Set(used.map((relation) => relation.catalog))) {
+    // The instance is read-only (access_mode): the run's own catalog is attached writable.
+    statements.push(`ATTACH ':memory:' AS ${sqlIdentifier(catalog)} (READ_WRITE)`);
+    const members = used.filter((relation) => relation.catalog === catalog);
+    for (const schema of new Set(members.map((relation) => relation.schema))) {
+      statements.push(`CREATE SCHEMA ${sqlIdentifier(catalog)}.${sqlIdentifier(schema)}`);
     }
-    for (const relation of relations) {
-      await connection.run(
-        `CREATE VIEW ${sqlIdentifier(relation.schema)}.${sqlIdentifier(relation.name)} AS SELECT ${projection(relation)} FROM read_parquet(${sqlString(resultFilePath(resultsDir, relation.executionId))})`,
+    for (const relation of members) {
+      const name = [catalog, relation.schema, relation.name].map(sqlIdentifier).join('.');
+      statements.push(
+        `CREATE VIEW ${name} AS SELECT ${projection(relation)} FROM read_parquet(${sqlString(relation.path)})`,
       );
     }
-    await connection.run('CHECKPOINT');
-    connection.closeSync();
-  } finally {
-    instance.closeSync();
   }
-  await rm(`${building}.wal`, { force: true });
-  await rename(building, file);
-  return file;
+  return { files: used.map((relation) => relation.path), statements };
 }
 
-function projection(relation: ReadableRelation): string {
+async function referencedBy(
+  sql: string,
+  relations: readonly RelationFile[],
+): Promise<readonly RelationFile[]> {
+  if (relations.length === 0) return relations;
+  let names: Set<string>;
+  try {
+    names = new Set((await parser.tablesReadBy(sql)).map(normalizeTableName));
+  } catch {
+    return relations;
+  }
+  return relations.filter((relation) =>
+    names.has(
+      normalizeTableName({ catalog: relation.catalog, schema: relation.schema, table: relation.name }),
+    ),
+  );
+}
+
+function projection(relation: RelationFile): string {
   if (relation.columns.length === 0) return '*';
   return relation.columns
     .map((column) => {

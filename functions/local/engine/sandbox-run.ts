@@ -12,6 +12,7 @@ import {
 import { resultTooLarge } from '../../core/result-limits';
 import { DuneSqlError, translate } from '../../dunesql';
 import { dunesqlFailure, type RanStatement, toQueryFailure } from './duckdb-errors';
+import { type RelationFile, relationSetup } from './relations';
 import { COLUMNS_METADATA_KEY, sqlIdentifier, sqlString } from './result-files';
 import { createSandboxInstance, openSandbox, type Sandbox, type SandboxLimits } from './sandbox';
 import { storageExpression } from './storage-types';
@@ -40,8 +41,8 @@ export interface EngineJob {
   spillDirectory: string;
   maxSpillSize: string;
   limits: SandboxLimits;
-  /** Views over readable stored results: files the sandbox may read and the statements that attach them. */
-  relations: { files: string[]; statements: string[] };
+  /** Stored results the SQL may read by name (materialized views); views over those it reads are set up. */
+  relations: RelationFile[];
   /** Rows and bytes the stored result may have; more fails the run `resource_exhausted`. */
   maxResultRows: number;
   maxResultBytes: number;
@@ -129,6 +130,7 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
   try {
     checkText(job.sql, elapsed);
     statement = await toDuckDb(job, elapsed);
+    const relations = await relationSetup(job.sql, job.relations, job.dialect);
     if (stopReason) throw new Error('stopped');
     await rm(job.partialPath, { force: true });
     // DuckDB creates only the last level of its temp directory.
@@ -138,10 +140,10 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
         {
           databasePath: job.warehousePath,
           limits: job.limits,
-          allowedPaths: [job.partialPath, ...job.relations.files],
+          allowedPaths: [job.partialPath, ...relations.files],
           prepare: [
             ...(statement.translation?.sessionSetup ? [statement.translation.sessionSetup] : []),
-            ...job.relations.statements,
+            ...relations.statements,
           ],
           spillDirectory: job.spillDirectory,
           maxSpillSize: job.maxSpillSize,
