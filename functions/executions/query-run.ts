@@ -79,8 +79,10 @@ export async function checkQuery(
   services: Services,
   executionId: string,
   polls: number,
+  /** The execution as the caller just read it (saves a read), or undefined to read it here. */
+  current?: Execution,
 ): Promise<QueryProgress> {
-  const execution = await services.executions.get(executionId);
+  const execution = current ?? (await services.executions.get(executionId));
   const run = execution && engineRunOf(execution);
   if (!execution || !run || isSettled(execution)) return finished(polls + 1);
   if (execution.state === 'QUERY_STATE_CANCELLED') await services.engine.cancel(run);
@@ -138,18 +140,21 @@ async function recordSuccess(services: Services, execution: Execution, result: E
   const movesPointer = execution.queryId > 0 || execution.materializedViewName !== undefined;
   const current = movesPointer ? await services.executions.get(executionId) : execution;
   const stillActive = current !== undefined && (active as readonly string[]).includes(current.state);
-  if (stillActive && execution.queryId > 0) {
-    await services.queries.setLatestCompletedExecution(execution.queryId, executionId);
-  }
-  if (stillActive && execution.materializedViewName) {
-    await services.materializedViews.publish(execution.materializedViewName, {
-      executionId,
-      columns: result.columns,
-      rowCount: result.rowCount,
-      tableSizeBytes: result.resultBytes,
-      refreshedAt: endedAt,
-    });
-  }
+  // The two pointers are independent of each other: moved together.
+  await Promise.all([
+    stillActive && execution.queryId > 0
+      ? services.queries.setLatestCompletedExecution(execution.queryId, executionId)
+      : undefined,
+    stillActive && execution.materializedViewName
+      ? services.materializedViews.publish(execution.materializedViewName, {
+          executionId,
+          columns: result.columns,
+          rowCount: result.rowCount,
+          tableSizeBytes: result.resultBytes,
+          refreshedAt: endedAt,
+        })
+      : undefined,
+  ]);
   const completed = await services.executions.transition(executionId, active, {
     state: 'QUERY_STATE_COMPLETED',
     // A run that went from queued to done between two polls was never seen running.
@@ -160,17 +165,22 @@ async function recordSuccess(services: Services, execution: Execution, result: E
     engineMillis: result.engineMillis,
     credits,
   });
-  await charge(services, execution, credits);
   if (!completed) {
     // Cancelled as it finished: the cancel wins and the result is dropped (unless a view published it).
     if (!execution.materializedViewName) await services.results.delete(executionId);
-    await services.executions.transition(executionId, ['QUERY_STATE_CANCELLED'], {
-      engineMillis: result.engineMillis,
-      credits,
-    });
+    await Promise.all([
+      charge(services, execution, credits),
+      services.executions.transition(executionId, ['QUERY_STATE_CANCELLED'], {
+        engineMillis: result.engineMillis,
+        credits,
+      }),
+    ]);
     return;
   }
-  await services.usage.addStorageBytes(execution.accountId, result.resultBytes);
+  await Promise.all([
+    charge(services, execution, credits),
+    services.usage.addStorageBytes(execution.accountId, result.resultBytes),
+  ]);
 }
 
 async function recordRunFailure(services: Services, execution: Execution, error: unknown) {

@@ -125,10 +125,13 @@ export async function startNode(
     return { state: 'cancelled' };
   }
   const now = new Date().toISOString();
-  await services.pipelines.transition(pipelineExecutionId, ['pending'], {
-    state: 'executing',
-    startedAt: now,
-  });
+  // The first node to start moves the pipeline to executing (the others see it done already).
+  if (run.execution.state === 'pending') {
+    await services.pipelines.transition(pipelineExecutionId, ['pending'], {
+      state: 'executing',
+      startedAt: now,
+    });
+  }
   if (
     !(await services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['pending'], {
       state: 'running',
@@ -153,10 +156,12 @@ export async function startNode(
     });
     return { state: 'failed' };
   }
-  await services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['running'], { executionId });
-  if (node.kind === 'materialized_view_refresh') {
-    await services.materializedViews.recordRefresh(node.materializedViewName!, executionId);
-  }
+  await Promise.all([
+    services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['running'], { executionId }),
+    node.kind === 'materialized_view_refresh'
+      ? services.materializedViews.recordRefresh(node.materializedViewName!, executionId)
+      : undefined,
+  ]);
   return { executionId };
 }
 

@@ -98,9 +98,16 @@ export async function acquireSlot(
   return { status: acquired ? 'acquired' : 'waiting', attempts };
 }
 
-/** The views an execution's SQL may read, resolved as it is submitted. */
-async function submitWithRelations(services: Services, executionId: string): Promise<QueryProgress> {
-  const execution = await services.executions.get(executionId);
+/**
+ * Submits with the views the execution's SQL may read, resolved now. `current` is the execution
+ * as the caller just read it: a cancel landing since is caught by the conditional writes after.
+ */
+async function submitWithRelations(
+  services: Services,
+  executionId: string,
+  current?: Execution,
+): Promise<QueryProgress> {
+  const execution = current ?? (await services.executions.get(executionId));
   if (!execution) return { status: 'finished', polls: 0, wait_seconds: 0 };
   return submitQuery(services, execution, (accountId) =>
     readableRelations(services.materializedViews, accountId),
@@ -159,9 +166,9 @@ async function advanceNode(
     const slot = await acquireSlot(services, executionId, polls, execution);
     if (slot.status === 'waiting') return next('waiting', polls + 1, services.config.slotPollSeconds);
     if (slot.status === 'finished') return advanceNode(services, input, executionId, polls + 1);
-    const submitted = await submitWithRelations(services, executionId);
+    const submitted = await submitWithRelations(services, executionId, execution);
     return submitted.status === 'running' ? next('running', polls + 1) : finish();
   }
-  const progress = await checkQuery(services, executionId, polls);
+  const progress = await checkQuery(services, executionId, polls, execution);
   return progress.status === 'running' ? next('running', progress.polls) : finish();
 }
