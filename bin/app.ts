@@ -13,4 +13,6 @@ new ServiceStack(app, process.env.SERVICE_STACK_NAME ?? 'OnchainSqlService', {
   // OAuth discovery needs the API at a domain's root: -c domainName=sql.example.com -c certificateArn=arn:...
   ...(domainName && certificateArn ? { domain: { domainName, certificateArn } } : {}),
   authorizerCacheSeconds: Number(context('authorizerCacheSeconds') ?? 0),
+  // Alarm notifications by mail: -c alarmEmail=oncall@example.com (confirm the subscription mail).
+  alarmEmail: context('alarmEmail'),
 });

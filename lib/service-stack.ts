@@ -23,6 +23,8 @@ export interface ServiceStackProps extends StackProps {
   readonly domain?: { readonly domainName: string; readonly certificateArn: string };
   /** API Gateway authorizer result cache in seconds (default 0; see lib/constructs/auth.ts). */
   readonly authorizerCacheSeconds?: number;
+  /** An email address the alarm topic notifies (`cdk deploy -c alarmEmail=...`). */
+  readonly alarmEmail?: string;
 }
 
 /**
@@ -65,6 +67,11 @@ export class ServiceStack extends Stack {
       restApi: this.api.restApi,
       stateMachinePrefix: this.executions.stateMachinePrefix,
       scheduleDeadLetters: this.executions.scheduleDeadLetters,
+      alarmEmail: props.alarmEmail,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'SNS topic every alarm notifies: subscribe where the team gets paged',
+      value: this.operations.alarmTopic.topicArn,
     });
 
     new CfnOutput(this, 'StateMachinePrefix', {
