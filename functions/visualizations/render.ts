@@ -1,9 +1,12 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { ResultColumn, ResultValue } from '../core/engine';
 import { escapeHtml } from '../http/html';
 import type { ChartOptions, CounterOptions } from './options';
 import { isNumericColumn, isTemporalColumn } from './options';
+import { RASTERIZER_FILES } from './rasterizer-files';
 
 /** Rendering reads at most this many rows of the result (the first ones, sorted by x). */
 export const MAX_RENDER_ROWS = 5_000;
@@ -252,32 +255,51 @@ export function renderCounterSvg(input: CounterInput): string {
   ].join('');
 }
 
-type ResvgModule = typeof import('@resvg/resvg-js');
-let resvg: Promise<ResvgModule | undefined> | undefined;
+type Rasterizer = { Resvg: typeof import('@resvg/resvg-wasm').Resvg; fonts: Uint8Array[] };
+let rasterizer: Promise<Rasterizer | undefined> | undefined;
 
 /**
- * resvg ships native binaries in per-platform packages. It is loaded on first use through a
- * specifier bundlers leave alone; where it is missing (e.g. a Lambda bundle without it) PNG is
- * unavailable and callers fall back to SVG.
+ * Loads resvg (WASM) and the fonts once per process: from the repository (local host), or from
+ * beside the bundle (Lambda). Where the files are missing PNG is unavailable and callers fall back
+ * to SVG.
  */
-function loadResvg(): Promise<ResvgModule | undefined> {
-  if (!resvg) {
-    const specifier = ['@resvg', 'resvg-js'].join('/');
-    resvg = (import(specifier) as Promise<ResvgModule>)
-      .then((module) => ((module as { default?: ResvgModule }).default ?? module) as ResvgModule)
-      .catch(() => undefined);
-  }
-  return resvg;
+function loadRasterizer(): Promise<Rasterizer | undefined> {
+  rasterizer ??= (async () => {
+    const [wasm, ...fonts] = await Promise.all(RASTERIZER_FILES.map(readBesideOrInRepo));
+    const { initWasm, Resvg } = await import('@resvg/resvg-wasm');
+    await initWasm(wasm!);
+    return { Resvg, fonts: fonts as Uint8Array[] };
+  })().catch(() => undefined);
+  return rasterizer;
 }
 
-/** PNG of an SVG document, or undefined where the rasterizer is not installed. */
+async function readBesideOrInRepo(file: string): Promise<Uint8Array> {
+  // functions/visualizations/ in the repository; the bundle root in Lambda.
+  const candidates = [new URL(`../../${file}`, import.meta.url), new URL(`./${file}`, import.meta.url)];
+  let lastError: unknown;
+  for (const url of candidates) {
+    try {
+      return new Uint8Array(await readFile(fileURLToPath(url)));
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+/** PNG of an SVG document, or undefined where the rasterizer is not available. */
 export async function svgToPng(svg: string): Promise<Buffer | undefined> {
-  const module = await loadResvg();
-  if (!module) return undefined;
-  const image = new module.Resvg(svg, {
+  const loaded = await loadRasterizer();
+  if (!loaded) return undefined;
+  const image = new loaded.Resvg(svg, {
     background: 'white',
     fitTo: { mode: 'zoom', value: 1.5 },
-    font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' },
+    // The bundled DejaVu Sans only: the same glyphs on every host, whatever fonts it has.
+    font: { fontBuffers: loaded.fonts, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' },
   });
-  return Buffer.from(image.render().asPng());
+  try {
+    return Buffer.from(image.render().asPng());
+  } finally {
+    image.free();
+  }
 }

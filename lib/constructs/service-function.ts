@@ -7,6 +7,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { RAPIDOC_FILE } from '../../functions/apidocs/page';
 import type { RouteDefinition } from '../../functions/routes';
+import { RASTERIZER_FILES } from '../../functions/visualizations/rasterizer-files';
 import { LOCK_FILE, REPO_ROOT } from '../paths';
 
 export const DEFAULT_TIMEOUT_SECONDS = 29;
@@ -151,9 +152,12 @@ export function createApiFunction(scope: Construct, props: ApiFunctionProps): No
 
 /**
  * Files handlers read at run time: the MCP server's searchDocs tool indexes the README and docs/
- * (functions/mcp/docs-search.ts); the API reference page serves the vendored RapiDoc bundle.
+ * (functions/mcp/docs-search.ts); the API reference page serves the vendored RapiDoc bundle; the
+ * PNG renderers load resvg's WASM and the chart fonts (functions/visualizations/render.ts).
  */
 const FILES_READ_AT_RUN_TIME: Readonly<Record<string, readonly string[]>> = {
-  'functions/mcp/handler.ts': ['README.md', 'docs'],
+  // The MCP server also renders PNG (generateVisualization, getVisualization).
+  'functions/mcp/handler.ts': ['README.md', 'docs', ...RASTERIZER_FILES],
   'functions/apidocs/handlers.ts': [RAPIDOC_FILE],
+  'functions/visualizations/handlers.ts': RASTERIZER_FILES,
 };

@@ -3,12 +3,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RAPIDOC_FILE } from '../../functions/apidocs/page';
 import { type RouteDefinition, routes } from '../../functions/routes';
+import { RASTERIZER_FILES } from '../../functions/visualizations/rasterizer-files';
 import { RUNNER_ENTRY, RUNNER_HANDLER } from '../../lib/constructs/executions';
+import { functionBundling } from '../../lib/constructs/service-function';
 import { REPO_ROOT } from '../../lib/paths';
 import { ServiceStack } from '../../lib/service-stack';
 import { cdkJsonContext, FIXTURE_ENTRY } from './helpers';
@@ -179,6 +183,55 @@ describe('function bundling (local esbuild, no Docker)', () => {
       expect(hits.some((hit) => hit.path.startsWith('docs/aws.md#'))).toBe(true);
       // keepNames: esbuild re-attaches the real names (`static{a(this,"BadRequestError")}`).
       expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).toMatch(/\(this,"BadRequestError"\)/);
+    },
+    BUNDLING_TIMEOUT_MS,
+  );
+
+  it(
+    'ships resvg (WASM) and the chart fonts with the PNG renderers, and renders a PNG from the bundle alone',
+    () => {
+      const png = routes.find((r) => r.path.endsWith('/image.png'))!;
+      const mcp = routes.find((r) => r.entry === 'functions/mcp/handler.ts')!;
+      const { bundles } = synthWithBundling([png, mcp]);
+      for (const name of [png.functionName, mcp.functionName]) {
+        for (const file of RASTERIZER_FILES) {
+          const shipped = join(bundles.get(name)!, file);
+          expect(readFileSync(shipped).equals(readFileSync(join(REPO_ROOT, file))), `${name}: ${file}`).toBe(
+            true,
+          );
+        }
+      }
+      // The same bundling options on a fixture that renders: run in plain Node from a directory
+      // with no repository above it, so the files can only come from the bundle.
+      const outdir = mkdtempSync(join(tmpdir(), 'cdk-png-'));
+      outdirs.push(outdir);
+      const app = new App({ outdir, context: cdkJsonContext() });
+      const stack = new Stack(app, 'PngFixture');
+      const fn = new NodejsFunction(stack, 'Png', {
+        entry: join(REPO_ROOT, 'test/cdk/fixtures/png-handler.ts'),
+        runtime: Runtime.NODEJS_22_X,
+        bundling: functionBundling(RASTERIZER_FILES),
+        depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+        projectRoot: REPO_ROOT,
+      });
+      const template = Template.fromStack(stack);
+      app.synth();
+      const logicalId = stack.getLogicalId(fn.node.defaultChild as Parameters<typeof stack.getLogicalId>[0]);
+      const code = template.toJSON().Resources[logicalId].Properties.Code as { S3Key: string };
+      const dir = join(outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
+      const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'index.mjs')).href)});
+        process.stdout.write(JSON.stringify(await m.handler()));`;
+      const answer = JSON.parse(
+        execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+          encoding: 'utf8',
+          cwd: outdir,
+        }),
+      ) as { png: string | null };
+      expect(answer.png).not.toBeNull();
+      const bytes = Buffer.from(answer.png!, 'base64');
+      expect([...bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+      // 120×40 at zoom 1.5: the IHDR width and height.
+      expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([180, 60]);
     },
     BUNDLING_TIMEOUT_MS,
   );
