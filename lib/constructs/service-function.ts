@@ -6,6 +6,7 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { RAPIDOC_FILE } from '../../functions/apidocs/page';
+import { POLYGLOT_WASM } from '../../functions/dunesql/wasm-file';
 import type { RouteDefinition } from '../../functions/routes';
 import { RASTERIZER_FILES } from '../../functions/visualizations/rasterizer-files';
 import { LOCK_FILE, REPO_ROOT } from '../paths';
@@ -41,7 +42,13 @@ export const EXTERNAL_MODULES: readonly string[] = [
  * builtin into a `__require` shim that throws in ESM unless a real `require` exists, hence the
  * banner. Bundling always runs the locally installed esbuild, never Docker.
  */
-export function functionBundling(bundledFiles: readonly string[] = []): BundlingOptions {
+/**
+ * A file (or directory) a handler reads at run time, relative to the repository root: copied to
+ * the same relative path in the bundle, or, as `{from, to}`, to `to` beside index.mjs.
+ */
+export type BundledFile = string | { readonly from: string; readonly to: string };
+
+export function functionBundling(bundledFiles: readonly BundledFile[] = []): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     target: 'node22',
@@ -59,16 +66,17 @@ export function functionBundling(bundledFiles: readonly string[] = []): Bundling
   };
 }
 
-/** Files a handler reads at run time, copied beside index.mjs (same relative paths). */
-function copyIntoBundle(files: readonly string[]): NonNullable<BundlingOptions['commandHooks']> {
+/** Files a handler reads at run time, copied into the bundle (see BundledFile). */
+function copyIntoBundle(files: readonly BundledFile[]): NonNullable<BundlingOptions['commandHooks']> {
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (inputDir, outputDir) =>
-      files.map(
-        (file) =>
-          `mkdir -p "${join(outputDir, file, '..')}" && cp -R "${join(inputDir, file)}" "${join(outputDir, file, '..')}/"`,
-      ),
+      files.map((file) => {
+        const { from, to } = typeof file === 'string' ? { from: file, to: file } : file;
+        const target = join(outputDir, to);
+        return `mkdir -p "${join(target, '..')}" && cp -R "${join(inputDir, from)}" "${target}"`;
+      }),
   };
 }
 
@@ -84,8 +92,8 @@ export interface ServiceFunctionProps {
   readonly handler: string;
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
-  /** Files (or directories), relative to the repository root, the handler reads at run time. */
-  readonly bundledFiles?: readonly string[];
+  /** Files the handler reads at run time (default: what FILES_READ_AT_RUN_TIME lists for its entry). */
+  readonly bundledFiles?: readonly BundledFile[];
   /** The execution role of the function's group (see FunctionRoles); it gets write access to the log group. */
   readonly role: IRole;
   readonly environment: Readonly<Record<string, string>>;
@@ -118,7 +126,7 @@ export function createServiceFunction(scope: Construct, props: ServiceFunctionPr
     environment: { ...BASE_FUNCTION_ENVIRONMENT, ...props.environment },
     projectRoot: REPO_ROOT,
     depsLockFilePath: LOCK_FILE,
-    bundling: functionBundling(props.bundledFiles),
+    bundling: functionBundling(props.bundledFiles ?? FILES_READ_AT_RUN_TIME[props.entry]),
   });
   logGroup.grantWrite(props.role);
   Validations.of(fn).acknowledge({
@@ -146,18 +154,21 @@ export function createApiFunction(scope: Construct, props: ApiFunctionProps): No
     memoryMb: route.memoryMb,
     role: props.role,
     environment: props.environment,
-    bundledFiles: FILES_READ_AT_RUN_TIME[route.entry],
   });
 }
 
 /**
  * Files handlers read at run time: the MCP server's searchDocs tool indexes the README and docs/
  * (functions/mcp/docs-search.ts); the API reference page serves the vendored RapiDoc bundle; the
- * PNG renderers load resvg's WASM and the chart fonts (functions/visualizations/render.ts).
+ * PNG renderers load resvg's WASM and the chart fonts (functions/visualizations/render.ts); the
+ * node runner (the Athena translation, scheduled refreshes' lineage) and the pipeline routes
+ * (lineage) load polyglot's WASM (functions/dunesql/wasm-file.ts).
  */
-const FILES_READ_AT_RUN_TIME: Readonly<Record<string, readonly string[]>> = {
+export const FILES_READ_AT_RUN_TIME: Readonly<Record<string, readonly BundledFile[]>> = {
   // The MCP server also renders PNG (generateVisualization, getVisualization).
   'functions/mcp/handler.ts': ['README.md', 'docs', ...RASTERIZER_FILES],
   'functions/apidocs/handlers.ts': [RAPIDOC_FILE],
   'functions/visualizations/handlers.ts': RASTERIZER_FILES,
+  'functions/runner/handler.ts': [POLYGLOT_WASM],
+  'functions/pipelines/handlers.ts': [POLYGLOT_WASM],
 };

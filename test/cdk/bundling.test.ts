@@ -9,10 +9,11 @@ import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RAPIDOC_FILE } from '../../functions/apidocs/page';
+import { POLYGLOT_WASM } from '../../functions/dunesql/wasm-file';
 import { type RouteDefinition, routes } from '../../functions/routes';
 import { RASTERIZER_FILES } from '../../functions/visualizations/rasterizer-files';
 import { RUNNER_ENTRY, RUNNER_HANDLER } from '../../lib/constructs/executions';
-import { functionBundling } from '../../lib/constructs/service-function';
+import { type BundledFile, functionBundling } from '../../lib/constructs/service-function';
 import { REPO_ROOT } from '../../lib/paths';
 import { ServiceStack } from '../../lib/service-stack';
 import { cdkJsonContext, FIXTURE_ENTRY } from './helpers';
@@ -61,6 +62,35 @@ function synthWithBundling(table: readonly RouteDefinition[]): {
     bundles.set(name, join(outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`));
   }
   return { outdir, bundles };
+}
+
+/**
+ * Bundles a fixture with the service's bundling options and the given run-time files, then runs its
+ * handler in plain Node from a directory with no repository above it (the fixtures import no AWS
+ * SDK), so every file it reads can only come from the bundle.
+ */
+function runBundledFixture(entry: string, files: readonly BundledFile[]): unknown {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-fixture-'));
+  outdirs.push(outdir);
+  const app = new App({ outdir, context: cdkJsonContext() });
+  const stack = new Stack(app, 'Fixture');
+  const fn = new NodejsFunction(stack, 'Fixture', {
+    entry: join(REPO_ROOT, entry),
+    runtime: Runtime.NODEJS_22_X,
+    bundling: functionBundling(files),
+    depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+    projectRoot: REPO_ROOT,
+  });
+  const template = Template.fromStack(stack);
+  app.synth();
+  const logicalId = stack.getLogicalId(fn.node.defaultChild as Parameters<typeof stack.getLogicalId>[0]);
+  const code = template.toJSON().Resources[logicalId].Properties.Code as { S3Key: string };
+  const dir = join(outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
+  const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'index.mjs')).href)});
+    process.stdout.write(JSON.stringify(await m.handler()));`;
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: outdir }),
+  );
 }
 
 /** `import ... from "x"` or `import "x"` (a dynamic `import("x")` is fine: it loads on demand). */
@@ -201,37 +231,34 @@ describe('function bundling (local esbuild, no Docker)', () => {
           );
         }
       }
-      // The same bundling options on a fixture that renders: run in plain Node from a directory
-      // with no repository above it, so the files can only come from the bundle.
-      const outdir = mkdtempSync(join(tmpdir(), 'cdk-png-'));
-      outdirs.push(outdir);
-      const app = new App({ outdir, context: cdkJsonContext() });
-      const stack = new Stack(app, 'PngFixture');
-      const fn = new NodejsFunction(stack, 'Png', {
-        entry: join(REPO_ROOT, 'test/cdk/fixtures/png-handler.ts'),
-        runtime: Runtime.NODEJS_22_X,
-        bundling: functionBundling(RASTERIZER_FILES),
-        depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-        projectRoot: REPO_ROOT,
-      });
-      const template = Template.fromStack(stack);
-      app.synth();
-      const logicalId = stack.getLogicalId(fn.node.defaultChild as Parameters<typeof stack.getLogicalId>[0]);
-      const code = template.toJSON().Resources[logicalId].Properties.Code as { S3Key: string };
-      const dir = join(outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
-      const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'index.mjs')).href)});
-        process.stdout.write(JSON.stringify(await m.handler()));`;
-      const answer = JSON.parse(
-        execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-          encoding: 'utf8',
-          cwd: outdir,
-        }),
-      ) as { png: string | null };
+      // The same bundling options on a fixture that renders, run from the bundle alone.
+      const answer = runBundledFixture('test/cdk/fixtures/png-handler.ts', RASTERIZER_FILES) as {
+        png: string | null;
+      };
       expect(answer.png).not.toBeNull();
       const bytes = Buffer.from(answer.png!, 'base64');
       expect([...bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
       // 120×40 at zoom 1.5: the IHDR width and height.
       expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([180, 60]);
+    },
+    BUNDLING_TIMEOUT_MS,
+  );
+
+  it(
+    "ships polyglot's WASM with the runner and the pipeline routes, where the translator and the lineage parser load it",
+    () => {
+      const pipelines = routes.find((r) => r.entry === 'functions/pipelines/handlers.ts')!;
+      const { bundles } = synthWithBundling([pipelines]);
+      const wasm = readFileSync(join(REPO_ROOT, POLYGLOT_WASM.from));
+      for (const name of [pipelines.functionName, RUNNER]) {
+        expect(readFileSync(join(bundles.get(name)!, POLYGLOT_WASM.to)).equals(wasm), name).toBe(true);
+      }
+      const answer = runBundledFixture('test/cdk/fixtures/sql-handler.ts', [POLYGLOT_WASM]) as {
+        athena: string;
+        tables: string[];
+      };
+      expect(answer.athena).toContain("X'deadbeef'");
+      expect(answer.tables.sort()).toEqual(['dex.trades', 'mv.local.result_daily']);
     },
     BUNDLING_TIMEOUT_MS,
   );
