@@ -6,10 +6,18 @@
  * in Lambda), against a minimal bundle measured the same way in the same run. Last, the lineage
  * parser's cold start: loading polyglot's WASM and the first parse, in a fresh process.
  *
- *   npx tsx test/bench/lambda-bundles.ts
+ *   npx tsx test/bench/lambda-bundles.ts          (also: npm run bench -- --only lambda-bundles)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,7 +31,7 @@ import { functionBundling } from '../../lib/constructs/service-function';
 import { REPO_ROOT } from '../../lib/paths';
 import { ServiceStack } from '../../lib/service-stack';
 import { cdkJsonContext, FIXTURE_ENTRY } from '../cdk/helpers';
-import { type Figure, median, mib, ms, printTable, ratio, say } from './support';
+import { type Figure, median, mib, ms, parseArgs, printTable, ratio, say } from './support';
 
 const RUNS = 5;
 const started = performance.now();
@@ -112,7 +120,12 @@ try {
   ];
   say('');
   printTable(figures);
-  say(`lambda-bundles took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const seconds = (performance.now() - started) / 1000;
+  say(`lambda-bundles took ${seconds.toFixed(1)} s`);
+  // run-all collects the figures from this file (as runBench does for the host benchmarks).
+  const { summaryFile } = parseArgs();
+  if (summaryFile)
+    writeFileSync(summaryFile, JSON.stringify({ name: 'lambda-bundles', seconds, figures }, null, 2));
 } finally {
   rmSync(outdir, { recursive: true, force: true });
 }

@@ -8,6 +8,7 @@
  *   npm run bench -- --only pipeline-dag,pipeline-real-data
  *   npm run bench -- --only mcp-latency
  *   npm run bench -- --only heavy-load
+ *   npm run bench -- --only lambda-bundles
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -42,6 +43,8 @@ const BENCHES: readonly BenchSpec[] = [
   { name: 'heavy-load', args: (scale) => ['--scale', String(scale)], figures: 'file' },
   // Pure translation, no warehouse.
   { name: 'dunesql-translation', args: () => [], figures: dunesqlTranslationFigures },
+  // cdk synth with bundling, no host: bundle sizes and cold imports.
+  { name: 'lambda-bundles', args: () => [], figures: 'file' },
 ];
 const NAMES = BENCHES.map((b) => b.name);
 /** A benchmark process that runs longer than this is stopped. */
