@@ -13,6 +13,7 @@ import {
   TERMINAL_NODE_STATES,
   TERMINAL_PIPELINE_STATES,
 } from '../core/pipelines';
+import type { ExecutionConfig } from '../executions/config';
 import { assertWithinCreditLimit, savedQueryRequest, stopEngineRun } from '../executions/use-cases';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
@@ -155,18 +156,25 @@ export async function startPipeline(
     ...(options.retryOf ? { retryOf: options.retryOf.pipelineExecutionId } : {}),
   };
   await services.pipelines.create(execution, nodes);
-  const nodeTimeoutSeconds =
-    Math.ceil(Math.max(...Object.values(services.config.queryTimeoutMs)) / 1000) + 120;
   await services.orchestrator.start({
     name: pipelineExecutionId,
     definition: compilePipelineWorkflow(graph, {
       runnerResource: services.config.runnerResource,
-      nodeTimeoutSeconds,
-      awaitTimeoutSeconds: nodeTimeoutSeconds * graph.nodes.length,
+      ...pipelineTimeouts(services.config, graph.nodes.length),
     }),
     input: pipelineWorkflowInput(pipelineExecutionId),
   });
   return { pipelineExecutionId };
+}
+
+/**
+ * How long a node may run (the longest tier's limit plus a margin for slot waits and the runner's
+ * calls) and how long a node may wait for its dependencies (every node before it, in the worst
+ * case): the pipeline's own bound is the latter.
+ */
+export function pipelineTimeouts(config: ExecutionConfig, nodeCount: number) {
+  const nodeTimeoutSeconds = Math.ceil(Math.max(...Object.values(config.queryTimeoutMs)) / 1000) + 120;
+  return { nodeTimeoutSeconds, awaitTimeoutSeconds: nodeTimeoutSeconds * nodeCount };
 }
 
 function withNode(error: Error, nodeId: number): Error {
@@ -309,37 +317,49 @@ export async function retryPipeline(
 export async function recoverPipelines(services: Services): Promise<number> {
   let recovered = 0;
   for (const execution of await services.pipelines.listActive()) {
-    const run = await services.pipelines.get(execution.pipelineExecutionId);
-    const at = new Date().toISOString();
-    for (const node of run?.nodes ?? []) {
-      if (TERMINAL_NODE_STATES.includes(node.state)) continue;
-      await services.pipelines.transitionNode(
-        execution.pipelineExecutionId,
-        node.nodeId,
-        ['pending', 'running'],
-        {
-          state: node.state === 'running' ? 'failed' : 'cancelled',
-          endedAt: at,
-          error: {
-            type: 'internal_error',
-            message:
-              node.state === 'running'
-                ? 'The service restarted while this node was running.'
-                : 'Not run: the service restarted first.',
-          },
-        },
-      );
-    }
-    const done = await services.pipelines.transition(
-      execution.pipelineExecutionId,
-      ['pending', 'executing'],
-      {
-        state: 'failed',
-        endedAt: at,
-        error: `The service restarted during this run; POST /v1/pipelines/executions/${execution.pipelineExecutionId}/retry reruns the nodes that did not complete.`,
-      },
-    );
-    if (done) recovered++;
+    if (await failInterruptedPipeline(services, execution.pipelineExecutionId, RESTARTED)) recovered++;
   }
   return recovered;
+}
+
+/** Why a pipeline run ended without its workflow finishing it, as its nodes and the run report it. */
+export interface InterruptionReason {
+  running: string;
+  pending: string;
+  run: string;
+}
+
+const RESTARTED: InterruptionReason = {
+  running: 'The service restarted while this node was running.',
+  pending: 'Not run: the service restarted first.',
+  run: 'The service restarted during this run',
+};
+
+/**
+ * Ends a pipeline run whose workflow can no longer finish it (the host restarted, or in AWS the
+ * sweeper found it past its bounds): running nodes fail, pending ones are cancelled, the run fails
+ * with a pointer to retry. Conditional writes: a run that ended meanwhile is left alone.
+ */
+export async function failInterruptedPipeline(
+  services: Services,
+  pipelineExecutionId: string,
+  reason: InterruptionReason,
+): Promise<boolean> {
+  const run = await services.pipelines.get(pipelineExecutionId);
+  const at = new Date().toISOString();
+  for (const node of run?.nodes ?? []) {
+    if (TERMINAL_NODE_STATES.includes(node.state)) continue;
+    const running = node.state === 'running';
+    await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['pending', 'running'], {
+      state: running ? 'failed' : 'cancelled',
+      endedAt: at,
+      error: { type: 'internal_error', message: running ? reason.running : reason.pending },
+    });
+  }
+  const done = await services.pipelines.transition(pipelineExecutionId, ['pending', 'executing'], {
+    state: 'failed',
+    endedAt: at,
+    error: `${reason.run}; POST /v1/pipelines/executions/${pipelineExecutionId}/retry reruns the nodes that did not complete.`,
+  });
+  return done !== undefined;
 }

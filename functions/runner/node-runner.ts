@@ -11,6 +11,7 @@ import { readableRelations } from '../matviews/relations';
 import { finishNode, runPipelineStep, startNode } from '../pipelines/node-steps';
 import { refreshViewWithUpstream } from '../pipelines/use-cases';
 import type { Services } from '../services';
+import { sweepLostWork } from './sweeper';
 
 /**
  * The node runner: what each Task state of a generated workflow does. The runner Lambda calls it
@@ -33,6 +34,8 @@ export function createNodeRunner(services: Services) {
       case 'check_node':
         return checkNodeStep(services, pipelineStep);
     }
+    // The scheduled sweep (AWS): work whose workflow died, past all its bounds, ends failed.
+    if ((raw as { action?: string }).action === 'sweep') return sweepLostWork(services);
     if ((raw as { action?: string }).action === 'scheduled_refresh') {
       // An EventBridge schedule fired: refresh the view through a pipeline (upstream views first).
       const view = await services.materializedViews.get(

@@ -9,7 +9,7 @@ import {
 } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { CfnSchedule, CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { InlinePolicyRole } from './function-roles';
@@ -17,6 +17,8 @@ import { acknowledgeOnGrantee, nagArn } from './nag';
 import { createServiceFunction } from './service-function';
 
 export const RUNNER_ENTRY = 'functions/runner/handler.ts';
+/** How often the sweep of lost work runs (functions/runner/sweeper.ts). */
+export const SWEEP_EVERY_MINUTES = 5;
 export const RUNNER_HANDLER = 'handler';
 /** Lambda's maximum. The RunQuery Task waits for its query inside one invocation. */
 export const RUNNER_TIMEOUT_SECONDS = 900;
@@ -78,6 +80,8 @@ export class Executions extends Construct {
   /** The role the schedules run as: it may only invoke the runner (and park failures in the DLQ). */
   readonly schedulerRole: Role;
   readonly scheduleDeadLetters: Queue;
+  /** Invokes the runner's sweep of lost work every SWEEP_EVERY_MINUTES. */
+  readonly sweepSchedule: CfnSchedule;
   /** Where generated state machines log (errors only, no execution data). */
   readonly workflowLogs: LogGroup;
   /** What a function that starts executions needs to know (the runner itself is built with it). */
@@ -180,6 +184,23 @@ export class Executions extends Construct {
         new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [runnerArn] }),
       );
     }
+    // The sweep (functions/runner/sweeper.ts): every 5 minutes, work whose workflow died past all
+    // its bounds ends failed and frees its slots. In the default group: the runner manages the
+    // refresh group's schedules and would remove one it does not know.
+    this.sweepSchedule = new CfnSchedule(this, 'SweepSchedule', {
+      name: `${this.stateMachinePrefix}-sweep`,
+      description: 'Ends executions and pipeline runs whose workflow stopped without recording an outcome',
+      scheduleExpression: `rate(${SWEEP_EVERY_MINUTES} minutes)`,
+      flexibleTimeWindow: { mode: 'OFF' },
+      target: {
+        arn: runnerArn,
+        roleArn: this.schedulerRole.roleArn,
+        input: JSON.stringify({ action: 'sweep' }),
+        // A missed sweep is made up by the next one: no retries pile up behind it.
+        retryPolicy: { maximumRetryAttempts: 0, maximumEventAgeInSeconds: 60 * SWEEP_EVERY_MINUTES },
+        deadLetterConfig: { arn: this.scheduleDeadLetters.queueArn },
+      },
+    });
   }
 
   private statesArn(resource: string, resourceName: string): string {

@@ -61,3 +61,27 @@ describe('operations: alarms notify an encrypted SNS topic', () => {
     Template.fromStack(plain.operations).resourceCountIs('AWS::SNS::Subscription', 0);
   });
 });
+
+describe('the sweep of lost work', () => {
+  const { stack, template } = synthServiceStack();
+
+  it('invokes the node runner every 5 minutes with {action: sweep}, in the default schedule group', () => {
+    const schedules = template.findResources('AWS::Scheduler::Schedule');
+    const [sweep] = Object.values(schedules) as Resource[];
+    expect(Object.keys(schedules)).toHaveLength(1);
+    expect(sweep!.Properties).toMatchObject({
+      ScheduleExpression: 'rate(5 minutes)',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: {
+        Input: JSON.stringify({ action: 'sweep' }),
+        RetryPolicy: { MaximumRetryAttempts: 0 },
+        DeadLetterConfig: { Arn: expect.anything() },
+      },
+    });
+    // Not in the refresh group, whose schedules the runner manages.
+    expect(sweep!.Properties.GroupName).toBeUndefined();
+    const target = sweep!.Properties.Target as { Arn: unknown; RoleArn: unknown };
+    expect(JSON.stringify(target.Arn)).toContain(`${stack.executions.stateMachinePrefix}-node-runner`);
+    expect(JSON.stringify(target.RoleArn)).toContain('SchedulerRole');
+  });
+});

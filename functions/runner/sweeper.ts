@@ -1,0 +1,75 @@
+import type { Execution } from '../core/executions';
+import { stopEngineRun } from '../executions/use-cases';
+import { failInterruptedPipeline, pipelineTimeouts } from '../pipelines/use-cases';
+import type { Services } from '../services';
+import { failInterrupted, heldByEngine } from './recovery';
+
+/** Past an execution's or pipeline's own bounds, how long the sweeper still waits before calling it lost. */
+export const SWEEP_GRACE_MS = 10 * 60_000;
+
+export interface SweepResult {
+  executions: number;
+  pipelines: number;
+}
+
+/**
+ * The latest an execution's workflow can still be working on it: its slot waits (the workflow
+ * gives up after `maxSlotPolls`), then its run (the engine stops it at the tier's limit), then the
+ * grace period.
+ */
+export function executionDeadline(execution: Execution, services: Services): number {
+  const { slotPollSeconds, maxSlotPolls } = services.config;
+  return (
+    Date.parse(execution.submittedAt) +
+    slotPollSeconds * maxSlotPolls * 1000 +
+    execution.timeoutMs +
+    SWEEP_GRACE_MS
+  );
+}
+
+/**
+ * The AWS counterpart of the local host's restart recovery, run on a schedule (every 5 minutes,
+ * lib/constructs/executions.ts): work whose workflow died without recording an outcome (a Task
+ * that kept crashing, a workflow stopped by hand or by a quota) would otherwise stay active
+ * forever and hold its account's slots. An execution or a pipeline run still active past every
+ * bound its workflow has is ended FAILED (an engine run stopped, its slot freed); a pipeline's node
+ * executions are the pipeline's to end. Anything within its bounds is left alone, so a sweep never
+ * races a live workflow.
+ */
+export async function sweepLostWork(services: Services, now = Date.now()): Promise<SweepResult> {
+  let executions = 0;
+  for (const execution of await services.executions.listActive()) {
+    if (execution.pipelineExecutionId || executionDeadline(execution, services) > now) continue;
+    if (await endLost(services, execution, 'Its workflow stopped without recording an outcome')) executions++;
+  }
+  let pipelines = 0;
+  for (const pipeline of await services.pipelines.listActive()) {
+    const { awaitTimeoutSeconds } = pipelineTimeouts(services.config, pipeline.graph.nodes.length);
+    if (Date.parse(pipeline.submittedAt) + awaitTimeoutSeconds * 1000 + SWEEP_GRACE_MS > now) continue;
+    const run = await services.pipelines.get(pipeline.pipelineExecutionId);
+    if (!(await failInterruptedPipeline(services, pipeline.pipelineExecutionId, LOST_PIPELINE))) continue;
+    pipelines++;
+    // Its nodes' executions die with it.
+    for (const node of run?.nodes ?? []) {
+      const execution = node.executionId ? await services.executions.get(node.executionId) : undefined;
+      if (execution) await endLost(services, execution, 'Its pipeline stopped');
+    }
+  }
+  return { executions, pipelines };
+}
+
+/** Ends a lost execution FAILED (if still active), stopping its engine run and freeing its slot. */
+async function endLost(services: Services, execution: Execution, reason: string): Promise<boolean> {
+  if (!(await failInterrupted(services, execution, reason))) return false;
+  if (heldByEngine(execution)) {
+    await stopEngineRun(services, execution);
+    await services.limiter.release(execution.accountId);
+  }
+  return true;
+}
+
+const LOST_PIPELINE = {
+  running: 'Its pipeline workflow stopped while this node was running.',
+  pending: 'Not run: its pipeline workflow stopped first.',
+  run: 'The workflow running this pipeline stopped without finishing it',
+};

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Execution } from '../../functions/core/executions';
+import { newId } from '../../functions/core/ids';
+import type { PipelineNodeRun } from '../../functions/core/pipelines';
+import { createNodeRunner } from '../../functions/runner/node-runner';
+import { executionDeadline, SWEEP_GRACE_MS, sweepLostWork } from '../../functions/runner/sweeper';
+import { startTestHost, type TestHost } from '../support/test-host';
+
+/**
+ * The scheduled sweep (the runner's `sweep` action, every 5 minutes in AWS): work whose workflow
+ * died stays active in the store; past every bound of its workflow it ends FAILED, its engine run
+ * stopped and its slot freed. Records are written as a dead workflow leaves them.
+ */
+describe('the sweeper ends work whose workflow died, and nothing else', () => {
+  let host: TestHost;
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+
+  const record = async (submittedAt: Date, changes: Partial<Execution> = {}): Promise<Execution> => {
+    const execution: Execution = {
+      executionId: newId(submittedAt.getTime()),
+      accountId: host.accountId,
+      queryId: 0,
+      sql: 'select 1',
+      tier: 'medium',
+      timeoutMs: 60_000,
+      state: 'QUERY_STATE_PENDING',
+      submittedAt: submittedAt.toISOString(),
+      expiresAt: new Date(submittedAt.getTime() + 86_400_000).toISOString(),
+      ...changes,
+    };
+    await host.services.executions.create(execution);
+    return execution;
+  };
+
+  beforeAll(async () => {
+    host = await startTestHost(undefined, { execution: { maxConcurrentExecutions: 1 } });
+  });
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('fails an execution past its bounds, stops its run and frees its slot; leaves a recent one alone', async () => {
+    const lost = await record(hoursAgo(3), { engineRunId: 'lost-run', state: 'QUERY_STATE_EXECUTING' });
+    const recent = await record(new Date());
+    // The dead workflow still holds the account's only slot.
+    expect(await host.services.limiter.tryAcquire(host.accountId, 1)).toBe(true);
+    expect(await host.services.limiter.tryAcquire(host.accountId, 1)).toBe(false);
+
+    // Just inside its bounds: untouched.
+    const deadline = executionDeadline(lost, host.services);
+    expect(await sweepLostWork(host.services, deadline - 1)).toEqual({ executions: 0, pipelines: 0 });
+    expect((await host.services.executions.get(lost.executionId))!.state).toBe('QUERY_STATE_EXECUTING');
+
+    // Through the runner, as the schedule invokes it.
+    expect(await createNodeRunner(host.services)({ action: 'sweep' })).toEqual({
+      executions: 1,
+      pipelines: 0,
+    });
+    expect(await host.services.executions.get(lost.executionId)).toMatchObject({
+      state: 'QUERY_STATE_FAILED',
+      error: { type: 'internal_error', message: expect.stringMatching(/workflow stopped without recording/) },
+    });
+    expect((await host.services.executions.get(recent.executionId))!.state).toBe('QUERY_STATE_PENDING');
+    expect(await host.services.limiter.tryAcquire(host.accountId, 1)).toBe(true);
+    await host.services.limiter.release(host.accountId);
+    // A second sweep finds nothing more.
+    expect(await sweepLostWork(host.services)).toEqual({ executions: 0, pipelines: 0 });
+    await host.services.executions.transition(recent.executionId, ['QUERY_STATE_PENDING'], {
+      state: 'QUERY_STATE_CANCELLED',
+    });
+  });
+
+  it('ends a pipeline run past its bounds with its nodes and their executions', async () => {
+    const submitted = hoursAgo(30);
+    const pipelineExecutionId = newId(submitted.getTime());
+    const nodeExecution = await record(submitted, {
+      state: 'QUERY_STATE_EXECUTING',
+      engineRunId: 'node-run',
+      pipelineExecutionId,
+    });
+    const node = (nodeId: number, changes: Pick<PipelineNodeRun, 'state' | 'executionId'>) => ({
+      pipelineExecutionId,
+      nodeId,
+      kind: 'query_execution' as const,
+      queryId: 1,
+      performance: 'medium' as const,
+      dependencies: nodeId === 1 ? [] : [1],
+      ...changes,
+    });
+    await host.services.pipelines.create(
+      {
+        pipelineExecutionId,
+        accountId: host.accountId,
+        state: 'executing',
+        graphHash: 'h',
+        graph: {
+          nodes: [
+            { id: 1, dependencies: [], queryExecution: { queryId: 1, performance: 'medium' } },
+            { id: 2, dependencies: [1], queryExecution: { queryId: 1, performance: 'medium' } },
+          ],
+        },
+        submittedAt: submitted.toISOString(),
+      },
+      [node(1, { state: 'running', executionId: nodeExecution.executionId }), node(2, { state: 'pending' })],
+    );
+    // The node's execution is the pipeline's to end: a sweep before the pipeline's bound skips both.
+    const early = Date.now() - 30 * 3_600_000 + SWEEP_GRACE_MS;
+    expect(await sweepLostWork(host.services, early)).toEqual({ executions: 0, pipelines: 0 });
+
+    expect(await sweepLostWork(host.services)).toEqual({ executions: 0, pipelines: 1 });
+    const run = (await host.services.pipelines.get(pipelineExecutionId))!;
+    expect(run.execution).toMatchObject({ state: 'failed', error: expect.stringMatching(/retry reruns/) });
+    expect(run.nodes.map((n) => [n.nodeId, n.state])).toEqual([
+      [1, 'failed'],
+      [2, 'cancelled'],
+    ]);
+    expect((await host.services.executions.get(nodeExecution.executionId))!.state).toBe('QUERY_STATE_FAILED');
+  });
+});
