@@ -25,6 +25,7 @@ import type { OAuthStore } from './core/oauth';
 import type { PipelineStore } from './core/pipelines';
 import type { QueryStore } from './core/queries';
 import type { RefreshScheduleRegistry } from './core/refresh-schedules';
+import type { SlotGate } from './core/slot-gate';
 import type { VisualizationStore } from './core/visualizations';
 import type { Orchestrator } from './core/workflows';
 import { BASE_TABLES } from './datasets/base-tables';
@@ -61,6 +62,7 @@ export interface HostAdapters {
   results: ResultStore;
   orchestrator: Orchestrator;
   dependencyGate: DependencyGate;
+  slotGate: SlotGate;
   sqlParser: SqlTableReferenceParser;
   schedules: RefreshScheduleRegistry;
   config: ExecutionConfig;

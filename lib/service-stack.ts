@@ -123,6 +123,8 @@ export class ServiceStack extends Stack {
         queryEngine.grantDeleteResults(role);
         queryEngine.grantStopQueries(role);
         executions.grantStartExecutions(role);
+        // Cancels answer parked Tasks: a pipeline's waiting nodes, a queued execution's slot wait.
+        executions.grantAnswerTasks(role);
         executions.grantManageSchedules(role);
         return;
       case 'runner':

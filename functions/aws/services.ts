@@ -14,6 +14,7 @@ import { createServices, type Services } from '../services';
 import { AthenaQueryEngine } from './athena/athena-engine';
 import { AthenaQueries } from './athena/athena-queries';
 import { createDocumentClient } from './dynamo/client';
+import { DynamoSlotWaiterStore } from './dynamo/slot-waiter-store';
 import { SERVICE_TABLE } from './dynamo/table-definitions';
 import { DynamoTaskTokenStore } from './dynamo/task-token-store';
 import { EventBridgeRefreshSchedules } from './eventbridge-schedules';
@@ -21,6 +22,7 @@ import { S3ResultStore } from './results/s3-result-store';
 import { SecretsManagerSigningKeyStore } from './secrets-manager-signing-keys';
 import { StepFunctionsDependencyGate } from './step-functions-gate';
 import { StepFunctionsOrchestrator } from './step-functions-orchestrator';
+import { StepFunctionsSlotGate } from './step-functions-slot-gate';
 
 /** A port whose AWS adapter is not built yet: every call is a 501 that says so. */
 function notYetInAws<T extends object>(what: string): T {
@@ -76,6 +78,7 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
       new SFNClient({}),
       new DynamoTaskTokenStore(db, tableName),
     ),
+    slotGate: new StepFunctionsSlotGate(new SFNClient({}), new DynamoSlotWaiterStore(db, tableName)),
     sqlParser: new DuneSqlTableReferenceParser(),
     schedules:
       env.SCHEDULE_GROUP_NAME && env.SCHEDULER_ROLE_ARN && env.NODE_RUNNER_ARN

@@ -44,17 +44,21 @@ export class StepFunctionsDependencyGate implements DependencyGate {
 
   private async deliver(token: string, decision: GateDecision): Promise<void> {
     if (decision === 'wait') return;
-    try {
-      await this.sfn.send(
-        new SendTaskSuccessCommand({
-          taskToken: token,
-          output: JSON.stringify({ proceed: decision === 'proceed' }),
-        }),
-      );
-    } catch (error) {
-      if (error instanceof TaskDoesNotExist || error instanceof TaskTimedOut || error instanceof InvalidToken)
-        return;
-      throw error;
-    }
+    await sendTaskOutput(this.sfn, token, { proceed: decision === 'proceed' });
+  }
+}
+
+/**
+ * Completes a parked Task with `output`. A token that was answered already, timed out or belongs
+ * to a stopped execution is refused by Step Functions: nothing is waiting on it any more, so that
+ * is not an error here.
+ */
+export async function sendTaskOutput(sfn: SFNClient, taskToken: string, output: unknown): Promise<void> {
+  try {
+    await sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) }));
+  } catch (error) {
+    if (error instanceof TaskDoesNotExist || error instanceof TaskTimedOut || error instanceof InvalidToken)
+      return;
+    throw error;
   }
 }

@@ -38,6 +38,7 @@ import { type PipelineGraph, topologicalOrder, validatePipelineGraph } from './p
 import {
   type AslState,
   type AslStateMachine,
+  LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN,
   QUERY_STATES,
   queryPollSeconds,
   TRANSIENT_ERRORS,
@@ -100,10 +101,10 @@ export interface PipelineWorkflowOptions {
 /** aws-local-stepfunctions runs at most 40 branches of a Parallel at once. */
 export const BRANCH_GROUP_SIZE = 40;
 
+export { LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN };
+
 /** The context local runs must pass so `$$.Task.Token` resolves (it is static locally). */
 export const LOCAL_TASK_CONTEXT = { Task: { Token: 'local' } } as const;
-
-export const LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
 
 /** Short-lived runner calls (await registration, node start, failure record, finish). */
 const BOOKKEEPING_TIMEOUT_SECONDS = 60;

@@ -23,7 +23,9 @@ export type RunnerAction = 'acquire_slot' | 'submit_query' | 'check_query' | 're
 export interface RunnerInput {
   action: RunnerAction;
   execution_id: string;
-  /** acquire_slot: slot polls so far. */
+  /** acquire_slot: the Task's token (its result is delivered to it once a slot is free). */
+  task_token?: string;
+  /** acquire_slot of a polling caller (workflows started before the slot gate): polls so far. */
   attempt?: number;
   /** check_query: status reads so far. */
   polls?: number;
@@ -61,14 +63,15 @@ export const TRANSIENT_ERRORS = [
 export interface QueryWorkflowOptions {
   /** The node-runner function ARN (a local placeholder ARN in the local host). */
   runnerResource: string;
-  /** Seconds between attempts to get an execution slot while queued. */
-  slotPollSeconds: number;
+  /** How long a queued execution may wait for a slot before it fails (the AcquireSlot Task's timeout). */
+  slotWaitSeconds: number;
 }
 
 /** State names of the single-query workflow; the local host binds its Tasks by these names. */
 export const QUERY_STATES = {
   acquireSlot: 'AcquireSlot',
   slotAcquired: 'SlotAcquired',
+  /** Not a state of the single-query workflow (its AcquireSlot waits on a token); pipeline nodes poll. */
   waitForSlot: 'WaitForSlot',
   startQuery: 'StartQuery',
   queryRunning: 'QueryRunning',
@@ -89,11 +92,13 @@ const CHECK_TASK_SECONDS = 300;
 
 /**
  * The one-node workflow for a single query execution: wait for a slot (the account's concurrency
- * limit), submit the query, then poll its status from a Wait loop until it ends, so no function
- * ever waits on a running query (in AWS the runner Lambda returns at once each time); record a
- * failure if a Task itself crashed or timed out. The engine enforces the query's time limit, so
- * one definition (one state machine in AWS) serves every tier.
- * History events: about 8 per slot poll and 9 per status poll (a 30-minute query: about 190
+ * limit) parked on a task token (the slot gate, core/slot-gate.ts: whoever frees a slot hands it
+ * on, so a queued execution costs the same few transitions however long it waits), submit the
+ * query, then poll its status from a Wait loop until it ends, so no function ever waits on a
+ * running query (in AWS the runner Lambda returns at once each time); record a failure if a Task
+ * itself crashed or timed out. The engine enforces the query's time limit, so one definition (one
+ * state machine in AWS) serves every tier.
+ * History events: about 14 to get a slot, and 9 per status poll (a 30-minute query: about 190
  * polls), well under 25,000.
  */
 export function singleQueryWorkflow(options: QueryWorkflowOptions): AslStateMachine {
@@ -116,27 +121,28 @@ export function singleQueryWorkflow(options: QueryWorkflowOptions): AslStateMach
     States: {
       [S.acquireSlot]: {
         Type: 'Task',
-        Resource: options.runnerResource,
+        Resource: LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN,
         Parameters: {
-          action: 'acquire_slot',
-          'execution_id.$': '$.execution_id',
-          'attempt.$': '$.slot.attempts',
+          FunctionName: options.runnerResource,
+          Payload: {
+            action: 'acquire_slot',
+            'execution_id.$': '$.execution_id',
+            'task_token.$': '$$.Task.Token',
+          },
         },
+        // AWS: the SendTaskSuccess output; locally: the handler's return value. Either is SlotResult.
         ResultPath: '$.slot',
-        TimeoutSeconds: QUICK_TASK_SECONDS,
+        // Past it the execution fails resource_exhausted (RecordFailure: States.Timeout, no run).
+        TimeoutSeconds: options.slotWaitSeconds,
         Retry: retryTransient,
         Catch: catchAll,
         Next: S.slotAcquired,
       },
       [S.slotAcquired]: {
         Type: 'Choice',
-        Choices: [
-          { Variable: '$.slot.status', StringEquals: 'acquired', Next: S.startQuery },
-          { Variable: '$.slot.status', StringEquals: 'finished', Next: S.done },
-        ],
-        Default: S.waitForSlot,
+        Choices: [{ Variable: '$.slot.status', StringEquals: 'acquired', Next: S.startQuery }],
+        Default: S.done,
       },
-      [S.waitForSlot]: { Type: 'Wait', Seconds: options.slotPollSeconds, Next: S.acquireSlot },
       [S.startQuery]: {
         Type: 'Task',
         Resource: options.runnerResource,
@@ -183,8 +189,10 @@ export function singleQueryWorkflow(options: QueryWorkflowOptions): AslStateMach
 }
 
 export function singleQueryInput(executionId: string) {
-  return { execution_id: executionId, slot: { status: 'waiting', attempts: 0 } };
+  return { execution_id: executionId };
 }
+
+export const LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
 
 /** Every Task state name, Parallel branches and Map processors included. */
 export function taskStateNames(machine: AslStateMachine): string[] {

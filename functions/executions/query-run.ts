@@ -4,6 +4,7 @@ import { type Execution, type ExecutionError, engineRunOf } from '../core/execut
 import { type QueryProgress, queryPollSeconds } from '../core/workflows';
 import { logger } from '../http/logger';
 import type { Services } from '../services';
+import { failSlotWait, releaseSlot } from './slots';
 
 /**
  * Running one execution's query on the engine, as the StartQuery and CheckQuery Task states of the
@@ -38,7 +39,7 @@ export async function submitQuery(
   if (execution.engineRunId) return running(0);
   if (execution.state !== 'QUERY_STATE_PENDING') {
     // Cancelled while it waited for its slot: give the slot back.
-    await services.limiter.release(execution.accountId);
+    await releaseSlot(services, execution.accountId);
     return finished(0);
   }
   // Outside the try: a store error here is the Task's to retry, not the query's failure.
@@ -122,7 +123,7 @@ async function recordOutcome(services: Services, execution: Execution, outcome: 
     if (outcome.state === 'succeeded') await recordSuccess(services, execution, outcome.result);
     else await recordRunFailure(services, execution, outcome.failure);
   } finally {
-    await services.limiter.release(execution.accountId);
+    await releaseSlot(services, execution.accountId);
   }
 }
 
@@ -236,6 +237,11 @@ export async function recordWorkflowFailure(
   cause: string,
 ) {
   const before = await services.executions.get(executionId);
+  // The AcquireSlot Task timed out: the execution waited too long for a slot, no run exists.
+  if (error === 'States.Timeout' && before?.state === 'QUERY_STATE_PENDING' && !before.engineRunId) {
+    const failed = await failSlotWait(services, executionId);
+    return { state: failed?.state ?? before.state };
+  }
   const failed = await services.executions.transition(
     executionId,
     ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
@@ -251,7 +257,7 @@ export async function recordWorkflowFailure(
   if (failed && before && engineRunOf(before)) {
     // The run may still be going: stop it, and free the slot it held.
     await services.engine.cancel(engineRunOf(before)!).catch(() => undefined);
-    await services.limiter.release(before.accountId);
+    await releaseSlot(services, before.accountId);
   }
   return { state: failed?.state ?? before?.state ?? 'missing' };
 }

@@ -14,6 +14,7 @@ import { singleQueryInput, singleQueryWorkflow } from '../core/workflows';
 import { logger } from '../http/logger';
 import { assertRunnable, readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
+import { acquireSlot } from './slots';
 
 export interface SubmittedExecution {
   executionId: string;
@@ -132,7 +133,7 @@ export async function startExecutionWorkflow(services: Services, execution: Exec
     name: execution.executionId,
     definition: singleQueryWorkflow({
       runnerResource: config.runnerResource,
-      slotPollSeconds: config.slotPollSeconds,
+      slotWaitSeconds: config.slotPollSeconds * config.maxSlotPolls,
     }),
     input: singleQueryInput(execution.executionId),
   });
@@ -206,6 +207,10 @@ export async function cancelExecution(
     );
   }
   await stopEngineRun(services, cancelled);
+  // A queued execution parked on the slot gate: wake it (it finds itself cancelled and ends).
+  if (!cancelled.engineRunId) {
+    await services.slotGate.slotFreed(cancelled.accountId, (id) => acquireSlot(services, id, 0));
+  }
   return { success: true };
 }
 

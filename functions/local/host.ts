@@ -22,6 +22,7 @@ import { revocationStamp } from './key-revocations';
 import { PollingDependencyGate } from './polling-gate';
 import { RefreshScheduler } from './refresh-scheduler';
 import { FileSigningKeyStore } from './signing-key-file';
+import { LocalSlotGate } from './slot-gate';
 import { LOCAL_RUNNER_ARN, LocalStepFunctions } from './step-functions';
 import { ensureWarehouse, type Warehouse } from './warehouse';
 
@@ -115,6 +116,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   // The orchestrator needs the runner and the runner needs the services: bind lazily.
   let runner: ReturnType<typeof createNodeRunner> | undefined;
   const dependencyGate = new PollingDependencyGate();
+  const slotGate = new LocalSlotGate();
   const orchestrator = new LocalStepFunctions(() => runner!, {
     waitMillis: options.waitMillis ?? 100,
     // The DuckDB engine's status read waits for the run to change (waitForChange): no extra pause.
@@ -128,6 +130,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       results,
       orchestrator,
       dependencyGate,
+      slotGate,
       sqlParser: new DuneSqlTableReferenceParser(),
       // The local RefreshScheduler reads schedules from the views themselves.
       schedules: { sync: async () => {}, remove: async () => {} },
@@ -180,6 +183,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         // No workflow may take its next step (e.g. start a pipeline's next node) once shutdown began.
         orchestrator.abortAll();
         dependencyGate.close();
+        slotGate.close();
         await failInterruptedExecutions(services);
         // Stopping the engine ends the runs in flight; their task handlers then record the outcome
         // (a no-op for runs already failed above), and must be done before the store closes.

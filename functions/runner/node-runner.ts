@@ -7,6 +7,7 @@ import {
 } from '../core/pipeline-workflow';
 import type { QueryProgress, RunnerInput, SlotResult } from '../core/workflows';
 import { checkQuery, recordWorkflowFailure, submitQuery } from '../executions/query-run';
+import { acquireSlot } from '../executions/slots';
 import { readableRelations } from '../matviews/relations';
 import { finishNode, runPipelineStep, startNode } from '../pipelines/node-steps';
 import { refreshViewWithUpstream } from '../pipelines/use-cases';
@@ -43,10 +44,11 @@ export function createNodeRunner(services: Services) {
       );
       return view ? refreshViewWithUpstream(services, view) : { skipped: 'view no longer exists' };
     }
-    const input = raw as RunnerInput;
+    // AcquireSlot is a lambda:invoke Task: locally its handler gets {FunctionName, Payload}.
+    const input = pipelineStep as unknown as RunnerInput;
     switch (input.action) {
       case 'acquire_slot':
-        return acquireSlot(services, input.execution_id, Number(input.attempt ?? 0));
+        return awaitSlot(services, input);
       case 'submit_query':
         return submitWithRelations(services, input.execution_id);
       case 'check_query':
@@ -65,40 +67,20 @@ export function createNodeRunner(services: Services) {
 }
 
 /**
- * Takes one of the account's execution slots, oldest queued execution first. Executions already
- * submitted to the engine hold a slot, even while the engine still queues them (PENDING).
+ * AcquireSlot: parks on the slot gate until the execution gets one of its account's slots (or has
+ * ended meanwhile). A workflow started before the gate existed polls instead (no token).
  */
-export async function acquireSlot(
-  services: Services,
-  executionId: string,
-  attempt: number,
-  /** The execution as the caller just read it (saves a read), or undefined to read it here. */
-  current?: Execution,
-): Promise<SlotResult> {
-  const execution = current ?? (await services.executions.get(executionId));
-  const attempts = attempt + 1;
-  if (execution?.state !== 'QUERY_STATE_PENDING' || execution.engineRunId)
-    return { status: 'finished', attempts };
-  if (attempt >= services.config.maxSlotPolls) {
-    await services.executions.transition(executionId, ['QUERY_STATE_PENDING'], {
-      state: 'QUERY_STATE_FAILED',
-      executionEndedAt: new Date().toISOString(),
-      error: {
-        type: 'resource_exhausted',
-        message: `Waited too long for an execution slot (limit ${services.config.maxConcurrentExecutions} running at once per account). Try again when fewer queries run.`,
-      },
-    });
-    return { status: 'finished', attempts };
-  }
-  const [head] = (await services.executions.listActive(execution.accountId)).filter(
-    (e) => e.state === 'QUERY_STATE_PENDING' && !e.engineRunId,
-  );
-  if (head && head.executionId !== executionId) return { status: 'waiting', attempts };
-  const acquired = await services.limiter.tryAcquire(
-    execution.accountId,
-    services.config.maxConcurrentExecutions,
-  );
-  return { status: acquired ? 'acquired' : 'waiting', attempts };
+async function awaitSlot(services: Services, input: RunnerInput): Promise<SlotResult | undefined> {
+  const executionId = input.execution_id;
+  if (input.task_token === undefined) return acquireSlot(services, executionId, Number(input.attempt ?? 0));
+  const execution = await services.executions.get(executionId);
+  if (!execution) return { status: 'finished', attempts: 1 };
+  return services.slotGate.awaitSlot({
+    accountId: execution.accountId,
+    executionId,
+    taskToken: input.task_token,
+    tryAcquire: () => acquireSlot(services, executionId, 0, undefined),
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Execution } from '../core/executions';
+import { acquireSlot, releaseSlot } from '../executions/slots';
 import { stopEngineRun } from '../executions/use-cases';
 import { failInterruptedPipeline, pipelineTimeouts } from '../pipelines/use-cases';
 import type { Services } from '../services';
@@ -34,13 +35,23 @@ export function executionDeadline(execution: Execution, services: Services): num
  * forever and hold its account's slots. An execution or a pipeline run still active past every
  * bound its workflow has is ended FAILED (an engine run stopped, its slot freed); a pipeline's node
  * executions are the pipeline's to end. Anything within its bounds is left alone, so a sweep never
- * races a live workflow.
+ * races a live workflow; queued executions are offered their account's free slots.
  */
 export async function sweepLostWork(services: Services, now = Date.now()): Promise<SweepResult> {
   let executions = 0;
+  const queuedAccounts = new Set<string>();
   for (const execution of await services.executions.listActive()) {
-    if (execution.pipelineExecutionId || executionDeadline(execution, services) > now) continue;
+    if (execution.pipelineExecutionId || executionDeadline(execution, services) > now) {
+      if (execution.state === 'QUERY_STATE_PENDING' && !execution.engineRunId)
+        queuedAccounts.add(execution.accountId);
+      continue;
+    }
     if (await endLost(services, execution, 'Its workflow stopped without recording an outcome')) executions++;
+  }
+  // A wake-up lost on the way (a release that crashed before offering its slot) costs a queued
+  // execution at most one sweep period: every account with queued work is offered its free slots.
+  for (const accountId of queuedAccounts) {
+    await services.slotGate.slotFreed(accountId, (executionId) => acquireSlot(services, executionId, 0));
   }
   let pipelines = 0;
   for (const pipeline of await services.pipelines.listActive()) {
@@ -63,7 +74,7 @@ async function endLost(services: Services, execution: Execution, reason: string)
   if (!(await failInterrupted(services, execution, reason))) return false;
   if (heldByEngine(execution)) {
     await stopEngineRun(services, execution);
-    await services.limiter.release(execution.accountId);
+    await releaseSlot(services, execution.accountId);
   }
   return true;
 }

@@ -233,7 +233,10 @@ export class Executions extends Construct {
     );
   }
 
-  /** Pipeline dependency gates answer the waiting Await Tasks (SendTaskSuccess is all they send). */
+  /**
+   * Answer parked Tasks: pipeline dependency gates (Await_n) and the slot gate (AcquireSlot);
+   * SendTaskSuccess is all they send.
+   */
   grantAnswerTasks(grantee: IGrantable): void {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({

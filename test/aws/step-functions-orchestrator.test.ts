@@ -25,8 +25,8 @@ describe('the Step Functions orchestrator adapter', () => {
     sfnMock.on(StartExecutionCommand).resolves({ executionArn: 'arn:execution', startDate: new Date() });
   });
 
-  const workflow = (slotPollSeconds: number) =>
-    singleQueryWorkflow({ runnerResource: RUNNER, slotPollSeconds });
+  const workflow = (slotWaitSeconds: number) =>
+    singleQueryWorkflow({ runnerResource: RUNNER, slotWaitSeconds });
 
   it('creates one machine per distinct definition, named by its hash, and reuses it', async () => {
     const orchestrator = new StepFunctionsOrchestrator(new SFNClient({ region: 'us-east-1' }), {

@@ -93,11 +93,12 @@ describe('each function group gets what its functions call', () => {
     }
   });
 
-  it('a writer (POST /v1/sql/execute) writes items and starts workflows; of Athena it may only stop a cancelled query', () => {
+  it('a writer (POST /v1/sql/execute) writes items, starts workflows and answers parked Tasks (cancels); of Athena it may only stop a cancelled query', () => {
     const grants = grantsOf('ExecuteSql');
     expect(allowed(grants, 'dynamodb')).toEqual([...READ, ...WRITE].sort());
     expect(allowed(grants, 'states')).toEqual([
       'states:CreateStateMachine',
+      'states:SendTaskSuccess',
       'states:StartExecution',
       'states:TagResource',
     ]);

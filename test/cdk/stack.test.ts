@@ -294,13 +294,20 @@ describe('query executions (Step Functions workflows)', () => {
       statementsOf(roleIdOf(group))
         .filter((st) => actionsOf(st).some((a) => a.startsWith('states:')))
         .map((st) => ({ actions: actionsOf(st).sort(), resource: st.Resource }));
+    // Cancels answer parked tasks too (SendTaskSuccess): a pipeline's waiting nodes, a queued
+    // execution's slot wait.
     expect(stateActions('writer')).toEqual([
       {
-        actions: ['states:CreateStateMachine', 'states:StartExecution', 'states:TagResource'],
+        actions: [
+          'states:CreateStateMachine',
+          'states:SendTaskSuccess',
+          'states:StartExecution',
+          'states:TagResource',
+        ],
         resource: statesArn(`stateMachine:${prefix}-*`),
       },
     ]);
-    // The runner also answers the pipeline gates' waiting tasks.
+    // The runner also answers the pipeline gates' and the slot gate's waiting tasks.
     expect(
       stateActions('runner')
         .flatMap((st) => st.actions)

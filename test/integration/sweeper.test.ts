@@ -70,6 +70,23 @@ describe('the sweeper ends work whose workflow died, and nothing else', () => {
     });
   });
 
+  it('a slot wait that timed out (AcquireSlot: States.Timeout) fails resource_exhausted, not as a crash', async () => {
+    const queued = await record(new Date());
+    await createNodeRunner(host.services)({
+      action: 'record_failure',
+      execution_id: queued.executionId,
+      error: 'States.Timeout',
+      cause: '',
+    });
+    expect(await host.services.executions.get(queued.executionId)).toMatchObject({
+      state: 'QUERY_STATE_FAILED',
+      error: {
+        type: 'resource_exhausted',
+        message: expect.stringMatching(/^Waited too long for an execution slot/),
+      },
+    });
+  });
+
   it('ends a pipeline run past its bounds with its nodes and their executions', async () => {
     const submitted = hoursAgo(30);
     const pipelineExecutionId = newId(submitted.getTime());

@@ -1,7 +1,9 @@
 import aslValidator from 'asl-validator';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
+import { LOCAL_TASK_CONTEXT, pipelineRunnerInput } from '../../functions/core/pipeline-workflow';
 import {
+  LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN,
   type QueryProgress,
   queryPollSeconds,
   singleQueryInput,
@@ -13,7 +15,7 @@ import { LOCAL_RUNNER_ARN } from '../../functions/local/step-functions';
 
 const workflow = singleQueryWorkflow({
   runnerResource: LOCAL_RUNNER_ARN,
-  slotPollSeconds: 2,
+  slotWaitSeconds: 1800,
 });
 
 describe('the single-query workflow (generated ASL)', () => {
@@ -27,9 +29,24 @@ describe('the single-query workflow (generated ASL)', () => {
     }
     expect(Object.keys(workflow.States).every((name) => name.length <= 80)).toBe(true);
     expect(taskStateNames(workflow)).toEqual(['AcquireSlot', 'StartQuery', 'CheckQuery', 'RecordFailure']);
-    expect(waitStateNames(workflow)).toEqual(['WaitForSlot', 'WaitForQuery']);
+    // No polling for a slot: AcquireSlot parks on its task token until the slot gate answers.
+    expect(waitStateNames(workflow)).toEqual(['WaitForQuery']);
+    expect(workflow.States.AcquireSlot).toMatchObject({
+      Resource: LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN,
+      Parameters: {
+        FunctionName: LOCAL_RUNNER_ARN,
+        Payload: {
+          action: 'acquire_slot',
+          'execution_id.$': '$.execution_id',
+          'task_token.$': '$$.Task.Token',
+        },
+      },
+      ResultPath: '$.slot',
+      TimeoutSeconds: 1800,
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'RecordFailure' }],
+    });
     // No Task waits on a running query: every runner call is short, the Wait state polls.
-    for (const name of taskStateNames(workflow)) {
+    for (const name of taskStateNames(workflow).filter((n) => n !== 'AcquireSlot')) {
       expect(workflow.States[name]?.TimeoutSeconds, name).toBeLessThanOrEqual(300);
     }
   });
@@ -42,8 +59,10 @@ describe('the single-query workflow (generated ASL)', () => {
   async function run(answers: (input: Record<string, unknown>) => unknown) {
     const calls: string[] = [];
     const handler = async (input: unknown) => {
-      const typed = input as Record<string, unknown>;
+      // AcquireSlot is a lambda:invoke Task: locally its handler gets {FunctionName, Payload}.
+      const typed = pipelineRunnerInput(input) as unknown as Record<string, unknown>;
       calls.push(String(typed.action));
+      if (typed.action === 'acquire_slot') expect(typed.task_token).toBe('local');
       return answers(typed);
     };
     const machine = new StateMachine(workflow as never);
@@ -52,9 +71,10 @@ describe('the single-query workflow (generated ASL)', () => {
         taskResourceLocalHandlers: Object.fromEntries(
           taskStateNames(workflow).map((name) => [name, handler]),
         ) as never,
-        waitTimeOverrides: { WaitForSlot: 1, WaitForQuery: 1 },
+        waitTimeOverrides: { WaitForQuery: 1 },
         retryIntervalOverrides: { AcquireSlot: 1, StartQuery: 1, CheckQuery: 1, RecordFailure: 1 },
       },
+      context: LOCAL_TASK_CONTEXT as never,
     });
     await execution.result;
     return calls;
@@ -67,20 +87,16 @@ describe('the single-query workflow (generated ASL)', () => {
     wait_seconds: queryPollSeconds(polls),
   });
 
-  it('polls for a slot until one is free, submits once, then polls the status until the run ends', async () => {
-    let slotPolls = 0;
+  it('takes a slot once (the gate answers when one is free), submits once, then polls the status until the run ends', async () => {
     const checks: unknown[] = [];
     const calls = await run((input) => {
-      if (input.action === 'acquire_slot')
-        return { status: ++slotPolls < 3 ? 'waiting' : 'acquired', attempts: slotPolls };
+      if (input.action === 'acquire_slot') return { status: 'acquired', attempts: 1 };
       if (input.action === 'submit_query') return progress('running', 0);
       checks.push(input.polls);
       const polls = Number(input.polls) + 1;
       return progress(polls < 4 ? 'running' : 'finished', polls);
     });
     expect(calls).toEqual([
-      'acquire_slot',
-      'acquire_slot',
       'acquire_slot',
       'submit_query',
       'check_query',
