@@ -17,9 +17,10 @@ import { sweepLostWork } from './sweeper';
 /**
  * The node runner: what each Task state of a generated workflow does. The runner Lambda calls it
  * in AWS (functions/runner/handler.ts); the local host binds it to the Task states by name. It
- * owns dispatch and the account's execution slots; running a query (functions/executions/
- * query-run.ts) and the pipeline steps with their dependency gate (functions/pipelines/
- * node-steps.ts) sit below it and never call back up.
+ * owns dispatch (and the sweep of lost work, ./sweeper.ts); taking and freeing execution slots
+ * (functions/executions/slots.ts), running a query (functions/executions/query-run.ts) and the
+ * pipeline steps with their dependency gate (functions/pipelines/node-steps.ts) sit below it and
+ * never call back up.
  */
 export function createNodeRunner(services: Services) {
   return async (raw: RunnerInput | Record<string, unknown>): Promise<unknown> => {
@@ -75,11 +76,17 @@ async function awaitSlot(services: Services, input: RunnerInput): Promise<SlotRe
   if (input.task_token === undefined) return acquireSlot(services, executionId, Number(input.attempt ?? 0));
   const execution = await services.executions.get(executionId);
   if (!execution) return { status: 'finished', attempts: 1 };
+  // The first try reuses the execution just read; later ones (after a wake-up) read it again.
+  let justRead: Execution | undefined = execution;
   return services.slotGate.awaitSlot({
     accountId: execution.accountId,
     executionId,
     taskToken: input.task_token,
-    tryAcquire: () => acquireSlot(services, executionId, 0, undefined),
+    tryAcquire: () => {
+      const current = justRead;
+      justRead = undefined;
+      return acquireSlot(services, executionId, 0, current);
+    },
   });
 }
 
