@@ -47,16 +47,8 @@ export function trimText(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
-}
+/** Sizes in MCP text as in the engines' messages (binary units: KiB, MiB, GiB). */
+export { formatBytes } from '../core/result-limits';
 
 /**
  * Tool annotations (hints for clients): none of our tools reaches outside the service, so
