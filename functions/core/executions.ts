@@ -141,4 +141,8 @@ export interface ConcurrencyLimiter {
   tryAcquire(accountId: string, limit: number): Promise<boolean>;
   release(accountId: string): Promise<void>;
   reset(accountId: string): Promise<void>;
+  /** Slots the account holds now, as counted. */
+  running(accountId: string): Promise<number>;
+  /** Sets the count from `from` to `to`, only if it is still `from` (false otherwise). */
+  correctRunning(accountId: string, from: number, to: number): Promise<boolean>;
 }

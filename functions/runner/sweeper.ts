@@ -11,6 +11,8 @@ export const SWEEP_GRACE_MS = 10 * 60_000;
 export interface SweepResult {
   executions: number;
   pipelines: number;
+  /** Accounts whose slot count was higher than their active executions could hold. */
+  slotCounts: number;
 }
 
 /**
@@ -38,6 +40,8 @@ export function executionDeadline(execution: Execution, services: Services): num
  * races a live workflow; queued executions are offered their account's free slots.
  */
 export async function sweepLostWork(services: Services, now = Date.now()): Promise<SweepResult> {
+  // Slot counts are read before the active executions are listed (see correctSlotCounts).
+  const counted = await slotCounts(services);
   let executions = 0;
   const queuedAccounts = new Set<string>();
   for (const execution of await services.executions.listActive()) {
@@ -66,7 +70,41 @@ export async function sweepLostWork(services: Services, now = Date.now()): Promi
       if (execution) await endLost(services, execution, 'Its pipeline stopped');
     }
   }
-  return { executions, pipelines };
+  return { executions, pipelines, slotCounts: await correctSlotCounts(services, counted) };
+}
+
+async function slotCounts(services: Services): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const account of await services.accounts.listAccounts()) {
+    const running = await services.limiter.running(account.accountId);
+    if (running > 0) counts.set(account.accountId, running);
+  }
+  return counts;
+}
+
+/**
+ * A release that never happened (a Lambda that died between a run's end and its release) would
+ * keep a slot counted forever. Every counted slot belongs to an active execution, so a count above
+ * the account's active executions is corrected down to them. The counts were read before the
+ * executions were listed, and each correction applies only if the count is still what was read:
+ * a slot taken or freed meanwhile leaves the account to the next sweep.
+ */
+async function correctSlotCounts(services: Services, counted: Map<string, number>): Promise<number> {
+  if (counted.size === 0) return 0;
+  const active = new Map<string, number>();
+  for (const execution of await services.executions.listActive()) {
+    active.set(execution.accountId, (active.get(execution.accountId) ?? 0) + 1);
+  }
+  let corrected = 0;
+  for (const [accountId, running] of counted) {
+    const holders = active.get(accountId) ?? 0;
+    if (running > holders && (await services.limiter.correctRunning(accountId, running, holders))) {
+      corrected++;
+      // The freed slots go to whoever waits for them.
+      await services.slotGate.slotFreed(accountId, (executionId) => acquireSlot(services, executionId, 0));
+    }
+  }
+  return corrected;
 }
 
 /** Ends a lost execution FAILED (if still active), stopping its engine run and freeing its slot. */

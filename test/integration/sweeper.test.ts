@@ -48,13 +48,18 @@ describe('the sweeper ends work whose workflow died, and nothing else', () => {
 
     // Just inside its bounds: untouched.
     const deadline = executionDeadline(lost, host.services);
-    expect(await sweepLostWork(host.services, deadline - 1)).toEqual({ executions: 0, pipelines: 0 });
+    expect(await sweepLostWork(host.services, deadline - 1)).toEqual({
+      executions: 0,
+      pipelines: 0,
+      slotCounts: 0,
+    });
     expect((await host.services.executions.get(lost.executionId))!.state).toBe('QUERY_STATE_EXECUTING');
 
     // Through the runner, as the schedule invokes it.
     expect(await createNodeRunner(host.services)({ action: 'sweep' })).toEqual({
       executions: 1,
       pipelines: 0,
+      slotCounts: 0,
     });
     expect(await host.services.executions.get(lost.executionId)).toMatchObject({
       state: 'QUERY_STATE_FAILED',
@@ -64,10 +69,40 @@ describe('the sweeper ends work whose workflow died, and nothing else', () => {
     expect(await host.services.limiter.tryAcquire(host.accountId, 1)).toBe(true);
     await host.services.limiter.release(host.accountId);
     // A second sweep finds nothing more.
-    expect(await sweepLostWork(host.services)).toEqual({ executions: 0, pipelines: 0 });
+    expect(await sweepLostWork(host.services)).toEqual({ executions: 0, pipelines: 0, slotCounts: 0 });
     await host.services.executions.transition(recent.executionId, ['QUERY_STATE_PENDING'], {
       state: 'QUERY_STATE_CANCELLED',
     });
+  });
+
+  it('corrects a slot count no active execution can hold (a release that never happened)', async () => {
+    // Nothing of the account active (whatever an earlier test left), no slot counted.
+    for (const execution of await host.services.executions.listActive(host.accountId)) {
+      await host.services.executions.transition(
+        execution.executionId,
+        ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
+        {
+          state: 'QUERY_STATE_CANCELLED',
+        },
+      );
+    }
+    await host.services.limiter.reset(host.accountId);
+    // A leaked slot: counted, but the account has nothing running.
+    expect(await host.services.limiter.tryAcquire(host.accountId, 1)).toBe(true);
+    expect(await host.services.limiter.tryAcquire(host.accountId, 1)).toBe(false);
+    expect(await sweepLostWork(host.services)).toMatchObject({ slotCounts: 1 });
+    expect(await host.services.limiter.running(host.accountId)).toBe(0);
+    // A count its active executions explain is left alone.
+    const holder = await record(new Date(), { engineRunId: 'held', state: 'QUERY_STATE_EXECUTING' });
+    expect(await host.services.limiter.tryAcquire(host.accountId, 1)).toBe(true);
+    expect(await sweepLostWork(host.services)).toMatchObject({ slotCounts: 0 });
+    expect(await host.services.limiter.running(host.accountId)).toBe(1);
+    // A count that changed since it was read is not corrected (the next sweep looks again).
+    expect(await host.services.limiter.correctRunning(host.accountId, 5, 0)).toBe(false);
+    await host.services.executions.transition(holder.executionId, ['QUERY_STATE_EXECUTING'], {
+      state: 'QUERY_STATE_CANCELLED',
+    });
+    await host.services.limiter.reset(host.accountId);
   });
 
   it('a slot wait that timed out (AcquireSlot: States.Timeout) fails resource_exhausted, not as a crash', async () => {
@@ -122,9 +157,9 @@ describe('the sweeper ends work whose workflow died, and nothing else', () => {
     );
     // The node's execution is the pipeline's to end: a sweep before the pipeline's bound skips both.
     const early = Date.now() - 30 * 3_600_000 + SWEEP_GRACE_MS;
-    expect(await sweepLostWork(host.services, early)).toEqual({ executions: 0, pipelines: 0 });
+    expect(await sweepLostWork(host.services, early)).toEqual({ executions: 0, pipelines: 0, slotCounts: 0 });
 
-    expect(await sweepLostWork(host.services)).toEqual({ executions: 0, pipelines: 1 });
+    expect(await sweepLostWork(host.services)).toEqual({ executions: 0, pipelines: 1, slotCounts: 0 });
     const run = (await host.services.pipelines.get(pipelineExecutionId))!;
     expect(run.execution).toMatchObject({ state: 'failed', error: expect.stringMatching(/retry reruns/) });
     expect(run.nodes.map((n) => [n.nodeId, n.state])).toEqual([

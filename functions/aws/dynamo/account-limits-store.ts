@@ -54,6 +54,31 @@ export class DynamoAccountCounters implements ConcurrencyLimiter, UsageStore {
     }
   }
 
+  async running(accountId: string): Promise<number> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: slotsKey(accountId), ConsistentRead: true }),
+    );
+    return Number(Item?.running ?? 0);
+  }
+
+  async correctRunning(accountId: string, from: number, to: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: slotsKey(accountId),
+          UpdateExpression: 'SET running = :to',
+          ConditionExpression: 'running = :from',
+          ExpressionAttributeValues: { ':from': from, ':to': to },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
   async reset(accountId: string): Promise<void> {
     await this.db.send(
       new UpdateCommand({
@@ -140,4 +165,8 @@ export class DynamoAccountCounters implements ConcurrencyLimiter, UsageStore {
     );
     return Item;
   }
+}
+
+function slotsKey(accountId: string) {
+  return { pk: `ACCOUNT#${accountId}`, sk: 'SLOTS' };
 }
