@@ -48,9 +48,15 @@ export function queryPollSeconds(polls: number): number {
 }
 
 export interface SlotResult {
-  /** acquired: run now; waiting: poll again; finished: the execution ended meanwhile (e.g. cancelled). */
-  status: 'acquired' | 'waiting' | 'finished';
+  /**
+   * acquired: run now; waiting: poll again; finished: the execution ended meanwhile (e.g.
+   * cancelled); running: AcquireSlot got the slot itself and submitted the query at once (the
+   * workflow goes straight to polling, with `polls` and `wait_seconds` as StartQuery answers).
+   */
+  status: 'acquired' | 'waiting' | 'finished' | 'running';
   attempts: number;
+  polls?: number;
+  wait_seconds?: number;
 }
 
 /** Error names the runner throws for failures worth retrying (engine busy or unreachable). */
@@ -71,6 +77,7 @@ export interface QueryWorkflowOptions {
 export const QUERY_STATES = {
   acquireSlot: 'AcquireSlot',
   slotAcquired: 'SlotAcquired',
+  submittedAtOnce: 'SubmittedAtOnce',
   /** Not a state of the single-query workflow (its AcquireSlot waits on a token); pipeline nodes poll. */
   waitForSlot: 'WaitForSlot',
   startQuery: 'StartQuery',
@@ -140,9 +147,15 @@ export function singleQueryWorkflow(options: QueryWorkflowOptions): AslStateMach
       },
       [S.slotAcquired]: {
         Type: 'Choice',
-        Choices: [{ Variable: '$.slot.status', StringEquals: 'acquired', Next: S.startQuery }],
+        Choices: [
+          // A slot handed on later (SendTaskSuccess from whoever freed it): submit now.
+          { Variable: '$.slot.status', StringEquals: 'acquired', Next: S.startQuery },
+          // AcquireSlot got a slot at once and submitted the query itself: one Task fewer.
+          { Variable: '$.slot.status', StringEquals: 'running', Next: S.submittedAtOnce },
+        ],
         Default: S.done,
       },
+      [S.submittedAtOnce]: { Type: 'Pass', InputPath: '$.slot', ResultPath: '$.run', Next: S.queryRunning },
       [S.startQuery]: {
         Type: 'Task',
         Resource: options.runnerResource,

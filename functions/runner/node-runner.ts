@@ -76,16 +76,32 @@ async function awaitSlot(services: Services, input: RunnerInput): Promise<SlotRe
   if (input.task_token === undefined) return acquireSlot(services, executionId, Number(input.attempt ?? 0));
   const execution = await services.executions.get(executionId);
   if (!execution) return { status: 'finished', attempts: 1 };
+  // Submitted by an earlier invocation of this Task (it died before answering): poll that run.
+  if (execution.engineRunId && !isTerminal(execution.state)) {
+    return { status: 'running', attempts: 1, polls: 0, wait_seconds: 0 };
+  }
   // The first try reuses the execution just read; later ones (after a wake-up) read it again.
   let justRead: Execution | undefined = execution;
   return services.slotGate.awaitSlot({
     accountId: execution.accountId,
     executionId,
     taskToken: input.task_token,
-    tryAcquire: () => {
+    // A slot this invocation takes itself is used at once: the query is submitted here, which
+    // saves the workflow a StartQuery Task (and, in AWS, a Lambda invocation).
+    tryAcquire: async () => {
       const current = justRead;
       justRead = undefined;
-      return acquireSlot(services, executionId, 0, current);
+      const slot = await acquireSlot(services, executionId, 0, current);
+      if (slot.status !== 'acquired') return slot;
+      const progress = await submitWithRelations(services, executionId, current);
+      return progress.status === 'running'
+        ? {
+            status: 'running',
+            attempts: slot.attempts,
+            polls: progress.polls,
+            wait_seconds: progress.wait_seconds,
+          }
+        : { status: 'finished', attempts: slot.attempts };
     },
   });
 }

@@ -7,7 +7,12 @@ import {
 } from '@aws-sdk/client-athena';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { CreateStateMachineCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  CreateStateMachineCommand,
+  SendTaskSuccessCommand,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -212,6 +217,25 @@ describe('the AWS composition answers every route', () => {
       state: 'QUERY_STATE_EXECUTING',
       engineRunId: 'q-1',
     });
+  });
+
+  it('AcquireSlot with a free slot submits at once and answers its task token (the slot gate on AWS)', async () => {
+    const account = await createAccount(services.accounts, { handle: 'slot_gate' });
+    const executionId = (await executeSql(services, account, 'select 4 as w', 'medium')).executionId;
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-gate' });
+    sfn.on(SendTaskSuccessCommand).resolves({});
+    const runner = createNodeRunner(services);
+    // As Step Functions invokes it for lambda:invoke.waitForTaskToken: the Payload is the event.
+    expect(
+      await runner({ action: 'acquire_slot', execution_id: executionId, task_token: 'token-gate' }),
+    ).toBeUndefined();
+    expect(athena.commandCalls(StartQueryExecutionCommand).at(-1)!.args[0].input.QueryString).toMatch(
+      /SELECT 4 AS w/i,
+    );
+    const answer = sfn.commandCalls(SendTaskSuccessCommand).at(-1)!.args[0].input;
+    expect(answer.taskToken).toBe('token-gate');
+    expect(JSON.parse(answer.output!)).toMatchObject({ status: 'running', polls: 0 });
+    expect(await services.executions.get(executionId)).toMatchObject({ engineRunId: 'q-gate' });
   });
 
   it("runs a pipeline node from the workflow's Task states: each returns at once, the Wait states poll", async () => {

@@ -108,6 +108,16 @@ describe('the single-query workflow (generated ASL)', () => {
     expect(checks).toEqual([0, 1, 2, 3]);
   });
 
+  it('goes straight to polling when AcquireSlot got a slot at once and submitted the query itself', async () => {
+    const calls = await run((input) => {
+      if (input.action === 'acquire_slot')
+        return { status: 'running', attempts: 1, polls: 0, wait_seconds: 1 };
+      const polls = Number(input.polls) + 1;
+      return progress(polls < 2 ? 'running' : 'finished', polls);
+    });
+    expect(calls).toEqual(['acquire_slot', 'check_query', 'check_query']);
+  });
+
   it('ends without polling when the submit already settled the execution (refused or cancelled)', async () => {
     const calls = await run((input) =>
       input.action === 'acquire_slot' ? { status: 'acquired', attempts: 1 } : progress('finished', 0),
