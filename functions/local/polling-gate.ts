@@ -1,15 +1,21 @@
 import type { AwaitRequest, DependencyGate } from '../core/dependency-gate';
 import type { DependencyGateResult } from '../core/pipeline-workflow';
+import { WakeSignals } from './wake-signals';
 
-/** Local dependency gate: the Await Task's handler polls until its dependencies decided. */
+/**
+ * Local dependency gate: the Await Task's handler decides again as soon as a node of its pipeline
+ * ends (`nodeEnded`), and at least every `recheckMillis` in case an end went unannounced.
+ */
 export class PollingDependencyGate implements DependencyGate {
   private closed = false;
+  private readonly signals = new WakeSignals();
 
-  constructor(private readonly pollMillis = 25) {}
+  constructor(private readonly recheckMillis = 100) {}
 
   /** Ends every wait: at shutdown a dependency that was never started will not decide. */
   close(): void {
     this.closed = true;
+    this.signals.wakeAll();
   }
 
   async awaitDependencies(request: AwaitRequest): Promise<DependencyGateResult> {
@@ -18,11 +24,11 @@ export class PollingDependencyGate implements DependencyGate {
         throw new Error('The local host is shutting down; the pipeline resumes at the next start.');
       const decision = await request.decide();
       if (decision !== 'wait') return { proceed: decision === 'proceed' };
-      await new Promise((resolve) => setTimeout(resolve, this.pollMillis));
+      await this.signals.next(request.pipelineExecutionId, this.recheckMillis);
     }
   }
 
-  async nodeEnded(): Promise<void> {
-    // Waiting handlers poll; nothing to wake.
+  async nodeEnded(pipelineExecutionId: string): Promise<void> {
+    this.signals.wake(pipelineExecutionId);
   }
 }

@@ -1,5 +1,6 @@
 import type { SlotGate, SlotWaitRequest } from '../core/slot-gate';
 import type { SlotResult } from '../core/workflows';
+import { WakeSignals } from './wake-signals';
 
 /**
  * Local slot gate: the AcquireSlot Task's handler waits in process, trying again whenever one of
@@ -7,7 +8,7 @@ import type { SlotResult } from '../core/workflows';
  * way that did not say so).
  */
 export class LocalSlotGate implements SlotGate {
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly signals = new WakeSignals();
   private closed = false;
 
   constructor(private readonly recheckMillis = 250) {}
@@ -15,7 +16,7 @@ export class LocalSlotGate implements SlotGate {
   /** Ends every wait: at shutdown nothing frees slots any more. */
   close(): void {
     this.closed = true;
-    for (const wake of [...this.listeners.values()].flatMap((set) => [...set])) wake();
+    this.signals.wakeAll();
   }
 
   async awaitSlot(request: SlotWaitRequest): Promise<SlotResult> {
@@ -24,26 +25,11 @@ export class LocalSlotGate implements SlotGate {
         throw new Error('The local host is shutting down; the execution resumes at the next start.');
       const result = await request.tryAcquire();
       if (result.status !== 'waiting') return result;
-      await this.nextWake(request.accountId);
+      await this.signals.next(request.accountId, this.recheckMillis);
     }
   }
 
   async slotFreed(accountId: string): Promise<void> {
-    for (const wake of [...(this.listeners.get(accountId) ?? [])]) wake();
-  }
-
-  private nextWake(accountId: string): Promise<void> {
-    return new Promise((resolve) => {
-      const listeners = this.listeners.get(accountId) ?? new Set();
-      this.listeners.set(accountId, listeners);
-      const wake = () => {
-        clearTimeout(timer);
-        listeners.delete(wake);
-        if (listeners.size === 0) this.listeners.delete(accountId);
-        resolve();
-      };
-      const timer = setTimeout(wake, this.recheckMillis);
-      listeners.add(wake);
-    });
+    this.signals.wake(accountId);
   }
 }

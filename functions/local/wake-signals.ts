@@ -1,0 +1,31 @@
+/**
+ * In-process wake-ups for the local gates: a handler waits on a key (a pipeline, an account) until
+ * something that may change its answer happens there, or until a re-check is due anyway.
+ */
+export class WakeSignals {
+  private readonly listeners = new Map<string, Set<() => void>>();
+
+  /** Resolves at the next `wake(key)` or after `millis`, whichever comes first. */
+  next(key: string, millis: number): Promise<void> {
+    return new Promise((resolve) => {
+      const listeners = this.listeners.get(key) ?? new Set();
+      this.listeners.set(key, listeners);
+      const wake = () => {
+        clearTimeout(timer);
+        listeners.delete(wake);
+        if (listeners.size === 0) this.listeners.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(wake, millis);
+      listeners.add(wake);
+    });
+  }
+
+  wake(key: string): void {
+    for (const wake of [...(this.listeners.get(key) ?? [])]) wake();
+  }
+
+  wakeAll(): void {
+    for (const key of [...this.listeners.keys()]) this.wake(key);
+  }
+}
