@@ -22,15 +22,31 @@ export async function acquireSlot(
     await failSlotWait(services, executionId);
     return { status: 'finished', attempts };
   }
-  const [head] = (await services.executions.listActive(execution.accountId)).filter(
-    (e) => e.state === 'QUERY_STATE_PENDING' && !e.engineRunId,
-  );
-  if (head && head.executionId !== executionId) return { status: 'waiting', attempts };
+  if (await olderOneQueued(services, execution)) return { status: 'waiting', attempts };
   const acquired = await services.limiter.tryAcquire(
     execution.accountId,
     services.config.maxConcurrentExecutions,
   );
   return { status: acquired ? 'acquired' : 'waiting', attempts };
+}
+
+const queued = (e: Execution) => e.state === 'QUERY_STATE_PENDING' && !e.engineRunId;
+
+/**
+ * Whether an older execution of the account still waits for a slot (oldest first). The active
+ * index is eventually consistent in DynamoDB: an execution it still lists as queued may have
+ * started or ended, which would leave a freed slot unused (the slot gate offers it once). So a
+ * candidate is confirmed with a consistent read before it counts.
+ */
+async function olderOneQueued(services: Services, execution: Execution): Promise<boolean> {
+  const older = (await services.executions.listActive(execution.accountId)).filter(
+    (e) => queued(e) && e.executionId < execution.executionId,
+  );
+  for (const candidate of older) {
+    const current = await services.executions.get(candidate.executionId);
+    if (current && queued(current)) return true;
+  }
+  return false;
 }
 
 /** An execution that waited for a slot past its limit ends FAILED, saying why. */
