@@ -23,7 +23,7 @@
  *             until its node ends (aws-local-stepfunctions runs branches through p-limit(40)).
  *   overhead/hop  (makespan − CP) / nodes on the critical path, grouped compilation: what each
  *             dependency hop adds to the makespan (gate answer → Choice → Run → node end).
- *   hand-off  per node: run_node called − (latest end among its dependencies, or run() for roots).
+ *   hand-off  per node: start_node called − (latest end among its dependencies, or run() for roots).
  */
 import { StateMachine } from 'aws-local-stepfunctions';
 import {
@@ -159,7 +159,7 @@ function nodesOnCriticalPath(graph: PipelineGraph, durations: Map<number, number
 
 interface RunResult {
   makespan: number;
-  /** Per node: dependencies done → run_node called. */
+  /** Per node: dependencies done → start_node called. */
   handoffs: number[];
 }
 

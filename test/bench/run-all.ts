@@ -81,7 +81,7 @@ function pipelineDagFigures(stdout: string): Figure[] {
     },
     { bench, measure: 'makespan/CP under the local 40-branch cap, zero overhead', value: cells[4]! },
     { bench, measure: 'overhead per dependency hop, ms mean / p90 / max', value: cells[7]! },
-    { bench, measure: 'hand-off (dependencies done → run_node), ms p50 / p90', value: cells[8]! },
+    { bench, measure: 'hand-off (dependencies done → start_node), ms p50 / p90', value: cells[8]! },
   ];
 }
 
