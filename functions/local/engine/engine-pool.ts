@@ -118,7 +118,10 @@ export class EnginePool {
       settle({ failure: stoppedFailure('engine_unavailable', job, 0) });
     } else {
       const queue = this.queues.get(accountId) ?? [];
-      queue.push(run);
+      // Oldest execution first (ids sort by creation time), whatever order the submits resolved
+      // in: two runs submitted together may get here out of order.
+      const later = queue.findIndex((queued) => queued.job.executionId > job.executionId);
+      queue.splice(later === -1 ? queue.length : later, 0, run);
       this.queues.set(accountId, queue);
       this.pump();
     }
