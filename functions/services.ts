@@ -19,7 +19,7 @@ import type { DependencyGate } from './core/dependency-gate';
 import type { QueryEngine, ResultStore } from './core/engine';
 import type { ConcurrencyLimiter, ExecutionStore } from './core/executions';
 import type { SqlTableReferenceParser } from './core/lineage';
-import type { MaterializedViewStore } from './core/materialized-views';
+import type { MaterializedViewStore, ViewVersionCatalog } from './core/materialized-views';
 import type { McpEventLog } from './core/mcp-events';
 import type { OAuthStore } from './core/oauth';
 import type { PipelineStore } from './core/pipelines';
@@ -68,6 +68,8 @@ export interface HostAdapters {
   config: ExecutionConfig;
   /** Access-token signing keys: a file under `.data/` locally, a Secrets Manager secret in AWS. */
   signingKeys: SigningKeys;
+  /** Athena's view versions (Glue tables); absent locally, where the engine reads result files. */
+  viewVersions?: ViewVersionCatalog;
 }
 
 /** Host settings that shape the shared stores without being services themselves. */

@@ -122,6 +122,7 @@ export class ServiceStack extends Stack {
         queryEngine.grantReadResults(role);
         queryEngine.grantDeleteResults(role);
         queryEngine.grantStopQueries(role);
+        queryEngine.grantDropViewVersions(role);
         executions.grantStartExecutions(role);
         // Cancels answer parked Tasks: a pipeline's waiting nodes, a queued execution's slot wait.
         executions.grantAnswerTasks(role);
@@ -131,6 +132,7 @@ export class ServiceStack extends Stack {
         data.grantReadWriteItems(role);
         data.denyCredentialItems(role);
         queryEngine.grantRunQueries(role);
+        queryEngine.grantManageViewVersions(role);
         executions.grantStartExecutions(role);
         executions.grantAnswerTasks(role);
         executions.grantManageSchedules(role);

@@ -1,4 +1,5 @@
 import { AthenaClient } from '@aws-sdk/client-athena';
+import { GlueClient } from '@aws-sdk/client-glue';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -13,6 +14,7 @@ import { SigningKeys } from '../oauth/signing-keys';
 import { createServices, type Services } from '../services';
 import { AthenaQueryEngine } from './athena/athena-engine';
 import { AthenaQueries } from './athena/athena-queries';
+import { GlueViewVersions } from './catalog/view-versions';
 import { createDocumentClient } from './dynamo/client';
 import { DynamoSlotWaiterStore } from './dynamo/slot-waiter-store';
 import { SERVICE_TABLE } from './dynamo/table-definitions';
@@ -51,6 +53,20 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
     ? new S3ResultStore(new S3Client({}), { bucket: env.RESULTS_BUCKET })
     : undefined;
   const workGroups = { medium: env.ATHENA_WORKGROUP_MEDIUM, large: env.ATHENA_WORKGROUP_LARGE };
+  const config = executionConfigFromEnv(
+    env,
+    env.NODE_RUNNER_ARN ?? 'arn:aws:lambda:us-east-1:000000000000:function:node-runner',
+  );
+  const viewVersions =
+    results && env.VIEWS_DATABASE && env.DATA_BUCKET
+      ? new GlueViewVersions(new GlueClient({}), new S3Client({}), results, {
+          database: env.VIEWS_DATABASE,
+          bucket: env.DATA_BUCKET,
+          // A run resolves its versions at submit and is stopped at its tier's limit, seen at the
+          // next status poll: a superseded version outlives the longest run by a margin.
+          retireAfterMs: Math.max(...Object.values(config.queryTimeoutMs)) + 10 * 60_000,
+        })
+      : undefined;
   return createServices(db, tableName, {
     // Athena writes each result as CSV where the tier's workgroup says; the result store indexes it.
     engine:
@@ -60,6 +76,9 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
               workGroups: { medium: workGroups.medium, large: workGroups.large },
             }),
             results,
+            undefined,
+            undefined,
+            viewVersions ? env.VIEWS_DATABASE : undefined,
           )
         : notYetInAws<QueryEngine>(
             'The Athena query engine (ATHENA_WORKGROUP_* or RESULTS_BUCKET is not set)',
@@ -94,9 +113,7 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
           new SecretsManagerSigningKeyStore(new SecretsManagerClient({}), env.SIGNING_KEYS_SECRET_ID),
         )
       : notYetInAws<SigningKeys>('OAuth (SIGNING_KEYS_SECRET_ID is not set)'),
-    config: executionConfigFromEnv(
-      env,
-      env.NODE_RUNNER_ARN ?? 'arn:aws:lambda:us-east-1:000000000000:function:node-runner',
-    ),
+    config,
+    ...(viewVersions ? { viewVersions } : {}),
   });
 }

@@ -82,3 +82,21 @@ export interface MaterializedViewStore {
   /** Every view an account may read: its own and other accounts' public ones. */
   listReadableBy(accountId: string): Promise<MaterializedView[]>;
 }
+
+/**
+ * View versions for an engine that cannot read stored results directly (Athena reads tables, not
+ * result files): each refresh's result is made readable as one version before it is published,
+ * and versions no run can still be reading are dropped. The local engine reads result files and
+ * needs none.
+ */
+export interface ViewVersionCatalog {
+  /** Makes a completed refresh's result readable as a version of the view (idempotent). */
+  prepare(fullName: string, version: { executionId: string; columns: ResultColumn[] }): Promise<void>;
+  /**
+   * After a publish: drops the view's versions other than the current one once no run can still
+   * be reading them (runs resolve their versions at submit and last at most a tier's time limit).
+   */
+  retire(fullName: string, currentExecutionId: string | undefined, now?: Date): Promise<void>;
+  /** The view is deleted: drops every version. */
+  drop(fullName: string): Promise<void>;
+}

@@ -53,3 +53,38 @@ export const ATHENA_RULES: RuleSet = {
 };
 
 export const ATHENA_TYPES: Record<string, string> = { UINT256: 'DECIMAL(38, 0)', INT256: 'DECIMAL(38, 0)' };
+
+/**
+ * The SQL reading a column stored as Athena's result text (`c0`, …) back as its type: numbers,
+ * booleans and dates cast, binary from Athena's hex pairs (`00 ab`), timestamps from
+ * `2024-01-01 00:00:00.000`. Arrays, maps and rows stay text (Athena prints them in a form SQL
+ * cannot cast back), as the result API returns them.
+ */
+export function textColumnAs(column: string, type: string): string {
+  const lower = type.toLowerCase().trim();
+  const base = lower.replace(/\(.*$/, '').trim();
+  switch (base) {
+    case 'tinyint':
+    case 'smallint':
+    case 'integer':
+    case 'int':
+    case 'bigint':
+    case 'real':
+    case 'float':
+    case 'double':
+    case 'decimal':
+    case 'boolean':
+    case 'date':
+      return `CAST(${column} AS ${base === 'int' ? 'integer' : base === 'float' ? 'real' : lower})`;
+    case 'varbinary':
+      return `from_hex(regexp_replace(${column}, '^0x| ', ''))`;
+    case 'timestamp':
+      return lower.includes('with time zone')
+        ? `CAST(${column} AS timestamp(3) with time zone)`
+        : `CAST(${column} AS timestamp(3))`;
+    case 'json':
+      return `json_parse(${column})`;
+    default:
+      return column;
+  }
+}

@@ -1,4 +1,10 @@
 export { DUCKDB_SESSION_SETUP } from './duckdb-target';
 export { DuneSqlError, type DuneSqlErrorKind } from './errors';
 export { loadPolyglot as preloadTranslator } from './polyglot';
-export { type Translation, type TranslationTarget, translate, warmUpTranslator } from './translate';
+export {
+  type TextStoredRelation,
+  type Translation,
+  type TranslationTarget,
+  translate,
+  warmUpTranslator,
+} from './translate';

@@ -1,5 +1,5 @@
 import { findAll, functionCall, nodeType, rewrite } from './ast';
-import { ATHENA_RULES, ATHENA_TYPES } from './athena-target';
+import { ATHENA_RULES, ATHENA_TYPES, textColumnAs } from './athena-target';
 import {
   DUCKDB_RULES,
   DUCKDB_TYPES,
@@ -37,6 +37,35 @@ export interface Translation {
   userMessage(message: string): string;
 }
 
+/**
+ * A stored relation (a materialized view version) that Athena reads from a table holding each
+ * column as text (`c0`, `c1`, … in column order): SQL naming `<catalog>.<schema>.<name>` reads a
+ * derived table that casts the text back to the columns' types.
+ */
+export interface TextStoredRelation {
+  catalog: string;
+  schema: string;
+  name: string;
+  columns: { name: string; type: string }[];
+  table: { database: string; name: string };
+}
+
+export interface TranslateOptions {
+  /** Athena only: the stored relations the SQL may name, read through their text tables. */
+  relations?: readonly TextStoredRelation[];
+  /**
+   * The catalog of stored relations (`mv`): naming one of its tables that is not among `relations`
+   * fails here, saying so, instead of as Athena's unknown-catalog error.
+   */
+  relationCatalog?: string;
+  /**
+   * Athena databases SQL may not name directly (the view versions' tables, read only through
+   * `relations`): a reference fails as an unknown table. Defence in depth; the run's IAM session
+   * policy is what enforces it.
+   */
+  hiddenDatabases?: readonly string[];
+}
+
 type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
 
 /** A statement that exercises every step of a translation (rules, macros, transpile, positions). */
@@ -64,7 +93,11 @@ const TARGETS = {
  * rules of the target rewrite what Trino or DuckDB lack, and for DuckDB polyglot's own Trino→DuckDB
  * transpiler does the rest. Throws DuneSqlError (syntax or unsupported), positioned in the user's SQL.
  */
-export async function translate(sql: string, target: TranslationTarget): Promise<Translation> {
+export async function translate(
+  sql: string,
+  target: TranslationTarget,
+  options: TranslateOptions = {},
+): Promise<Translation> {
   const polyglot = await loadPolyglot();
   const source = prepareSource(sql);
   if (source.unterminatedComment !== undefined) {
@@ -133,6 +166,23 @@ export async function translate(sql: string, target: TranslationTarget): Promise
     throw error;
   }
   if (target === 'duckdb') changed = nameUnaliasedColumns(polyglot, statement) || changed;
+  if (
+    target === 'athena' &&
+    (options.relations?.length || options.relationCatalog || options.hiddenDatabases)
+  ) {
+    try {
+      changed = readStoredRelations(polyglot, statement, options) || changed;
+    } catch (error) {
+      if (!(error instanceof UnknownRelation)) throw error;
+      throw new DuneSqlError(
+        'unsupported',
+        error.text.startsWith(`${options.relationCatalog ?? 'mv'}.`)
+          ? `Table ${error.text} does not exist: no materialized view of that name is readable by this account.`
+          : `Table ${error.text} does not exist. Read materialized views by their names, mv.<owner>.result_<name>.`,
+        await findConstruct(polyglot, sql, source, error.relationName),
+      );
+    }
+  }
 
   // Untouched statements skip a generate round trip through the WASM module.
   let trino = source.text;
@@ -229,6 +279,68 @@ function nameUnaliasedColumns(polyglot: Polyglot, statement: AstNode): boolean {
     changed = true;
   });
   return changed;
+}
+
+/**
+ * Replaces each table reference naming a stored relation (`mv.alice.result_x [AS t]`) with a
+ * derived table over its text table, aliased as the reference was (or by the relation's own name,
+ * so `result_x.col` still resolves). Names compare case-insensitively, as Trino's do.
+ */
+function readStoredRelations(
+  polyglot: Polyglot,
+  statement: AstNode,
+  { relations = [], relationCatalog, hiddenDatabases = [] }: TranslateOptions,
+): boolean {
+  const key = (...parts: string[]) => parts.map((part) => part.toLowerCase()).join('.');
+  const byName = new Map(relations.map((r) => [key(r.catalog, r.schema, r.name), r]));
+  const hidden = new Set(hiddenDatabases.map((database) => key(database)));
+  let changed = false;
+  rewrite(statement, (node, type) => {
+    if (type !== 'table') return undefined;
+    const table = node.table;
+    if (table.schema && hidden.has(key(table.schema.name))) {
+      const parts = [table.catalog?.name, table.schema.name, table.name.name].filter(Boolean);
+      throw new UnknownRelation(parts.join('.'), table.name.name);
+    }
+    if (!table.catalog || !table.schema) return undefined;
+    const parts = [table.catalog.name, table.schema.name, table.name.name];
+    const relation = byName.get(key(...parts));
+    if (!relation) {
+      if (relationCatalog && key(parts[0]) === key(relationCatalog)) {
+        throw new UnknownRelation(parts.join('.'), parts[2]);
+      }
+      return undefined;
+    }
+    const derived = derivedTable(polyglot, relation);
+    derived.subquery.alias = structuredClone(table.alias ?? table.name);
+    derived.subquery.column_aliases = structuredClone(table.column_aliases ?? []);
+    changed = true;
+    return derived;
+  });
+  return changed;
+}
+
+/** A stored-relation name the run may not read (absent, or another account's private view). */
+class UnknownRelation extends Error {
+  constructor(
+    readonly text: string,
+    readonly relationName: string,
+  ) {
+    super(`unknown relation ${text}`);
+  }
+}
+
+/** `(SELECT <typed c0> AS "<name>", … FROM "<database>"."<table>") AS t` as a FROM item node. */
+function derivedTable(polyglot: Polyglot, relation: TextStoredRelation): AstNode {
+  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  const columns = relation.columns.length
+    ? relation.columns.map((column, i) => `${textColumnAs(`c${i}`, column.type)} AS ${quote(column.name)}`)
+    : ['*'];
+  const sql = `SELECT * FROM (SELECT ${columns.join(', ')} FROM ${quote(relation.table.database)}.${quote(relation.table.name)}) AS t`;
+  const parsed = polyglot.parse(sql, polyglot.Dialect.Trino);
+  if (!parsed.success || !parsed.ast)
+    throw internalError(`stored relation ${relation.name}: ${parsed.error}`);
+  return (parsed.ast[0] as AstNode).select.from.expressions[0];
 }
 
 const templateCache = new Map<string, AstNode>();

@@ -141,13 +141,16 @@ async function recordSuccess(services: Services, execution: Execution, result: E
   const movesPointer = execution.queryId > 0 || execution.materializedViewName !== undefined;
   const current = movesPointer ? await services.executions.get(executionId) : execution;
   const stillActive = current !== undefined && (active as readonly string[]).includes(current.state);
+  const view = stillActive ? execution.materializedViewName : undefined;
+  // An engine that reads views as tables gets the version's table before readers can see it.
+  if (view) await services.viewVersions?.prepare(view, { executionId, columns: result.columns });
   // The two pointers are independent of each other: moved together.
   await Promise.all([
     stillActive && execution.queryId > 0
       ? services.queries.setLatestCompletedExecution(execution.queryId, executionId)
       : undefined,
-    stillActive && execution.materializedViewName
-      ? services.materializedViews.publish(execution.materializedViewName, {
+    view
+      ? services.materializedViews.publish(view, {
           executionId,
           columns: result.columns,
           rowCount: result.rowCount,
@@ -156,6 +159,7 @@ async function recordSuccess(services: Services, execution: Execution, result: E
         })
       : undefined,
   ]);
+  if (view && services.viewVersions) await retireViewVersions(services, view);
   const completed = await services.executions.transition(executionId, active, {
     state: 'QUERY_STATE_COMPLETED',
     // A run that went from queued to done between two polls was never seen running.
@@ -182,6 +186,16 @@ async function recordSuccess(services: Services, execution: Execution, result: E
     charge(services, execution, credits),
     services.usage.addStorageBytes(execution.accountId, result.resultBytes),
   ]);
+}
+
+/** Drops the view's versions no run can still read; a failure only delays it to the next refresh. */
+async function retireViewVersions(services: Services, fullName: string): Promise<void> {
+  try {
+    const view = await services.materializedViews.get(fullName);
+    await services.viewVersions?.retire(fullName, view?.currentExecutionId);
+  } catch (error) {
+    logger.warn('retiring view versions failed', { fullName, error: error as Error });
+  }
 }
 
 async function recordRunFailure(services: Services, execution: Execution, error: unknown) {

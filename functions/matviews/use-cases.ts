@@ -8,6 +8,7 @@ import {
   materializedViewFullName,
 } from '../core/materialized-views';
 import { type ExecutionRequest, submitExecution } from '../executions/use-cases';
+import { logger } from '../http/logger';
 import { assertRunnable, ownedQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 
@@ -143,6 +144,10 @@ export async function deleteMaterializedView(services: Services, account: Accoun
   await ownedView(services, account, fullName);
   await services.schedules.remove(fullName);
   await services.materializedViews.delete(fullName);
+  // The view is gone either way; versions left behind are only storage, so this never fails the delete.
+  await services.viewVersions?.drop(fullName).catch((error: unknown) => {
+    logger.warn('dropping view versions failed', { fullName, error: error as Error });
+  });
 }
 
 /** One page of the caller's views, and how many there are. */

@@ -10,6 +10,8 @@ export interface DataLakeCatalogProps {
   readonly dataBucket: IBucket;
   /** Defaults to the shared table registry. */
   readonly tables?: readonly TableDefinition[];
+  /** The database of materialized-view versions (its tables are created at run time). */
+  readonly viewsDatabaseName: string;
 }
 
 /**
@@ -48,6 +50,13 @@ export class DataLakeCatalog extends NestedStack {
       cfnTable.addDependency(database);
       tableNames.push(`${name}/${tableInput.name}`);
     }
+    new CfnDatabase(this, 'ViewsDatabase', {
+      catalogId,
+      databaseInput: {
+        name: props.viewsDatabaseName,
+        description: 'Materialized view versions, one table per version (created by the runner)',
+      },
+    });
     this.databaseNames = [...databases.keys()];
     this.tableNames = tableNames;
   }

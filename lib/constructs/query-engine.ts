@@ -18,6 +18,8 @@ const DATA_PREFIX = 'tables/';
 /** Where the workgroups write query results, and where result manifests go. */
 const ATHENA_PREFIX = 'athena/';
 const MANIFEST_PREFIX = 'results/';
+/** Where view versions live in the data bucket (functions/aws/catalog/view-versions.ts). */
+const VIEWS_PREFIX = 'views/';
 
 /** Results live as long as an execution's `expires_at` (the service default, 90 days). */
 export const RESULT_RETENTION_DAYS = 90;
@@ -48,6 +50,8 @@ export class QueryEngine extends Construct {
   readonly accessLogsBucket: Bucket;
   readonly workGroups: Record<PerformanceTier, CfnWorkGroup>;
   readonly catalog: DataLakeCatalog;
+  /** Glue database of materialized-view versions, one table per version (in the catalog's stack). */
+  readonly viewsDatabaseName: string;
   readonly environment: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string) {
@@ -81,11 +85,16 @@ export class QueryEngine extends Construct {
       ],
     });
     this.dataBucket = new Bucket(this, 'Data', { ...bucketDefaults, serverAccessLogsPrefix: 'data/' });
-    this.catalog = new DataLakeCatalog(this, 'Catalog', { dataBucket: this.dataBucket });
+    this.viewsDatabaseName = `${stack.stackName.toLowerCase().replace(/[^a-z0-9]/g, '_')}_views`;
+    this.catalog = new DataLakeCatalog(this, 'Catalog', {
+      dataBucket: this.dataBucket,
+      viewsDatabaseName: this.viewsDatabaseName,
+    });
     const workGroups = {} as Record<PerformanceTier, CfnWorkGroup>;
     const environment: Record<string, string> = {
       RESULTS_BUCKET: this.resultsBucket.bucketName,
       DATA_BUCKET: this.dataBucket.bucketName,
+      VIEWS_DATABASE: this.viewsDatabaseName,
     };
     for (const tier of PERFORMANCE_TIERS) {
       const name = `${stack.stackName}-${tier}`;
@@ -141,6 +150,7 @@ export class QueryEngine extends Construct {
           ...this.catalog.tableNames.map((name) =>
             stack.formatArn({ service: 'glue', resource: 'table', resourceName: name }),
           ),
+          ...this.viewsArns(),
         ],
       }),
     );
@@ -154,7 +164,10 @@ export class QueryEngine extends Construct {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:GetObject'],
-        resources: [this.dataBucket.arnForObjects(`${DATA_PREFIX}*`)],
+        resources: [
+          this.dataBucket.arnForObjects(`${DATA_PREFIX}*`),
+          this.dataBucket.arnForObjects(`${VIEWS_PREFIX}*`),
+        ],
       }),
     );
     grantee.grantPrincipal.addToPrincipalPolicy(
@@ -177,12 +190,66 @@ export class QueryEngine extends Construct {
       }),
     );
     this.grantDeleteResults(grantee);
+    this.acknowledgeViewVersions(grantee);
     acknowledgeOnGrantee(
       grantee,
       `AwsSolutions-IAM5[Resource::<${logicalIdOf(this.dataBucket)}.Arn>/${DATA_PREFIX}*]`,
       'Objects under the data lake prefix of this stack’s own bucket (files are named by the loader)',
     );
     this.acknowledgeResultObjects(grantee);
+  }
+
+  /**
+   * Writing view versions when a refresh completes (rows to the data bucket, a Glue table per
+   * version) and dropping superseded ones (runner).
+   */
+  grantManageViewVersions(grantee: IGrantable): void {
+    this.grantViewVersionActions(grantee, ['glue:CreateTable'], ['s3:PutObject', 's3:AbortMultipartUpload']);
+  }
+
+  /** Dropping every version of a deleted view (the delete route). */
+  grantDropViewVersions(grantee: IGrantable): void {
+    this.grantViewVersionActions(grantee, [], []);
+  }
+
+  private grantViewVersionActions(grantee: IGrantable, glueActions: string[], s3Actions: string[]): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['glue:GetTables', 'glue:DeleteTable', ...glueActions],
+        resources: this.viewsArns(),
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:DeleteObject', ...s3Actions],
+        resources: [this.dataBucket.arnForObjects(`${VIEWS_PREFIX}*`)],
+      }),
+    );
+    this.acknowledgeViewVersions(grantee);
+  }
+
+  /** The Glue catalog, the views database and its tables (named per version at run time). */
+  private viewsArns(): string[] {
+    const stack = Stack.of(this);
+    const database = this.viewsDatabaseName;
+    return [
+      stack.formatArn({ service: 'glue', resource: 'catalog' }),
+      stack.formatArn({ service: 'glue', resource: 'database', resourceName: database }),
+      stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${database}/*` }),
+    ];
+  }
+
+  private acknowledgeViewVersions(grantee: IGrantable): void {
+    acknowledgeOnGrantee(
+      grantee,
+      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:table/${this.viewsDatabaseName}/*]`,
+      'View version tables are named by execution id at run time, in the views database only',
+    );
+    acknowledgeOnGrantee(
+      grantee,
+      `AwsSolutions-IAM5[Resource::<${logicalIdOf(this.dataBucket)}.Arn>/${VIEWS_PREFIX}*]`,
+      'View version objects are named by execution id at run time, under this prefix of the data bucket',
+    );
   }
 
   /** Stopping a cancelled execution's query at once (cancel routes; the runner would on its next poll). */

@@ -12,6 +12,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AthenaQueryEngine } from '../../functions/aws/athena/athena-engine';
 import { AthenaQueries } from '../../functions/aws/athena/athena-queries';
+import { viewVersionTable } from '../../functions/aws/catalog/view-versions';
 import { S3ResultStore } from '../../functions/aws/results/s3-result-store';
 import { runCredits } from '../../functions/core/credits';
 import { type EngineRun, type EngineSubmitRequest, QueryFailure } from '../../functions/core/engine';
@@ -302,6 +303,54 @@ describe('the Athena engine behind the QueryEngine port', () => {
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(QueryFailure);
     expect(failure).toMatchObject({ type: 'syntax_error', position: { line: 2 } });
+    expect(calls()).toEqual([]);
+  });
+
+  it('reads a materialized view through its version table, and refuses one the account may not read', async () => {
+    const views = new AthenaQueryEngine(
+      new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
+        workGroups: { medium: 'svc-medium', large: 'svc-large' },
+      }),
+      new S3ResultStore(s3.client, { bucket: 'svc-results' }),
+      () => now,
+      RESULT_LIMITS,
+      'svc_views',
+    );
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: QUERY_ID });
+    const relations = [
+      {
+        catalog: 'mv',
+        schema: 'alice',
+        name: 'result_flows',
+        executionId: '01HKZJ0000000000000000000A',
+        columns: [{ name: 'n', type: 'bigint' }],
+      },
+    ];
+    await views.submit(request('SELECT n FROM mv.alice.result_flows', { relations }));
+    expect(calls()).toEqual(['StartQueryExecution']);
+    expect(athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input.QueryString).toBe(
+      `SELECT n FROM (SELECT CAST(c0 AS BIGINT) AS "n" FROM "svc_views"."${viewVersionTable('mv.alice.result_flows', '01HKZJ0000000000000000000A')}") AS result_flows`,
+    );
+
+    athena.resetHistory();
+    const failure = await views
+      .submit(request('SELECT n FROM mv.bob.result_private', { relations }))
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      type: 'execution_error',
+      message: expect.stringMatching(/^Table mv\.bob\.result_private does not exist/),
+      position: { line: 1, column: 22 },
+    });
+    // Nor can SQL name the version tables themselves (another account's private view included).
+    const direct = await views
+      .submit(request('SELECT * FROM awsdatacatalog.SVC_VIEWS.v_0123456789abcdef_01hkzj', { relations }))
+      .catch((error: unknown) => error);
+    expect(direct).toMatchObject({
+      type: 'execution_error',
+      message: expect.stringMatching(
+        /^Table awsdatacatalog\.SVC_VIEWS\.v_0123456789abcdef_01hkzj does not exist\. Read materialized views by their names/,
+      ),
+    });
     expect(calls()).toEqual([]);
   });
 

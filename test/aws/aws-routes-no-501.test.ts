@@ -22,12 +22,14 @@ import type { S3ResultStore } from '../../functions/aws/results/s3-result-store'
 import { createAwsServices } from '../../functions/aws/services';
 import { type NodeProgress, nodePollBudget } from '../../functions/core/pipeline-workflow';
 import { executeSql } from '../../functions/executions/use-cases';
+import { deleteMaterializedView, refresh, upsertMaterializedView } from '../../functions/matviews/use-cases';
 import { startPipeline } from '../../functions/pipelines/use-cases';
 import { createQuery } from '../../functions/queries/use-cases';
 import { type RouteDefinition, routes } from '../../functions/routes';
 import { createNodeRunner } from '../../functions/runner/node-runner';
 import { configureServices, resetServices, type Services } from '../../functions/services';
 import { dynaliteForAwsComposition } from '../support/aws-dynalite';
+import { mockGlueTables } from '../support/glue-tables';
 import { mockS3Objects } from '../support/s3-objects';
 
 /**
@@ -41,6 +43,7 @@ const athena = mockClient(AthenaClient);
 mockClient(SchedulerClient).resolves({});
 mockClient(SecretsManagerClient).resolves({});
 const s3 = mockS3Objects();
+const glue = mockGlueTables();
 let dynamo: Awaited<ReturnType<typeof dynaliteForAwsComposition>>;
 let services: Services;
 let apiKey: string;
@@ -59,6 +62,8 @@ beforeAll(async () => {
     SCHEDULE_GROUP_NAME: 'svc_wf-refresh',
     SCHEDULER_ROLE_ARN: 'arn:aws:iam::123456789012:role/scheduler',
     SIGNING_KEYS_SECRET_ID: 'svc/oauth-signing-keys',
+    DATA_BUCKET: 'svc-data',
+    VIEWS_DATABASE: 'svc_views',
   });
   configureServices(services);
   sfn.on(CreateStateMachineCommand).callsFake((input) => ({
@@ -311,5 +316,78 @@ describe('the AWS composition answers every route', () => {
     });
     await runner({ action: 'finish_pipeline', pipeline_execution_id: pipelineExecutionId });
     expect((await services.pipelines.get(pipelineExecutionId))!.execution.state).toBe('completed');
+  });
+
+  it('refreshes a materialized view on Athena into a Glue table version that later SQL reads, and drops it with the view', async () => {
+    const account = await createAccount(services.accounts, { handle: 'athena_views' });
+    const query = await createQuery(services.queries, account, {
+      name: 'flows',
+      description: '',
+      querySql: 'select 5 as v, 0x0a as b',
+      parameters: [],
+      tags: [],
+      isPrivate: true,
+    });
+    const runner = createNodeRunner(services);
+    const columns = [
+      { Name: 'v', Label: 'v', Type: 'integer', Precision: 10, Scale: 0 },
+      { Name: 'b', Label: 'b', Type: 'varbinary', Precision: 0, Scale: 0 },
+    ];
+    /** Runs a refresh's workflow steps, Athena answering with `csv` as the result. */
+    const completeRefresh = async (executionId: string, queryId: string, csv: string) => {
+      athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: queryId });
+      await runner({ action: 'acquire_slot', execution_id: executionId, attempt: 0 });
+      await runner({ action: 'submit_query', execution_id: executionId });
+      s3.put('svc-results', `athena/medium/${queryId}.csv`, csv);
+      athena.on(GetQueryExecutionCommand).resolves({
+        QueryExecution: {
+          QueryExecutionId: queryId,
+          ResultConfiguration: { OutputLocation: `s3://svc-results/athena/medium/${queryId}.csv` },
+          Status: { State: 'SUCCEEDED', SubmissionDateTime: new Date() },
+          Statistics: { EngineExecutionTimeInMillis: 300, DataScannedInBytes: 0 },
+        },
+      });
+      athena
+        .on(GetQueryResultsCommand)
+        .resolves({ ResultSet: { Rows: [], ResultSetMetadata: { ColumnInfo: columns } } });
+      expect(await runner({ action: 'check_query', execution_id: executionId, polls: 0 })).toMatchObject({
+        status: 'finished',
+      });
+    };
+    const first = await upsertMaterializedView(services, account, {
+      name: 'result_flows',
+      queryId: query.queryId,
+      tier: 'medium',
+    });
+    await completeRefresh(first.executionId, 'q-view-1', '"v","b"\n"5","0a"\n');
+    const view = await services.materializedViews.get('mv.athena_views.result_flows');
+    expect(view).toMatchObject({ currentExecutionId: first.executionId, rowCount: 1 });
+    const [firstTable] = glue.names('svc_views');
+    expect(firstTable).toMatch(new RegExp(`_${first.executionId.toLowerCase()}$`));
+    expect(s3.has('svc-data', `views/${firstTable}/rows.json.gz`)).toBe(true);
+
+    // SQL naming the view reads the current version's table, its columns cast back to their types.
+    const reader = (
+      await executeSql(services, account, 'select v, b from mv.athena_views.result_flows', 'medium')
+    ).executionId;
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-reader' });
+    await runner({ action: 'acquire_slot', execution_id: reader, attempt: 0 });
+    await runner({ action: 'submit_query', execution_id: reader });
+    const readerSql = athena.commandCalls(StartQueryExecutionCommand).at(-1)!.args[0].input.QueryString!;
+    expect(readerSql).toContain(`FROM "svc_views"."${firstTable}"`);
+    expect(readerSql).toMatch(/CAST\(c0 AS INT(EGER)?\) AS "v"/i);
+    expect(readerSql).toMatch(/FROM_HEX\(REGEXP_REPLACE\(c1, '\^0x\| ', ''\)\) AS "b"/i);
+
+    // A second refresh switches readers to a new version; the first stays readable for now.
+    const second = await refresh(services, account, 'mv.athena_views.result_flows', 'medium');
+    await completeRefresh(second.executionId, 'q-view-2', '"v","b"\n"6","0b"\n');
+    expect((await services.materializedViews.get('mv.athena_views.result_flows'))!.currentExecutionId).toBe(
+      second.executionId,
+    );
+    expect(glue.names('svc_views')).toHaveLength(2);
+
+    await deleteMaterializedView(services, account, 'mv.athena_views.result_flows');
+    expect(glue.names('svc_views')).toEqual([]);
+    expect(s3.has('svc-data', `views/${firstTable}/rows.json.gz`)).toBe(false);
   });
 });

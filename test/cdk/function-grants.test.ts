@@ -118,7 +118,22 @@ describe('each function group gets what its functions call', () => {
       stack.resolve(grants.filter((st) => allowed([st], 'glue').length).map((st) => st.Resource)),
     );
     expect(glue).toContain(':table/ethereum/transactions');
-    expect(glue).not.toMatch(/table\/[a-z0-9_]+\/\*/);
+    // The only wildcard: the views database, whose tables are view versions made at run time.
+    const views = stack.queryEngine.viewsDatabaseName;
+    expect(glue.replaceAll(`table/${views}/*`, '')).not.toMatch(/table\/[a-z0-9_]+\/\*/);
+    expect(glue).toContain(`table/${views}/*`);
+    const writes = grants.filter((st) => allowed([st], 'glue').some((a) => /Create|Delete/.test(a)));
+    expect(JSON.stringify(stack.resolve(writes.map((st) => st.Resource)))).not.toContain('ethereum');
+  });
+
+  it('only the runner creates view versions; the delete route drops them; readers touch none', () => {
+    const glueActions = (name: string) => allowed(grantsOf(name), 'glue');
+    expect(glueActions('NodeRunner')).toEqual(
+      expect.arrayContaining(['glue:CreateTable', 'glue:DeleteTable']),
+    );
+    expect(glueActions('DeleteMaterializedView')).toContain('glue:DeleteTable');
+    expect(glueActions('DeleteMaterializedView')).not.toContain('glue:CreateTable');
+    expect(glueActions('GetExecutionResults')).toEqual([]);
   });
 
   it('names every DynamoDB resource: the table and its index, never `index/*`; no role may Scan', () => {

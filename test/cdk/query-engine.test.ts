@@ -103,10 +103,14 @@ describe('the data lake catalog (nested stack)', () => {
     const { BASE_TABLES } = await import('../../functions/datasets/base-tables');
     const catalog = Template.fromStack(stack.queryEngine.catalog);
     catalog.resourceCountIs('AWS::Glue::Table', BASE_TABLES.length);
+    // One per schema, plus the database of materialized-view versions.
     catalog.resourceCountIs(
       'AWS::Glue::Database',
-      new Set(BASE_TABLES.map((table) => table.schema.toLowerCase())).size,
+      new Set(BASE_TABLES.map((table) => table.schema.toLowerCase())).size + 1,
     );
+    catalog.hasResourceProperties('AWS::Glue::Database', {
+      DatabaseInput: Match.objectLike({ Name: stack.queryEngine.viewsDatabaseName }),
+    });
     catalog.hasResourceProperties('AWS::Glue::Table', {
       DatabaseName: 'ethereum',
       TableInput: Match.objectLike({

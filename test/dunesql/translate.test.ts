@@ -182,4 +182,54 @@ describe('the athena target', () => {
     const error = await translate('select keccak(data) from t', 'athena').catch((e: unknown) => e);
     expect((error as DuneSqlError).message).toMatch(/keccak\(\) is not available on Athena/);
   });
+
+  describe('materialized views: a reference reads the version table, cast back to its types', () => {
+    const relation = {
+      catalog: 'mv',
+      schema: 'alice',
+      name: 'result_flows',
+      columns: [
+        { name: 'n', type: 'bigint' },
+        { name: 'Addr', type: 'varbinary' },
+        { name: 'ts', type: 'timestamp' },
+        { name: 'amount', type: 'decimal(38,0)' },
+        { name: 'tags', type: 'array' },
+      ],
+      table: { database: 'svc_views', name: 'v_0123456789abcdef_01hkzj' },
+    };
+    const athena = (sql: string) =>
+      translate(sql, 'athena', { relations: [relation], relationCatalog: 'mv' });
+    const derived =
+      '(SELECT CAST(c0 AS BIGINT) AS "n", FROM_HEX(REGEXP_REPLACE(c1, \'^0x| \', \'\')) AS "Addr", CAST(c2 AS TIMESTAMP(3)) AS "ts", CAST(c3 AS DECIMAL(38, 0)) AS "amount", c4 AS "tags" FROM "svc_views"."v_0123456789abcdef_01hkzj")';
+
+    it.each([
+      ['select t.n from mv.alice.result_flows as t', `FROM ${derived} AS t`],
+      // Unaliased: named as the view, so `result_flows.n` still resolves; names match case-insensitively.
+      ['select result_flows.n from MV.Alice.RESULT_FLOWS', `FROM ${derived} AS RESULT_FLOWS`],
+      ['select * from mv.alice.result_flows x(a, b, c, d, e)', `FROM ${derived} AS x(a, b, c, d, e)`],
+      ['with w as (select * from mv.alice.result_flows) select * from w', `FROM ${derived} AS result_flows)`],
+      ['select 1 from dex.trades d join mv.alice.result_flows f on true', `JOIN ${derived} AS f ON TRUE`],
+    ])('%s', async (sql, expected) => {
+      const { sql: trino } = await athena(sql);
+      expect(trino).toContain(expected);
+      expect(trino).not.toMatch(/mv\.alice/i);
+      expect(parse(trino, Dialect.Trino).success).toBe(true);
+    });
+
+    it('leaves other tables alone, and a one-part name equal to a view name too', async () => {
+      const { sql } = await athena('select * from result_flows join alice.result_flows on true');
+      expect(sql).toBe('select * from result_flows join alice.result_flows on true');
+    });
+
+    it('refuses a view the account may not read (absent or private) where it is named', async () => {
+      const error = (await athena('select *\nfrom mv.bob.result_secret').catch(
+        (e: unknown) => e,
+      )) as DuneSqlError;
+      expect(error).toBeInstanceOf(DuneSqlError);
+      expect(error.message).toMatch(
+        /^Table mv\.bob\.result_secret does not exist: no materialized view of that name is readable by this account/,
+      );
+      expect(error.position).toEqual({ line: 2, column: 13 });
+    });
+  });
 });

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
+  DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   NoSuchKey,
@@ -56,6 +57,10 @@ export function mockS3Objects() {
       });
       return { ETag: '"etag"' };
     });
+    mock.on(DeleteObjectCommand).callsFake(async (input: { Bucket?: string; Key?: string }) => {
+      objects.delete(id(input.Bucket, input.Key));
+      return {};
+    });
     mock
       .on(DeleteObjectsCommand)
       .callsFake(async (input: { Bucket?: string; Delete?: { Objects?: { Key?: string }[] } }) => {
@@ -82,6 +87,11 @@ export function mockS3Objects() {
     },
     has(bucket: string, key: string) {
       return objects.has(id(bucket, key));
+    },
+    /** An object's bytes (objects put or held in memory only). */
+    bytes(bucket: string, key: string): Buffer | undefined {
+      const object = objects.get(id(bucket, key));
+      return object && 'bytes' in object ? object.bytes : undefined;
     },
     /** Ranges requested with GetObject, in order. */
     ranges(): (string | undefined)[] {

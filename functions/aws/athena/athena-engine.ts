@@ -4,9 +4,12 @@ import {
   type EngineSubmitRequest,
   type QueryEngine,
   QueryFailure,
+  type ReadableRelation,
 } from '../../core/engine';
+import { MATERIALIZED_VIEW_CATALOG, materializedViewFullName } from '../../core/materialized-views';
 import { RESULT_LIMITS, resultLimitOf, resultTooLarge, storageQuotaUsedUp } from '../../core/result-limits';
-import { DuneSqlError, translate } from '../../dunesql';
+import { DuneSqlError, type TextStoredRelation, translate } from '../../dunesql';
+import { viewVersionTable } from '../catalog/view-versions';
 import { ResultLimitExceeded, type ResultManifest, type S3Location } from '../results/s3-result-store';
 import type { AthenaQueries, AthenaStatistics } from './athena-queries';
 
@@ -34,13 +37,19 @@ export class AthenaQueryEngine implements QueryEngine {
     private readonly results: AthenaResultIndex,
     private readonly now: () => Date = () => new Date(),
     private readonly limits = RESULT_LIMITS,
+    /** The Glue database of view versions (functions/aws/catalog/view-versions.ts). */
+    private readonly viewsDatabase?: string,
   ) {}
 
   async submit(request: EngineSubmitRequest): Promise<EngineRun> {
     if (resultLimitOf(request.tier, request, this.limits[request.tier]).maxResultBytes <= 0) {
       throw storageQuotaUsedUp();
     }
-    const translation = await translate(request.sql, 'athena').catch((error: unknown) => {
+    const translation = await translate(request.sql, 'athena', {
+      relations: this.storedRelations(request.relations ?? []),
+      relationCatalog: MATERIALIZED_VIEW_CATALOG,
+      ...(this.viewsDatabase ? { hiddenDatabases: [this.viewsDatabase] } : {}),
+    }).catch((error: unknown) => {
       throw translationFailure(error);
     });
     const engineRunId = await this.queries.start({
@@ -99,6 +108,19 @@ export class AthenaQueryEngine implements QueryEngine {
   }
 
   async close(): Promise<void> {}
+
+  /** The views the run may read, each at the version resolved at submit, as their Glue tables. */
+  private storedRelations(relations: readonly ReadableRelation[]): TextStoredRelation[] {
+    const database = this.viewsDatabase;
+    if (!database) return [];
+    return relations.map(({ catalog, schema, name, columns, executionId }) => ({
+      catalog,
+      schema,
+      name,
+      columns,
+      table: { database, name: viewVersionTable(materializedViewFullName(schema, name), executionId) },
+    }));
+  }
 }
 
 function usageOf(statistics: AthenaStatistics) {

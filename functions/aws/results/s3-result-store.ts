@@ -190,6 +190,25 @@ export class S3ResultStore implements ResultStore {
     };
   }
 
+  /**
+   * Every row of a stored result in stored order, decoded to text (null for NULL), in batches as
+   * the one streaming GET delivers them: memory stays at a chunk and its rows.
+   */
+  async *records(executionId: string): AsyncGenerator<CsvRecord[]> {
+    const manifest = await this.manifest(executionId);
+    if (manifest.offsets.length === 0) return;
+    const body = await this.rangeBody(manifest, 0, manifest.offsets.length);
+    let batch: CsvRecord[] = [];
+    const stream = new CsvRecordStream((record) => batch.push(record));
+    for await (const chunk of body) {
+      stream.push(chunk);
+      if (batch.length > 0) yield batch;
+      batch = [];
+    }
+    stream.end();
+    if (batch.length > 0) yield batch;
+  }
+
   async delete(executionId: string): Promise<void> {
     if (!isValidExecutionId(executionId)) return;
     const manifest = await this.manifest(executionId).catch((error) => {
