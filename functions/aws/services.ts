@@ -4,6 +4,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
+import { STSClient } from '@aws-sdk/client-sts';
 import type { QueryEngine, ResultStore } from '../core/engine';
 import { NotImplementedError } from '../core/errors';
 import type { RefreshScheduleRegistry } from '../core/refresh-schedules';
@@ -14,6 +15,7 @@ import { SigningKeys } from '../oauth/signing-keys';
 import { createServices, type Services } from '../services';
 import { AthenaQueryEngine } from './athena/athena-engine';
 import { AthenaQueries } from './athena/athena-queries';
+import { RunRoleSessions } from './athena/run-isolation';
 import { GlueViewVersions } from './catalog/view-versions';
 import { createDocumentClient } from './dynamo/client';
 import { DynamoSlotWaiterStore } from './dynamo/slot-waiter-store';
@@ -57,6 +59,8 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
     env,
     env.NODE_RUNNER_ARN ?? 'arn:aws:lambda:us-east-1:000000000000:function:node-runner',
   );
+  // The longest a run may last: a superseded view version and a run session outlive it.
+  const longestRunMs = Math.max(...Object.values(config.queryTimeoutMs)) + 10 * 60_000;
   const viewVersions =
     results && env.VIEWS_DATABASE && env.DATA_BUCKET
       ? new GlueViewVersions(new GlueClient({}), new S3Client({}), results, {
@@ -64,7 +68,16 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
           bucket: env.DATA_BUCKET,
           // A run resolves its versions at submit and is stopped at its tier's limit, seen at the
           // next status poll: a superseded version outlives the longest run by a margin.
-          retireAfterMs: Math.max(...Object.values(config.queryTimeoutMs)) + 10 * 60_000,
+          retireAfterMs: longestRunMs,
+        })
+      : undefined;
+  // Each run starts as the query-run role, narrowed to the data lake and its own view versions.
+  const isolation =
+    env.ATHENA_RUN_ROLE_ARN && env.VIEWS_DATABASE
+      ? new RunRoleSessions(new STSClient({}), {
+          roleArn: env.ATHENA_RUN_ROLE_ARN,
+          viewsDatabase: env.VIEWS_DATABASE,
+          longestRunMs,
         })
       : undefined;
   return createServices(db, tableName, {
@@ -79,6 +92,7 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
             undefined,
             undefined,
             viewVersions ? env.VIEWS_DATABASE : undefined,
+            isolation,
           )
         : notYetInAws<QueryEngine>(
             'The Athena query engine (ATHENA_WORKGROUP_* or RESULTS_BUCKET is not set)',

@@ -35,6 +35,8 @@ export interface Translation {
   ): Promise<{ line: number; column: number } | undefined>;
   /** The engine's error message with translation helpers named as the user wrote them. */
   userMessage(message: string): string;
+  /** The stored relations (`TranslateOptions.relations`) the SQL reads: what the run may access. */
+  relationsRead: TextStoredRelation[];
 }
 
 /**
@@ -166,12 +168,13 @@ export async function translate(
     throw error;
   }
   if (target === 'duckdb') changed = nameUnaliasedColumns(polyglot, statement) || changed;
+  const relationsRead = new Set<TextStoredRelation>();
   if (
     target === 'athena' &&
     (options.relations?.length || options.relationCatalog || options.hiddenDatabases)
   ) {
     try {
-      changed = readStoredRelations(polyglot, statement, options) || changed;
+      changed = readStoredRelations(polyglot, statement, options, relationsRead) || changed;
     } catch (error) {
       if (!(error instanceof UnknownRelation)) throw error;
       throw new DuneSqlError(
@@ -210,6 +213,7 @@ export async function translate(
         unit === 'bytes' ? byteToCharOffset(output, offset) : offset,
       ),
     userMessage: target === 'duckdb' ? userFacingMessage : (message) => message,
+    relationsRead: [...relationsRead],
   };
 }
 
@@ -290,6 +294,7 @@ function readStoredRelations(
   polyglot: Polyglot,
   statement: AstNode,
   { relations = [], relationCatalog, hiddenDatabases = [] }: TranslateOptions,
+  read: Set<TextStoredRelation>,
 ): boolean {
   const key = (...parts: string[]) => parts.map((part) => part.toLowerCase()).join('.');
   const byName = new Map(relations.map((r) => [key(r.catalog, r.schema, r.name), r]));
@@ -311,6 +316,7 @@ function readStoredRelations(
       }
       return undefined;
     }
+    read.add(relation);
     const derived = derivedTable(polyglot, relation);
     derived.subquery.alias = structuredClone(table.alias ?? table.name);
     derived.subquery.column_aliases = structuredClone(table.column_aliases ?? []);

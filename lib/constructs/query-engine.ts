@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
-import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { AccountPrincipal, type IGrantable, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import {
   BlockPublicAccess,
   Bucket,
@@ -11,6 +11,7 @@ import {
 import { Construct } from 'constructs';
 import { PERFORMANCE_TIERS, type PerformanceTier } from '../../functions/core/engine';
 import { DataLakeCatalog } from './data-lake-catalog';
+import { InlinePolicyRole } from './function-roles';
 import { acknowledge, acknowledgeOnGrantee } from './nag';
 
 /** Where the data lake's tables live in the data bucket (functions/aws/catalog/glue-tables.ts). */
@@ -52,6 +53,8 @@ export class QueryEngine extends Construct {
   readonly catalog: DataLakeCatalog;
   /** Glue database of materialized-view versions, one table per version (in the catalog's stack). */
   readonly viewsDatabaseName: string;
+  /** What Athena runs as: the runner assumes it per run with a session policy (item 6, docs/aws.md). */
+  readonly runRole: Role;
   readonly environment: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string) {
@@ -118,28 +121,63 @@ export class QueryEngine extends Construct {
       environment[WORKGROUP_ENV[tier]] = name;
     }
     this.workGroups = workGroups;
+    // Trusts the account; only roles granted sts:AssumeRole on it (the runner's) may assume it.
+    // One hour: the most a role assumed from a Lambda's role may last (role chaining).
+    this.runRole = new InlinePolicyRole(this, 'QueryRunRole', {
+      assumedBy: new AccountPrincipal(stack.account),
+      maxSessionDuration: Duration.hours(1),
+      description: 'Athena runs of user SQL, narrowed per run by a session policy',
+    });
+    this.grantQueryData(this.runRole);
+    environment.ATHENA_RUN_ROLE_ARN = this.runRole.roleArn;
     this.environment = environment;
   }
 
   /**
-   * Running queries: the tier workgroups, the catalog's databases and tables (named one by one),
-   * reading the data lake, and the result location Athena writes with the caller's credentials.
+   * Running queries (the node runner): it starts each query with a session of the query-run role
+   * (`sts:AssumeRole`, narrowed per run by a session policy), and itself polls and stops queries,
+   * reads the CSV results and writes their manifests. It cannot read the data lake itself.
    */
   grantRunQueries(grantee: IGrantable): void {
-    const stack = Stack.of(this);
-    const workGroupArns = this.workGroupArns();
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: [
-          'athena:StartQueryExecution',
-          'athena:GetQueryExecution',
-          'athena:GetQueryResults',
-          'athena:StopQueryExecution',
-        ],
-        resources: workGroupArns,
+        actions: ['athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution'],
+        resources: this.workGroupArns(),
+      }),
+    );
+    this.runRole.grantAssumeRole(grantee.grantPrincipal);
+    // Result CSVs (read to index them; GetQueryResults reads them as the caller) and manifests.
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [this.resultsBucket.arnForObjects(`${ATHENA_PREFIX}*`)],
       }),
     );
     grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject'],
+        resources: [this.resultsBucket.arnForObjects(`${MANIFEST_PREFIX}*`)],
+      }),
+    );
+    this.grantDeleteResults(grantee);
+    this.acknowledgeResultObjects(grantee);
+  }
+
+  /**
+   * The query-run role's own policy: the tier workgroups, the catalog's databases and tables
+   * (named one by one) and the views database, reading the data lake and the view versions, and
+   * the result location Athena writes with the caller's credentials. Each run's session policy
+   * narrows the views to the versions it resolved (functions/aws/athena/run-isolation.ts).
+   */
+  private grantQueryData(role: Role): void {
+    const stack = Stack.of(this);
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution'],
+        resources: this.workGroupArns(),
+      }),
+    );
+    role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartition', 'glue:GetPartitions'],
         resources: [
@@ -155,13 +193,13 @@ export class QueryEngine extends Construct {
       }),
     );
     // Athena lists and reads the table locations, and writes results, as the caller (docs/aws.md).
-    grantee.grantPrincipal.addToPrincipalPolicy(
+    role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:ListBucket', 's3:GetBucketLocation'],
         resources: [this.dataBucket.bucketArn],
       }),
     );
-    grantee.grantPrincipal.addToPrincipalPolicy(
+    role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:GetObject'],
         resources: [
@@ -170,33 +208,25 @@ export class QueryEngine extends Construct {
         ],
       }),
     );
-    grantee.grantPrincipal.addToPrincipalPolicy(
+    role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:ListBucket', 's3:GetBucketLocation', 's3:ListBucketMultipartUploads'],
         resources: [this.resultsBucket.bucketArn],
       }),
     );
-    grantee.grantPrincipal.addToPrincipalPolicy(
+    role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
         resources: [this.resultsBucket.arnForObjects(`${ATHENA_PREFIX}*`)],
       }),
     );
-    // Result manifests (functions/aws/results): written once when a query succeeds.
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['s3:GetObject', 's3:PutObject'],
-        resources: [this.resultsBucket.arnForObjects(`${MANIFEST_PREFIX}*`)],
-      }),
-    );
-    this.grantDeleteResults(grantee);
-    this.acknowledgeViewVersions(grantee);
-    acknowledgeOnGrantee(
-      grantee,
+    this.acknowledgeViewVersions(role);
+    acknowledge(
+      role,
       `AwsSolutions-IAM5[Resource::<${logicalIdOf(this.dataBucket)}.Arn>/${DATA_PREFIX}*]`,
       'Objects under the data lake prefix of this stack’s own bucket (files are named by the loader)',
     );
-    this.acknowledgeResultObjects(grantee);
+    this.acknowledgeResultObjects(role);
   }
 
   /**

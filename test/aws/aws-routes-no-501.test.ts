@@ -13,6 +13,7 @@ import {
   SFNClient,
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,7 @@ const sfn = mockClient(SFNClient);
 const athena = mockClient(AthenaClient);
 mockClient(SchedulerClient).resolves({});
 mockClient(SecretsManagerClient).resolves({});
+const sts = mockClient(STSClient);
 const s3 = mockS3Objects();
 const glue = mockGlueTables();
 let dynamo: Awaited<ReturnType<typeof dynaliteForAwsComposition>>;
@@ -64,6 +66,7 @@ beforeAll(async () => {
     SIGNING_KEYS_SECRET_ID: 'svc/oauth-signing-keys',
     DATA_BUCKET: 'svc-data',
     VIEWS_DATABASE: 'svc_views',
+    ATHENA_RUN_ROLE_ARN: 'arn:aws:iam::123456789012:role/svc-QueryRunRole',
   });
   configureServices(services);
   sfn.on(CreateStateMachineCommand).callsFake((input) => ({
@@ -72,6 +75,15 @@ beforeAll(async () => {
   }));
   sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn:execution', startDate: new Date() });
   athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
+  // Every Athena run starts with a session of the query-run role (run-isolation.ts).
+  sts.on(AssumeRoleCommand).resolves({
+    Credentials: {
+      AccessKeyId: 'ASIA-RUN',
+      SecretAccessKey: 'secret',
+      SessionToken: 'token',
+      Expiration: new Date(Date.now() + 3_600_000),
+    },
+  });
   const account = await createAccount(services.accounts, { handle: 'routes501' });
   apiKey = (await createApiKey(services.accounts, account.accountId, 'routes')).apiKey;
 });
@@ -377,6 +389,10 @@ describe('the AWS composition answers every route', () => {
     expect(readerSql).toContain(`FROM "svc_views"."${firstTable}"`);
     expect(readerSql).toMatch(/CAST\(c0 AS INT(EGER)?\) AS "v"/i);
     expect(readerSql).toMatch(/FROM_HEX\(REGEXP_REPLACE\(c1, '\^0x\| ', ''\)\) AS "b"/i);
+    // Its Athena session may read this view's versions, and no other view's.
+    const policy = sts.commandCalls(AssumeRoleCommand).at(-1)!.args[0].input.Policy!;
+    expect(policy).toContain(`table/svc_views/${firstTable!.replace(/[0-9a-z]+$/, '*')}`);
+    expect(policy.match(/table\/svc_views\/v_/g)).toHaveLength(1);
 
     // A second refresh switches readers to a new version; the first stays readable for now.
     const second = await refresh(services, account, 'mv.athena_views.result_flows', 'medium');

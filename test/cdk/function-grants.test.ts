@@ -106,24 +106,48 @@ describe('each function group gets what its functions call', () => {
     expect(allowed(grants, 's3')).toEqual(['s3:DeleteObject', 's3:GetObject']);
   });
 
-  it('the node runner runs queries on named Glue tables and the tier workgroups only', () => {
+  it('the node runner starts queries only as the query-run role, and cannot read the data lake itself', () => {
     const grants = grantsOf('NodeRunner');
     expect(allowed(grants, 'athena')).toEqual([
       'athena:GetQueryExecution',
       'athena:GetQueryResults',
-      'athena:StartQueryExecution',
       'athena:StopQueryExecution',
     ]);
+    const assume = grants.filter((st) => allowed([st], 'sts').length);
+    expect(assume.map((st) => st.Action)).toEqual(['sts:AssumeRole']);
+    expect(stack.resolve(assume[0]!.Resource)).toEqual({
+      'Fn::GetAtt': [logicalIdOf(stack, stack.queryEngine.runRole), 'Arn'],
+    });
     const glue = JSON.stringify(
       stack.resolve(grants.filter((st) => allowed([st], 'glue').length).map((st) => st.Resource)),
     );
+    expect(glue).not.toContain('ethereum');
+    const objects = JSON.stringify(stack.resolve(grants.map((st) => st.Resource)));
+    expect(objects).not.toContain('/tables/*');
+    // No other function may assume it.
+    const others = roleStatements(template).filter((st) => allowed([st], 'sts').length);
+    expect(others).toHaveLength(1);
+  });
+
+  it('the query-run role reads named Glue tables, the view versions and the tier workgroups only', () => {
+    const id = logicalIdOf(stack, stack.queryEngine.runRole);
+    const grants = roleStatements(template, id);
+    expect(allowed(grants, 'athena')).toEqual(['athena:GetQueryExecution', 'athena:StartQueryExecution']);
+    const glue = JSON.stringify(
+      stack.resolve(grants.filter((st) => allowed([st], 'glue').length).map((st) => st.Resource)),
+    );
+    expect(allowed(grants, 'glue').every((action) => action.startsWith('glue:Get'))).toBe(true);
     expect(glue).toContain(':table/ethereum/transactions');
-    // The only wildcard: the views database, whose tables are view versions made at run time.
+    // The only wildcard: the views database, whose tables are view versions made at run time (each
+    // run's session policy narrows it to the versions that run resolved).
     const views = stack.queryEngine.viewsDatabaseName;
     expect(glue.replaceAll(`table/${views}/*`, '')).not.toMatch(/table\/[a-z0-9_]+\/\*/);
     expect(glue).toContain(`table/${views}/*`);
-    const writes = grants.filter((st) => allowed([st], 'glue').some((a) => /Create|Delete/.test(a)));
-    expect(JSON.stringify(stack.resolve(writes.map((st) => st.Resource)))).not.toContain('ethereum');
+    const trust = template.toJSON().Resources[id].Properties.AssumeRolePolicyDocument.Statement;
+    expect(trust).toEqual([
+      expect.objectContaining({ Action: 'sts:AssumeRole', Principal: { AWS: expect.anything() } }),
+    ]);
+    expect(template.toJSON().Resources[id].Properties.MaxSessionDuration).toBe(3600);
   });
 
   it('only the runner creates view versions; the delete route drops them; readers touch none', () => {

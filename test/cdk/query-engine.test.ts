@@ -83,6 +83,8 @@ describe('the query engine resources', () => {
           'DATA_BUCKET',
           'ATHENA_WORKGROUP_MEDIUM',
           'ATHENA_WORKGROUP_LARGE',
+          'VIEWS_DATABASE',
+          'ATHENA_RUN_ROLE_ARN',
         ]),
       );
     }

@@ -124,8 +124,9 @@ describe('functions', () => {
   it('run under the role of their group; no role carries a managed policy', () => {
     const groups: FunctionGroup[] = ['authorizer', 'oauth', 'publicPages', 'reader', 'writer', 'runner'];
     expect([...stack.roles.all.keys()].sort()).toEqual([...groups].sort());
-    // The group roles, the workflows' and the schedules', and API Gateway's account logging role.
-    template.resourceCountIs('AWS::IAM::Role', groups.length + 3);
+    // The group roles, the workflows' and the schedules', API Gateway's account logging role, and
+    // the query-run role Athena runs as (assumed per run, never by a function directly).
+    template.resourceCountIs('AWS::IAM::Role', groups.length + 4);
     for (const route of routes) {
       const fn = resources[logicalIdOf(stack, stack.api.functions.get(route.functionName)!)]!;
       expect(fn.Properties.Role, route.functionName).toEqual({

@@ -9,9 +9,10 @@ import {
 import { MATERIALIZED_VIEW_CATALOG, materializedViewFullName } from '../../core/materialized-views';
 import { RESULT_LIMITS, resultLimitOf, resultTooLarge, storageQuotaUsedUp } from '../../core/result-limits';
 import { DuneSqlError, type TextStoredRelation, translate } from '../../dunesql';
-import { viewVersionTable } from '../catalog/view-versions';
+import { viewTablePrefix, viewVersionTable } from '../catalog/view-versions';
 import { ResultLimitExceeded, type ResultManifest, type S3Location } from '../results/s3-result-store';
 import type { AthenaQueries, AthenaStatistics } from './athena-queries';
+import type { RunRoleSessions } from './run-isolation';
 
 /** What the engine needs of the result store: indexing a finished query's CSV (S3ResultStore). */
 export interface AthenaResultIndex {
@@ -39,6 +40,8 @@ export class AthenaQueryEngine implements QueryEngine {
     private readonly limits = RESULT_LIMITS,
     /** The Glue database of view versions (functions/aws/catalog/view-versions.ts). */
     private readonly viewsDatabase?: string,
+    /** Per-run sessions of the query-run role (run-isolation.ts); absent: the function's own role. */
+    private readonly isolation?: RunRoleSessions,
   ) {}
 
   async submit(request: EngineSubmitRequest): Promise<EngineRun> {
@@ -52,10 +55,18 @@ export class AthenaQueryEngine implements QueryEngine {
     }).catch((error: unknown) => {
       throw translationFailure(error);
     });
+    // The run may read the views its SQL names (any version of each: all are equally readable).
+    const client = await this.isolation?.clientFor(
+      request.executionId,
+      translation.relationsRead.map(
+        ({ catalog, schema, name }) => `${viewTablePrefix(`${catalog}.${schema}.${name}`)}*`,
+      ),
+    );
     const engineRunId = await this.queries.start({
       executionId: request.executionId,
       sql: translation.sql,
       tier: request.tier,
+      ...(client ? { client } : {}),
     });
     const { executionId, tier, timeoutMs, sql } = request;
     return { executionId, engineRunId, tier, timeoutMs, sql };

@@ -57,10 +57,16 @@ export class AthenaQueries {
    * Starts the query; idempotent per execution: the client request token is derived from the
    * execution id, so a retried start returns the same QueryExecutionId instead of running twice.
    */
-  async start(request: { executionId: string; sql: string; tier: PerformanceTier }): Promise<string> {
+  async start(request: {
+    executionId: string;
+    sql: string;
+    tier: PerformanceTier;
+    /** The client to start it with (the run's isolated session); the default one otherwise. */
+    client?: AthenaClient;
+  }): Promise<string> {
     const reuseMinutes = this.options.resultReuseMinutes ?? 0;
     try {
-      const started = await this.athena.send(
+      const started = await (request.client ?? this.athena).send(
         new StartQueryExecutionCommand({
           QueryString: request.sql,
           WorkGroup: this.options.workGroups[request.tier],

@@ -42,7 +42,8 @@ export function viewVersionTable(fullName: string, executionId: string): string 
   return `${viewTablePrefix(fullName)}${executionId.toLowerCase()}`;
 }
 
-function viewTablePrefix(fullName: string): string {
+/** What every version table of a view starts with. */
+export function viewTablePrefix(fullName: string): string {
   return `v_${createHash('sha256').update(fullName).digest('hex').slice(0, 16)}_`;
 }
 
