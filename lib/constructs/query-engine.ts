@@ -87,7 +87,12 @@ export class QueryEngine extends Construct {
         { id: 'abort-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });
-    this.dataBucket = new Bucket(this, 'Data', { ...bucketDefaults, serverAccessLogsPrefix: 'data/' });
+    this.dataBucket = new Bucket(this, 'Data', {
+      ...bucketDefaults,
+      serverAccessLogsPrefix: 'data/',
+      // View versions are uploaded in parts; a runner that dies mid-upload leaves parts behind.
+      lifecycleRules: [{ id: 'abort-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
     this.viewsDatabaseName = `${stack.stackName.toLowerCase().replace(/[^a-z0-9]/g, '_')}_views`;
     this.catalog = new DataLakeCatalog(this, 'Catalog', {
       dataBucket: this.dataBucket,

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-glue';
-import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, DeleteObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Dialect, transpile } from '@polyglot-sql/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -194,6 +195,57 @@ describe('materialized view versions on Athena (Glue table + gzip JSON lines)', 
       versions.prepare(VIEW, { executionId: '01HKZJ2683PHF9Q9PHHQ8FW4ZZ', columns: COLUMNS }),
     ).rejects.toThrow(/No stored result/);
     expect(glue.names(VIEWS_DB)).toEqual([]);
+  });
+
+  it('streams a result larger than one upload part as a multipart upload, rows in order', async () => {
+    const id = '01HKZJ2683PHF9Q9PHHQ8FW4Q2';
+    const columns: ResultColumn[] = [
+      { name: 'i', type: 'bigint' },
+      { name: 'h', type: 'varchar' },
+    ];
+    const rows = 120_000;
+    const { csvPath } = await writeResultFiles({
+      dir,
+      executionId: id,
+      sql: `SELECT range AS i, md5(range::VARCHAR) || md5((range * 7)::VARCHAR) || md5((range * 13)::VARCHAR) AS h FROM range(${rows}) ORDER BY range DESC`,
+      columns,
+    });
+    await s3.putFile('svc-results', `athena/medium/${id}.csv`, csvPath);
+    await results.register(id, { bucket: 'svc-results', key: `athena/medium/${id}.csv` }, columns);
+    s3.setChunkBytes(1 << 20);
+    await versions.prepare(VIEW, { executionId: id, columns });
+    expect(s3.mock.commandCalls(UploadPartCommand).length).toBeGreaterThan(1);
+    expect(s3.openUploads()).toBe(0);
+    const lines = gunzipSync(s3.bytes(DATA_BUCKET, rowsKey(id))!)
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
+    expect(lines).toHaveLength(rows);
+    expect(JSON.parse(lines[0]!).c0).toBe(String(rows - 1));
+    expect(JSON.parse(lines.at(-1)!).c0).toBe('0');
+  });
+
+  it('aborts the upload and creates no table when reading the rows fails midway', async () => {
+    const failing = new GlueViewVersions(
+      glue.client,
+      s3.client,
+      {
+        async *records() {
+          // Incompressible rows, so the gzip output passes a 5 MiB part before the failure.
+          for (let i = 0; i < 3; i++) yield [[String(i), randomBytes(6 << 20).toString('base64')]];
+          throw new Error('S3 read reset');
+        },
+      },
+      { database: VIEWS_DB, bucket: DATA_BUCKET, retireAfterMs: RETIRE_AFTER_MS },
+    );
+    const id = '01HKZJ2683PHF9Q9PHHQ8FW4Q3';
+    await expect(failing.prepare(VIEW, { executionId: id, columns: COLUMNS.slice(0, 2) })).rejects.toThrow(
+      'S3 read reset',
+    );
+    expect(s3.mock.commandCalls(CreateMultipartUploadCommand)).toHaveLength(1); // it was multipart
+    expect(s3.openUploads()).toBe(0);
+    expect(glue.names(VIEWS_DB)).toEqual([]);
+    expect(s3.has(DATA_BUCKET, rowsKey(id))).toBe(false);
   });
 
   it('drops superseded versions only once no run can still read them, and keeps the current one', async () => {

@@ -2,12 +2,16 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { sdkStreamMixin } from '@smithy/core/serde';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -21,9 +25,17 @@ type StoredObject = { bytes: Buffer } | { path: string; size: number };
  * S3 does; bodies are real Node streams with the SDK's stream mixin, as in Lambda, arriving in
  * chunks of 1 MiB (`setChunkBytes`: small chunks put record boundaries anywhere).
  */
-export function mockS3Objects() {
+export function mockS3Objects(
+  options: {
+    /** Count multipart uploads' parts without keeping them (benchmarks of big uploads). */
+    discardUploads?: boolean;
+  } = {},
+) {
   let chunkBytes = 1 << 20;
   const objects = new Map<string, StoredObject>();
+  /** Multipart uploads in progress: their parts by number (or only their sizes, when discarded). */
+  const uploads = new Map<string, { key: string; parts: Map<number, Buffer> }>();
+  let uploadedBytes = 0;
   const mock = mockClient(S3Client);
   const id = (bucket: string | undefined, key: string | undefined) => `${bucket}/${key}`;
 
@@ -52,10 +64,38 @@ export function mockS3Objects() {
     });
     mock.on(PutObjectCommand).callsFake(async (input: { Bucket?: string; Key?: string; Body?: unknown }) => {
       const body = input.Body;
-      objects.set(id(input.Bucket, input.Key), {
-        bytes: Buffer.isBuffer(body) ? body : Buffer.from(body as string | Uint8Array),
-      });
+      const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body as string | Uint8Array);
+      uploadedBytes += bytes.length;
+      objects.set(id(input.Bucket, input.Key), { bytes });
       return { ETag: '"etag"' };
+    });
+    // Multipart uploads (lib-storage's Upload past 5 MiB), completed into one object.
+    mock.on(CreateMultipartUploadCommand).callsFake(async (input: { Bucket?: string; Key?: string }) => {
+      const uploadId = `upload-${uploads.size + 1}-${Date.now()}`;
+      uploads.set(uploadId, { key: id(input.Bucket, input.Key), parts: new Map() });
+      return { UploadId: uploadId, Bucket: input.Bucket, Key: input.Key };
+    });
+    mock
+      .on(UploadPartCommand)
+      .callsFake(async (input: { UploadId?: string; PartNumber?: number; Body?: unknown }) => {
+        const upload = uploads.get(input.UploadId ?? '');
+        if (!upload) throw new Error(`No such upload ${input.UploadId}`);
+        const body = Buffer.from(input.Body as Uint8Array);
+        uploadedBytes += body.length;
+        upload.parts.set(input.PartNumber ?? 0, options.discardUploads ? Buffer.alloc(0) : body);
+        return { ETag: `"part-${input.PartNumber}"` };
+      });
+    mock.on(CompleteMultipartUploadCommand).callsFake(async (input: { UploadId?: string }) => {
+      const upload = uploads.get(input.UploadId ?? '');
+      if (!upload) throw new Error(`No such upload ${input.UploadId}`);
+      uploads.delete(input.UploadId!);
+      const parts = [...upload.parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
+      objects.set(upload.key, { bytes: Buffer.concat(parts) });
+      return { ETag: '"multipart"' };
+    });
+    mock.on(AbortMultipartUploadCommand).callsFake(async (input: { UploadId?: string }) => {
+      uploads.delete(input.UploadId ?? '');
+      return {};
     });
     mock.on(DeleteObjectCommand).callsFake(async (input: { Bucket?: string; Key?: string }) => {
       objects.delete(id(input.Bucket, input.Key));
@@ -93,6 +133,10 @@ export function mockS3Objects() {
       const object = objects.get(id(bucket, key));
       return object && 'bytes' in object ? object.bytes : undefined;
     },
+    /** Bytes received by PutObject and UploadPart so far. */
+    uploadedBytes: () => uploadedBytes,
+    /** Multipart uploads started and neither completed nor aborted. */
+    openUploads: () => uploads.size,
     /** Ranges requested with GetObject, in order. */
     ranges(): (string | undefined)[] {
       return mock.commandCalls(GetObjectCommand).map((call) => call.args[0].input.Range);

@@ -99,7 +99,12 @@ export class GlueViewVersions implements ViewVersionCatalog {
     for (const version of await this.versions(fullName)) await this.dropVersion(version.Name!);
   }
 
-  /** Streams the result's rows through gzip into one multipart upload (bounded memory). */
+  /**
+   * Streams the result's rows through gzip into one upload (multipart past 5 MiB: bounded memory).
+   * A failure destroys the stream with the error, so the upload fails, aborts its multipart upload
+   * and only then rejects: nothing is left half-written (`Upload.abort()` would reject at once and
+   * abort in the background, which a frozen Lambda may never finish).
+   */
   private async writeRows(executionId: string, key: string): Promise<void> {
     const gzip = createGzip();
     const upload = new Upload({
@@ -118,12 +123,12 @@ export class GlueViewVersions implements ViewVersionCatalog {
         if (!gzip.write(batch.map(jsonLine).join(''))) await Promise.race([once(gzip, 'drain'), failed]);
       }
       gzip.end();
-      await uploaded;
     } catch (error) {
-      gzip.destroy();
-      await upload.abort().catch(() => undefined);
+      gzip.destroy(error as Error);
+      await uploaded.catch(() => undefined);
       throw error;
     }
+    await uploaded;
   }
 
   private tableInput(
