@@ -38,7 +38,8 @@ export class StepFunctionsSlotGate implements SlotGate {
     for (const waiter of await this.waiters.oldest(accountId, WAITERS_PER_WAKE)) {
       const result = await tryAcquireFor(waiter.executionId);
       // The oldest waiter could not take it (the slot is taken again, or an older execution
-      // without a token, e.g. a pipeline node, is ahead): nobody behind it may.
+      // not parked yet, e.g. a pipeline node between its first try and its WaitForSlot_n, is
+      // ahead): nobody behind it may.
       if (result.status === 'waiting') return;
       await this.deliver(accountId, waiter.executionId, waiter.taskToken, result);
       if (result.status === 'acquired') return;

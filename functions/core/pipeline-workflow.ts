@@ -11,9 +11,11 @@
  *   Start_n  runner Lambda {action: start_node} → $.node = NodeProgress: creates the node's execution,
  *            takes a slot and submits its query if it can; Catch States.ALL → Fail_n
  *   Poll_n   Choice: $.node.status running → WaitForQuery_n, waiting → WaitForSlot_n, else → Done_n
- *   WaitForQuery_n / WaitForSlot_n   Wait $.node.wait_seconds → Check_n
- *   Check_n  runner Lambda {action: check_node} → $.node: one status read (or slot attempt); the
- *            runner ends the node when its execution has ended; Catch States.ALL → Fail_n
+ *   WaitForQuery_n   Wait $.node.wait_seconds → Check_n
+ *   WaitForSlot_n    lambda:invoke.waitForTaskToken {action: acquire_slot} → $.node.slot: parks on
+ *            the slot gate until a slot is handed on (no polling) → Check_n; Catch → Fail_n
+ *   Check_n  runner Lambda {action: check_node} → $.node: one status read (or the submit, once a
+ *            slot is held); the runner ends the node when its execution has ended; Catch → Fail_n
  *   Fail_n   runner Lambda {action: record_node_failure, error, cause}; Catch States.ALL → Unrecorded_n
  *
  * No function waits on a running query: like the single-query workflow, the branch's Wait states
@@ -41,6 +43,7 @@ import {
   LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN,
   QUERY_STATES,
   queryPollSeconds,
+  type SlotResult,
   TRANSIENT_ERRORS,
 } from './workflows';
 
@@ -62,21 +65,37 @@ export interface PipelineRunnerInput {
   /** record_node_failure only: the ASL error name and cause caught from a Task of the branch. */
   error?: string;
   cause?: string;
-  /** check_node only: the node's execution (from start_node's answer) and the polls so far. */
+  /**
+   * check_node of definitions before `progress`: the node's execution (from start_node's answer)
+   * and the polls so far.
+   */
   execution_id?: string;
   polls?: number;
+  /**
+   * check_node: the node's progress as the branch holds it (its execution and polls; `slot` when
+   * WaitForSlot_n was handed one by the gate).
+   */
+  progress?: Partial<NodeProgress> & { slot?: SlotResult };
   /** start_node and check_node: how many polls the node may make, spread over `poll_window_seconds`. */
   poll_budget?: number;
   poll_window_seconds?: number;
 }
 
-/** What start_node and check_node answer: poll again after `wait_seconds`, or the node has ended. */
+/**
+ * What start_node and check_node answer: poll again after `wait_seconds`, or the node has ended.
+ * It also carries the node's ids and poll limits, so Check_n passes just this object back (its
+ * Parameters repeat on every node of the definition, which must stay under 1 MiB).
+ */
 export interface NodeProgress {
   /** waiting: for an execution slot; running: the query runs; finished: the node has ended. */
   status: 'waiting' | 'running' | 'finished';
   execution_id?: string;
   polls: number;
   wait_seconds: number;
+  pipeline_execution_id?: string;
+  node_id?: number;
+  poll_budget?: number;
+  poll_window_seconds?: number;
 }
 
 /** What `await_dependencies` resolves with (SendTaskSuccess output in AWS, handler result locally). */
@@ -114,14 +133,17 @@ const CHECK_TIMEOUT_SECONDS = 300;
 /** Retry of transient errors on every Task: at most this many retries per Task. */
 export const TRANSIENT_RETRY_ATTEMPTS = 3;
 
-const retryTransient = [
-  {
-    ErrorEquals: TRANSIENT_ERRORS,
-    IntervalSeconds: 1,
-    MaxAttempts: TRANSIENT_RETRY_ATTEMPTS,
-    BackoffRate: 2,
-    JitterStrategy: 'FULL',
-  },
+/**
+ * 1 s, doubling, 3 attempts: the States Language defaults of IntervalSeconds, BackoffRate and
+ * MaxAttempts, left out because they repeat on every Task of every node (a 300-node definition
+ * must stay under 1 MiB).
+ */
+const retryTransient = [{ ErrorEquals: TRANSIENT_ERRORS, JitterStrategy: 'FULL' }];
+
+/** Fail_n retries once less: its events are part of every node's worst case (`estimateHistoryEvents`). */
+const FAILURE_RECORD_ATTEMPTS = 2;
+const retryFailureRecord = [
+  { ErrorEquals: TRANSIENT_ERRORS, MaxAttempts: FAILURE_RECORD_ATTEMPTS, JitterStrategy: 'FULL' },
 ];
 
 /** Name of the Parallel state that holds the node branches. */
@@ -182,8 +204,9 @@ function nodeBranch(
 ): AslStateMachine {
   const names = pipelineStateNames(nodeId);
   const ids = { 'pipeline_execution_id.$': '$.pipeline_execution_id', node_id: nodeId };
-  // Start, Check: a crash or timeout records the node failed (its dependents get skipped).
-  const catchToFail = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: names.fail }];
+  // Await, Start, Check: a crash or timeout records the node failed (its dependents get skipped).
+  // The caught {Error, Cause} becomes Fail_n's whole input (no ResultPath: fewer bytes per node).
+  const catchToFail = [{ ErrorEquals: ['States.ALL'], Next: names.fail }];
   const states: Record<string, AslState> = {
     [names.await]: {
       Type: 'Task',
@@ -197,7 +220,7 @@ function nodeBranch(
       TimeoutSeconds: options.awaitTimeoutSeconds,
       Retry: retryTransient,
       // Timeout or runner error while waiting: record the node failed (its dependents get skipped).
-      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: names.fail }],
+      Catch: catchToFail,
       Next: names.gate,
     },
     [names.gate]: {
@@ -238,17 +261,34 @@ function nodeBranch(
       Default: names.done,
     },
     [names.waitForQuery]: { Type: 'Wait', SecondsPath: '$.node.wait_seconds', Next: names.check },
-    [names.waitForSlot]: { Type: 'Wait', SecondsPath: '$.node.wait_seconds', Next: names.check },
+    // No slot free: the node parks on the slot gate with its token, as a single query's AcquireSlot
+    // does (the same runner action). Whoever frees a slot hands it on and submits the node's query;
+    // Check_n then reads its status. However long the wait, it costs one Task's events.
+    [names.waitForSlot]: {
+      Type: 'Task',
+      Resource: LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN,
+      Parameters: {
+        FunctionName: options.runnerResource,
+        Payload: {
+          action: 'acquire_slot',
+          'execution_id.$': '$.node.execution_id',
+          'task_token.$': '$$.Task.Token',
+        },
+      },
+      // Kept beside the node's progress: Check_n submits at once when the slot was handed on.
+      ResultPath: '$.node.slot',
+      TimeoutSeconds: options.awaitTimeoutSeconds,
+      // Whatever ends the wait (a Lambda error, the timeout), Check_n takes the next step: it tries
+      // for a slot itself and parks again, or ends the node if its execution has ended (the sweep
+      // ends a pipeline past its bound). A Catch instead of a Retry: fewer bytes per node.
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.node.slot', Next: names.check }],
+      Next: names.check,
+    },
     [names.check]: {
       Type: 'Task',
       Resource: options.runnerResource,
-      Parameters: {
-        action: 'check_node',
-        ...ids,
-        'execution_id.$': '$.node.execution_id',
-        'polls.$': '$.node.polls',
-        ...pollLimits,
-      },
+      // The node's progress: its ids, execution, polls and limits, and after WaitForSlot_n the slot.
+      Parameters: { action: 'check_node', 'progress.$': '$.node' },
       ResultPath: '$.node',
       TimeoutSeconds: options.checkTimeoutSeconds ?? CHECK_TIMEOUT_SECONDS,
       Retry: retryTransient,
@@ -259,17 +299,19 @@ function nodeBranch(
     [names.fail]: {
       Type: 'Task',
       Resource: options.runnerResource,
+      // Its input is the caught error; the workflow's name is the pipeline execution id.
       Parameters: {
         action: 'record_node_failure',
-        ...ids,
-        'error.$': '$.failure.Error',
-        'cause.$': '$.failure.Cause',
+        'pipeline_execution_id.$': '$$.Execution.Name',
+        node_id: nodeId,
+        'error.$': '$.Error',
+        'cause.$': '$.Cause',
       },
       // Replaces the caught {Error, Cause} so the branch output stays a few bytes.
       ResultSelector: { recorded: true },
-      ResultPath: '$.failure',
+      ResultPath: '$',
       TimeoutSeconds: BOOKKEEPING_TIMEOUT_SECONDS,
-      Retry: retryTransient,
+      Retry: retryFailureRecord,
       // Could not even record the failure: end the branch anyway; finish_pipeline settles the node.
       Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: names.unrecorded }],
       End: true,
@@ -379,9 +421,9 @@ export function pipelineRunnerInput(input: unknown): PipelineRunnerInput {
 /**
  * History events of one pipeline execution, upper bound (Standard workflows fail at 25,000).
  * Per node, the longest branch path (await retried, run retried then failed, failure record
- * retried then failed), counting 6 events per Task and 4 per retry:
+ * retried then failed), counting 6 events per Task and 4 per retry (AWS logs no per-branch
+ * events of a Parallel):
  *
- *   branch start/end        2   (AWS logs no per-branch events; counted anyway)
  *   Await_n                 6 + 4·R   TaskStateEntered, TaskScheduled, TaskStarted, TaskSubmitted,
  *                                     TaskSucceeded|Failed|TimedOut, TaskStateExited; a retry adds
  *                                     TaskScheduled, TaskStarted, (TaskSubmitted), TaskFailed
@@ -389,7 +431,9 @@ export function pipelineRunnerInput(input: unknown): PipelineRunnerInput {
  *   Start_n                 6 + 4·R   (a Lambda-ARN Task logs 5: TaskStateEntered, LambdaFunction
  *                                     Scheduled/Started/Succeeded|Failed, TaskStateExited)
  *   Poll_n                  2
- *   Fail_n                  6 + 4·R
+ *   WaitForSlot_n           6         once, no Retry: a node woken by the slot gate holds its slot;
+ *                                     a wait that ends otherwise counts as two polls in Check_n
+ *   Fail_n                  6 + 4·2   (two retries)
  *   Unrecorded_n / end      2   SucceedStateEntered/Exited
  *
  * with R = TRANSIENT_RETRY_ATTEMPTS = 3: 62 per node, plus EVENTS_PER_NODE_POLL per poll (the
@@ -401,7 +445,10 @@ export function pipelineRunnerInput(input: unknown): PipelineRunnerInput {
  */
 export function estimateHistoryEvents(nodeCount: number, branchGroupSize = BRANCH_GROUP_SIZE): number {
   const task = 6 + 4 * TRANSIENT_RETRY_ATTEMPTS;
-  const perNode = 2 + task + 2 + task + 2 + task + 2;
+  const slotWait = 6; // no Retry: a failed wait goes on to Check_n
+  const failureRecord = 6 + 4 * FAILURE_RECORD_ATTEMPTS;
+  // Await, Gate, Start, Poll, WaitForSlot (once: a woken node holds its slot), Fail, end.
+  const perNode = task + 2 + task + 2 + slotWait + failureRecord + 2;
   const groups = nodeCount > branchGroupSize ? Math.ceil(nodeCount / branchGroupSize) : 0;
   const fixed = 2 + 4 + task + 2;
   return fixed + perNode * nodeCount + 6 * groups;

@@ -78,7 +78,7 @@ export const QUERY_STATES = {
   acquireSlot: 'AcquireSlot',
   slotAcquired: 'SlotAcquired',
   submittedAtOnce: 'SubmittedAtOnce',
-  /** Not a state of the single-query workflow (its AcquireSlot waits on a token); pipeline nodes poll. */
+  /** Not a state of the single-query workflow (AcquireSlot): the prefix of a pipeline node's slot wait. */
   waitForSlot: 'WaitForSlot',
   startQuery: 'StartQuery',
   queryRunning: 'QueryRunning',

@@ -134,7 +134,20 @@ async function startNodeStep(services: Services, input: PipelineRunnerInput): Pr
 
 /** Check_n: one more step of the node's execution (a slot attempt or a status read). */
 function checkNodeStep(services: Services, input: PipelineRunnerInput): Promise<NodeProgress> {
-  return advanceNode(services, input, String(input.execution_id), Number(input.polls ?? 0));
+  // Definitions before `progress` passed the ids, execution and limits one by one.
+  const progress = input.progress ?? {};
+  const step: PipelineRunnerInput = {
+    ...input,
+    pipeline_execution_id: input.pipeline_execution_id ?? progress.pipeline_execution_id,
+    node_id: input.node_id ?? progress.node_id,
+    poll_budget: input.poll_budget ?? progress.poll_budget,
+    poll_window_seconds: input.poll_window_seconds ?? progress.poll_window_seconds,
+  };
+  const executionId = String(progress.execution_id ?? input.execution_id);
+  // A slot wait that ended without a slot (a Lambda error, its timeout) logged a Task's events
+  // more than a Wait: it counts as two polls against the node's share of the history.
+  const extra = progress.slot && progress.slot.status === undefined ? 1 : 0; // a caught {Error, Cause}
+  return advanceNode(services, step, executionId, Number(progress.polls ?? input.polls ?? 0) + extra);
 }
 
 /**
@@ -153,11 +166,19 @@ async function advanceNode(
   const nodeId = Number(input.node_id);
   const budget = Number(input.poll_budget ?? services.config.maxSlotPolls);
   const window = Number(input.poll_window_seconds ?? 0);
+  // What Check_n hands back on its next call.
+  const carried = {
+    pipeline_execution_id: pipelineExecutionId,
+    node_id: nodeId,
+    ...(input.poll_budget !== undefined ? { poll_budget: Number(input.poll_budget) } : {}),
+    ...(input.poll_window_seconds !== undefined ? { poll_window_seconds: window } : {}),
+  };
   const next = (status: 'waiting' | 'running', progressPolls: number, minimumSeconds = 0) => ({
     status,
     execution_id: executionId,
     polls: progressPolls,
     wait_seconds: Math.max(minimumSeconds, nodePollSeconds(progressPolls, budget, window)),
+    ...carried,
   });
   const finish = async (): Promise<NodeProgress> => {
     await finishNode(services, pipelineExecutionId, nodeId, executionId);
@@ -171,7 +192,11 @@ async function advanceNode(
   if (!execution) return finish();
   if (!execution.engineRunId) {
     if (isTerminal(execution.state)) return finish();
-    const slot = await acquireSlot(services, executionId, polls, execution);
+    // WaitForSlot_n was handed a slot (taken for this execution by whoever freed it): use it.
+    const handedOn = input.progress?.slot?.status === 'acquired';
+    const slot = handedOn
+      ? ({ status: 'acquired', attempts: 1 } as const)
+      : await acquireSlot(services, executionId, polls, execution);
     if (slot.status === 'waiting') return next('waiting', polls + 1, services.config.slotPollSeconds);
     if (slot.status === 'finished') return advanceNode(services, input, executionId, polls + 1);
     const submitted = await submitWithRelations(services, executionId, execution);

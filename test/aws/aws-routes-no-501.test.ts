@@ -22,6 +22,7 @@ import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
 import type { S3ResultStore } from '../../functions/aws/results/s3-result-store';
 import { createAwsServices } from '../../functions/aws/services';
 import { type NodeProgress, nodePollBudget } from '../../functions/core/pipeline-workflow';
+import { releaseSlot } from '../../functions/executions/slots';
 import { executeSql } from '../../functions/executions/use-cases';
 import { deleteMaterializedView, refresh, upsertMaterializedView } from '../../functions/matviews/use-cases';
 import { startPipeline } from '../../functions/pipelines/use-cases';
@@ -405,5 +406,62 @@ describe('the AWS composition answers every route', () => {
     await deleteMaterializedView(services, account, 'mv.athena_views.result_flows');
     expect(glue.names('svc_views')).toEqual([]);
     expect(s3.has('svc-data', `views/${firstTable}/rows.json.gz`)).toBe(false);
+  });
+
+  it('parks a pipeline node without a slot on the slot gate, and submits it when a slot is handed on', async () => {
+    const account = await createAccount(services.accounts, { handle: 'node_slots' });
+    const query = await createQuery(services.queries, account, {
+      name: 'node',
+      description: '',
+      querySql: 'select 6 as s',
+      parameters: [],
+      tags: [],
+      isPrivate: true,
+    });
+    const { pipelineExecutionId } = await startPipeline(services, account, {
+      nodes: [{ id: 1, dependencies: [], queryExecution: { queryId: query.queryId, performance: 'medium' } }],
+    });
+    // Every slot of the account is taken.
+    const slots = services.config.maxConcurrentExecutions;
+    for (let i = 0; i < slots; i++)
+      expect(await services.limiter.tryAcquire(account.accountId, slots)).toBe(true);
+    const runner = createNodeRunner(services);
+    const started = (await runner({
+      action: 'start_node',
+      pipeline_execution_id: pipelineExecutionId,
+      node_id: 1,
+      poll_budget: nodePollBudget(1),
+      poll_window_seconds: 1920,
+    })) as NodeProgress;
+    expect(started).toMatchObject({
+      status: 'waiting',
+      pipeline_execution_id: pipelineExecutionId,
+      node_id: 1,
+    });
+    // WaitForSlot_1, as Step Functions invokes it: parks with its token, answers nothing yet.
+    sfn.on(SendTaskSuccessCommand).resolves({});
+    const answered = sfn.commandCalls(SendTaskSuccessCommand).length;
+    expect(
+      await runner({
+        action: 'acquire_slot',
+        execution_id: started.execution_id,
+        task_token: 'token-node-1',
+      }),
+    ).toBeUndefined();
+    expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(answered);
+    // A run of the account ends: its slot is handed to the node's token.
+    await releaseSlot(services, account.accountId);
+    const handOn = sfn.commandCalls(SendTaskSuccessCommand).at(-1)!.args[0].input;
+    expect(handOn.taskToken).toBe('token-node-1');
+    const slot = JSON.parse(handOn.output!);
+    expect(slot).toMatchObject({ status: 'acquired' });
+    // Check_1 gets the progress with the slot beside it: submits without taking a second slot.
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-node-slot' });
+    const checked = (await runner({ action: 'check_node', progress: { ...started, slot } })) as NodeProgress;
+    expect(checked).toMatchObject({ status: 'running', execution_id: started.execution_id });
+    expect(await services.executions.get(started.execution_id!)).toMatchObject({
+      engineRunId: 'q-node-slot',
+    });
+    expect(await services.limiter.tryAcquire(account.accountId, slots)).toBe(false);
   });
 });

@@ -112,7 +112,7 @@ describe('compilePipelineWorkflow: the generated ASL', () => {
           expect(state.Type, name).not.toBe('Fail');
         }
       }
-      expect(taskStateNames(machine)).toHaveLength(4 * graph.nodes.length + 1);
+      expect(taskStateNames(machine)).toHaveLength(5 * graph.nodes.length + 1);
     },
   );
 
@@ -146,7 +146,7 @@ describe('compilePipelineWorkflow: the generated ASL', () => {
         ...pollLimits,
       },
       ResultPath: '$.node',
-      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'Fail_4' }],
+      Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Fail_4' }],
       Next: 'Poll_4',
     });
     // No function waits on a running query: the branch polls from Wait states.
@@ -158,19 +158,41 @@ describe('compilePipelineWorkflow: the generated ASL', () => {
       Default: 'Done_4',
     });
     expect(d.WaitForQuery_4).toEqual({ Type: 'Wait', SecondsPath: '$.node.wait_seconds', Next: 'Check_4' });
-    expect(d.WaitForSlot_4).toEqual({ Type: 'Wait', SecondsPath: '$.node.wait_seconds', Next: 'Check_4' });
-    expect(d.Check_4).toMatchObject({
+    // Nor on a slot: the node parks on the slot gate with its token, as a single query does.
+    expect(d.WaitForSlot_4).toEqual({
+      Type: 'Task',
+      Resource: LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN,
       Parameters: {
-        action: 'check_node',
-        node_id: 4,
-        'execution_id.$': '$.node.execution_id',
-        'polls.$': '$.node.polls',
-        ...pollLimits,
+        FunctionName: LOCAL_RUNNER_ARN,
+        Payload: {
+          action: 'acquire_slot',
+          'execution_id.$': '$.node.execution_id',
+          'task_token.$': '$$.Task.Token',
+        },
       },
+      ResultPath: '$.node.slot',
+      TimeoutSeconds: 60,
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.node.slot', Next: 'Check_4' }],
+      Next: 'Check_4',
+    });
+    // Check_n gets the progress Start_n/Check_n answered: ids, execution, polls and poll limits.
+    expect(d.Check_4).toMatchObject({
+      Parameters: { action: 'check_node', 'progress.$': '$.node' },
       ResultPath: '$.node',
       TimeoutSeconds: 300,
-      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'Fail_4' }],
+      Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Fail_4' }],
       Next: 'Poll_4',
+    });
+    expect(d.Fail_4).toMatchObject({
+      Parameters: {
+        action: 'record_node_failure',
+        'pipeline_execution_id.$': '$$.Execution.Name',
+        node_id: 4,
+        'error.$': '$.Error',
+        'cause.$': '$.Cause',
+      },
+      ResultPath: '$',
+      Retry: [expect.objectContaining({ MaxAttempts: 2 })],
     });
     expect(machine.States.Nodes).toMatchObject({ ResultPath: null, Next: 'Finish' });
     expect(machine.States.Finish).toMatchObject({
@@ -195,6 +217,9 @@ describe('compilePipelineWorkflow: the generated ASL', () => {
     }
     expect(estimateHistoryEvents(300)).toBeLessThan(STEP_FUNCTIONS_LIMITS.historyEvents);
     expect(estimateHistoryEvents(300)).toBe(18_674);
+    console.info(
+      `300 nodes: ${Buffer.byteLength(JSON.stringify(awsMachine))} bytes with a 64-character runner name`,
+    );
   });
 
   it("spreads each node's polls so the history stays under 25,000 events however long nodes run", () => {
@@ -289,8 +314,10 @@ async function simulate(graph: PipelineGraph, scenario: Scenario = {}) {
   };
 
   const handler = async (raw: unknown): Promise<unknown> => {
-    // Await_n gets {FunctionName, Payload}; the other Tasks get the payload itself.
-    const input = pipelineRunnerInput(raw);
+    // Await_n gets {FunctionName, Payload}; the other Tasks get the payload itself. Check_n gets
+    // the progress the previous answer carried (ids, execution, polls, limits), as the runner does.
+    const received = pipelineRunnerInput(raw);
+    const input = received.progress ? { ...received, ...received.progress } : received;
     actions.push(`${input.action}:${input.node_id ?? ''}`);
     expect(input.pipeline_execution_id).toBe('pipe-1');
     const id = input.node_id!;
@@ -328,7 +355,7 @@ async function simulate(graph: PipelineGraph, scenario: Scenario = {}) {
         }
         expect(input).toMatchObject({ poll_budget: expect.any(Number), poll_window_seconds: 30 });
         // Submitted: the branch polls from its Wait state (0 s here).
-        return { status: 'running', execution_id: `exec-${id}`, polls: 0, wait_seconds: 0 };
+        return progress(id, 'running', 0);
       }
       case 'check_node': {
         expect(input.execution_id).toBe(`exec-${id}`);
@@ -349,8 +376,7 @@ async function simulate(graph: PipelineGraph, scenario: Scenario = {}) {
           end(id, 'cancelled');
           return { status: 'finished', polls, wait_seconds: 0 };
         }
-        if (left > 50 && !scenario.hangingChecks?.includes(id))
-          return { status: 'running', execution_id: `exec-${id}`, polls, wait_seconds: 0 };
+        if (left > 50 && !scenario.hangingChecks?.includes(id)) return progress(id, 'running', polls);
         if (scenario.failing?.includes(id)) {
           records.get(id)!.ended = now();
           throw Object.assign(new Error(`query of node ${id} failed`), { name: 'QueryFailed' });
@@ -370,6 +396,20 @@ async function simulate(graph: PipelineGraph, scenario: Scenario = {}) {
     }
   };
 
+  /** A NodeProgress as the runner answers it: the node's ids and limits ride along for Check_n. */
+  function progress(id: number, status: 'running' | 'finished', polls: number) {
+    return {
+      status,
+      execution_id: `exec-${id}`,
+      polls,
+      wait_seconds: 0,
+      pipeline_execution_id: 'pipe-1',
+      node_id: id,
+      poll_budget: 10,
+      poll_window_seconds: 30,
+    };
+  }
+
   const definition = compilePipelineWorkflow(graph, { ...OPTIONS, ...scenario.options });
   const machine = new StateMachine(structuredClone(definition) as never, {
     validationOptions: { checkArn: true, checkPaths: true },
@@ -381,7 +421,8 @@ async function simulate(graph: PipelineGraph, scenario: Scenario = {}) {
       taskResourceLocalHandlers: Object.fromEntries(names.map((name) => [name, handler])) as never,
       retryIntervalOverrides: Object.fromEntries(names.map((name) => [name, 1])),
     },
-    context: LOCAL_TASK_CONTEXT as never,
+    // The workflow's name is the pipeline execution id (Fail_n reads it), as the hosts start it.
+    context: { Execution: { Id: 'pipe-1', Name: 'pipe-1' }, ...LOCAL_TASK_CONTEXT } as never,
   });
   if (scenario.cancelAfterMs !== undefined) {
     setTimeout(() => {
