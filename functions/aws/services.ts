@@ -89,10 +89,11 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
               workGroups: { medium: workGroups.medium, large: workGroups.large },
             }),
             results,
-            undefined,
-            undefined,
-            viewVersions ? env.VIEWS_DATABASE : undefined,
-            isolation,
+            {
+              ...(viewVersions ? { viewsDatabase: env.VIEWS_DATABASE } : {}),
+              ...(isolation ? { isolation } : {}),
+              resultReuseMinutes: Number(env.ATHENA_RESULT_REUSE_MINUTES ?? 0) || 0,
+            },
           )
         : notYetInAws<QueryEngine>(
             'The Athena query engine (ATHENA_WORKGROUP_* or RESULTS_BUCKET is not set)',

@@ -37,6 +37,35 @@ export interface Translation {
   userMessage(message: string): string;
   /** The stored relations (`TranslateOptions.relations`) the SQL reads: what the run may access. */
   relationsRead: TextStoredRelation[];
+  /**
+   * Whether the statement gives the same answer over the same data: false when it calls a clock,
+   * random or uuid function (a cached earlier result would then be wrong).
+   */
+  deterministic: boolean;
+}
+
+/** Calls whose value changes from one run to the next (polyglot node types or function names). */
+const VOLATILE_CALLS = new Set([
+  'now',
+  'current_timestamp',
+  'current_date',
+  'current_time',
+  'localtime',
+  'localtimestamp',
+  'current_timezone',
+  'rand',
+  'random',
+  'uuid',
+  'shuffle',
+]);
+
+function isDeterministic(statement: AstNode): boolean {
+  let volatile = false;
+  rewrite(statement, (node, type) => {
+    if (VOLATILE_CALLS.has(type) || VOLATILE_CALLS.has(functionCall(node)?.name ?? '')) volatile = true;
+    return undefined;
+  });
+  return !volatile;
 }
 
 /**
@@ -153,6 +182,7 @@ export async function translate(
     );
   }
   const { rules, types } = TARGETS[target];
+  const deterministic = isDeterministic(statement);
   let changed = false;
   try {
     refuseEngineInternals(statement);
@@ -214,6 +244,7 @@ export async function translate(
       ),
     userMessage: target === 'duckdb' ? userFacingMessage : (message) => message,
     relationsRead: [...relationsRead],
+    deterministic,
   };
 }
 

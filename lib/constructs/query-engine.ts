@@ -103,6 +103,9 @@ export class QueryEngine extends Construct {
       RESULTS_BUCKET: this.resultsBucket.bucketName,
       DATA_BUCKET: this.dataBucket.bucketName,
       VIEWS_DATABASE: this.viewsDatabaseName,
+      // Minutes Athena may answer a deterministic, view-free query from an identical one's result
+      // (`-c resultReuseMinutes=0` turns it off; Athena's own default age is 60).
+      ATHENA_RESULT_REUSE_MINUTES: String(this.node.tryGetContext('resultReuseMinutes') ?? 60),
     };
     for (const tier of PERFORMANCE_TIERS) {
       const name = `${stack.stackName}-${tier}`;

@@ -7,7 +7,12 @@ import {
   StopQueryExecutionCommand,
   TooManyRequestsException,
 } from '@aws-sdk/client-athena';
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AthenaQueryEngine } from '../../functions/aws/athena/athena-engine';
@@ -34,7 +39,7 @@ const engine = () =>
       workGroups: { medium: 'svc-medium', large: 'svc-large' },
     }),
     new S3ResultStore(s3.client, { bucket: 'svc-results' }),
-    () => now,
+    { now: () => now },
   );
 
 const request = (sql: string, overrides: Partial<EngineSubmitRequest> = {}): EngineSubmitRequest => ({
@@ -166,6 +171,66 @@ describe('the Athena engine behind the QueryEngine port', () => {
     if (done.state === 'succeeded') expect(runCredits(done.result, 'medium')).toBe(5.5);
   });
 
+  it('lets Athena reuse a result only for SQL that reads no view and no clock, and keeps a copy of its own', async () => {
+    const reusing = new AthenaQueryEngine(
+      new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
+        workGroups: { medium: 'svc-medium', large: 'svc-large' },
+      }),
+      new S3ResultStore(s3.client, { bucket: 'svc-results' }),
+      { now: () => now, viewsDatabase: 'svc_views', resultReuseMinutes: 60 },
+    );
+    const relations = [
+      {
+        catalog: 'mv',
+        schema: 'alice',
+        name: 'result_flows',
+        executionId: '01HKZJ0000000000000000000A',
+        columns: [{ name: 'n', type: 'bigint' }],
+      },
+    ];
+    const reuseOf = async (sql: string) => {
+      athena.resetHistory();
+      await reusing.submit(request(sql, { relations }));
+      return athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input.ResultReuseConfiguration;
+    };
+    expect(await reuseOf('SELECT project, count(*) FROM dex.trades GROUP BY 1')).toEqual({
+      ResultReuseByAgeConfiguration: { Enabled: true, MaxAgeInMinutes: 60 },
+    });
+    expect(
+      await reuseOf("SELECT count(*) FROM dex.trades WHERE block_time > now() - interval '1' day"),
+    ).toBeUndefined();
+    expect(await reuseOf('SELECT rand() AS r')).toBeUndefined();
+    expect(await reuseOf('SELECT n FROM mv.alice.result_flows')).toBeUndefined();
+
+    // Athena answered from an earlier query's file: the execution's result is a copy, billed nothing.
+    const earlier = 'athena/medium/0b6e1f00-earlier.csv';
+    s3.put('svc-results', earlier, '"block_number","project"\n"7","balancer"\n');
+    athena.on(GetQueryExecutionCommand).resolves(
+      execution('SUCCEEDED', {
+        ResultConfiguration: { OutputLocation: `s3://svc-results/${earlier}` },
+        Statistics: {
+          EngineExecutionTimeInMillis: 0,
+          DataScannedInBytes: 0,
+          ResultReuseInformation: { ReusedPreviousResult: true },
+        },
+      }),
+    );
+    athena.on(GetQueryResultsCommand).resolves(columnsAnswer);
+    const run = await reusing.submit(request('SELECT block_number, project FROM dex.trades'));
+    const done = await reusing.status(run);
+    expect(done).toMatchObject({ state: 'succeeded', result: { rowCount: 1, reusedResult: true } });
+    if (done.state === 'succeeded') expect(runCredits(done.result, 'medium')).toBe(0);
+    expect(s3.mock.commandCalls(CopyObjectCommand)[0]!.args[0].input).toEqual({
+      Bucket: 'svc-results',
+      Key: `results/${EXECUTION_ID}.csv`,
+      CopySource: `svc-results/${earlier}`,
+    });
+    // Deleting this execution's result leaves the earlier query's file alone.
+    await new S3ResultStore(s3.client, { bucket: 'svc-results' }).delete(EXECUTION_ID);
+    expect(s3.has('svc-results', earlier)).toBe(true);
+    expect(s3.has('svc-results', `results/${EXECUTION_ID}.csv`)).toBe(false);
+  });
+
   it("refuses a result past the tier's row limit once Athena wrote it: deleted, not indexed, scan billed", async () => {
     athena.on(GetQueryExecutionCommand).resolves(execution('SUCCEEDED'));
     athena.on(GetQueryResultsCommand).resolves(columnsAnswer);
@@ -177,8 +242,10 @@ describe('the Athena engine behind the QueryEngine port', () => {
         workGroups: { medium: 'svc-medium', large: 'svc-large' },
       }),
       new S3ResultStore(s3.client, { bucket: 'svc-results' }),
-      () => now,
-      { ...RESULT_LIMITS, medium: { maxResultRows: 2, maxResultBytes: 1024 ** 3 } },
+      {
+        now: () => now,
+        limits: { ...RESULT_LIMITS, medium: { maxResultRows: 2, maxResultBytes: 1024 ** 3 } },
+      },
     );
     const run = await limited.submit(request('SELECT block_number, project FROM dex.trades'));
     const status = await limited.status(run);
@@ -312,9 +379,7 @@ describe('the Athena engine behind the QueryEngine port', () => {
         workGroups: { medium: 'svc-medium', large: 'svc-large' },
       }),
       new S3ResultStore(s3.client, { bucket: 'svc-results' }),
-      () => now,
-      RESULT_LIMITS,
-      'svc_views',
+      { now: () => now, viewsDatabase: 'svc_views' },
     );
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: QUERY_ID });
     const relations = [

@@ -93,19 +93,19 @@ describe('Athena queries', () => {
     });
   });
 
-  it('asks for result reuse only when configured', async () => {
+  it('asks for result reuse only when the caller allows it', async () => {
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: QUERY_ID });
     const client = new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
       workGroups: { medium: 'm', large: 'l' },
       database: 'onchain',
-      resultReuseMinutes: 60,
     });
-    await client.start({ executionId: 'x', sql: 'SELECT 1', tier: 'medium' });
-    expect(
-      athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input.ResultReuseConfiguration,
-    ).toEqual({
+    await client.start({ executionId: 'x', sql: 'SELECT 1', tier: 'medium', reuseMinutes: 60 });
+    await client.start({ executionId: 'y', sql: 'SELECT 1', tier: 'medium' });
+    const [reused, fresh] = athena.commandCalls(StartQueryExecutionCommand).map((c) => c.args[0].input);
+    expect(reused!.ResultReuseConfiguration).toEqual({
       ResultReuseByAgeConfiguration: { Enabled: true, MaxAgeInMinutes: 60 },
     });
+    expect(fresh!.ResultReuseConfiguration).toBeUndefined();
   });
 
   it('stops a query and reports it cancelled', async () => {

@@ -13,7 +13,6 @@ import {
 import { viewTablePrefix, viewVersionTable } from '../../functions/aws/catalog/view-versions';
 import { S3ResultStore } from '../../functions/aws/results/s3-result-store';
 import { QueryFailure } from '../../functions/core/engine';
-import { RESULT_LIMITS } from '../../functions/core/result-limits';
 import { mockS3Objects } from '../support/s3-objects';
 
 const ROLE_ARN = 'arn:aws:iam::123456789012:role/TestService-QueryRunRole';
@@ -199,10 +198,7 @@ describe('per-run sessions of the query-run role', () => {
         workGroups: { medium: 'svc-medium', large: 'svc-large' },
       }),
       new S3ResultStore(s3.client, { bucket: 'svc-results' }),
-      () => new Date(now),
-      RESULT_LIMITS,
-      VIEWS_DB,
-      sessions,
+      { now: () => new Date(now), viewsDatabase: VIEWS_DB, isolation: sessions },
     );
     const readable = [
       { catalog: 'mv', schema: 'alice', name: 'result_flows', executionId: '01HKZJ0000000000000000000B' },

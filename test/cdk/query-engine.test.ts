@@ -85,8 +85,10 @@ describe('the query engine resources', () => {
           'ATHENA_WORKGROUP_LARGE',
           'VIEWS_DATABASE',
           'ATHENA_RUN_ROLE_ARN',
+          'ATHENA_RESULT_REUSE_MINUTES',
         ]),
       );
+      expect(fn.Properties.Environment.Variables.ATHENA_RESULT_REUSE_MINUTES).toBe('60');
     }
     const statements = roleStatements(template);
     const athena = statements.find((statement) =>

@@ -178,6 +178,16 @@ describe('the athena target', () => {
     expect(parse(trino, Dialect.Trino).success).toBe(true);
   });
 
+  it.each([
+    ['select project, count(*) from dex.trades group by 1', true],
+    ["select * from dex.trades where block_time > now() - interval '1' day", false],
+    ['select current_date, 1', false],
+    ['select * from t where x > (select max(y) from u where z = rand())', false],
+    ['select uuid()', false],
+  ])('knows whether %s answers the same over the same data', async (sql, deterministic) => {
+    expect((await translate(sql, 'athena')).deterministic).toBe(deterministic);
+  });
+
   it('refuses keccak, which Athena lacks', async () => {
     const error = await translate('select keccak(data) from t', 'athena').catch((e: unknown) => e);
     expect((error as DuneSqlError).message).toMatch(/keccak\(\) is not available on Athena/);

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -97,6 +98,15 @@ export function mockS3Objects(
       uploads.delete(input.UploadId ?? '');
       return {};
     });
+    mock
+      .on(CopyObjectCommand)
+      .callsFake(async (input: { Bucket?: string; Key?: string; CopySource?: string }) => {
+        const [bucket, ...key] = (input.CopySource ?? '').split('/');
+        const source = objects.get(id(bucket, key.map(decodeURIComponent).join('/')));
+        if (!source) throw new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} });
+        objects.set(id(input.Bucket, input.Key), source);
+        return { CopyObjectResult: { ETag: '"copy"' } };
+      });
     mock.on(DeleteObjectCommand).callsFake(async (input: { Bucket?: string; Key?: string }) => {
       objects.delete(id(input.Bucket, input.Key));
       return {};

@@ -14,14 +14,32 @@ import { ResultLimitExceeded, type ResultManifest, type S3Location } from '../re
 import type { AthenaQueries, AthenaStatistics } from './athena-queries';
 import type { RunRoleSessions } from './run-isolation';
 
-/** What the engine needs of the result store: indexing a finished query's CSV (S3ResultStore). */
+/**
+ * What the engine needs of the result store (S3ResultStore): indexing a finished query's CSV, and
+ * taking a copy of an earlier one Athena reused.
+ */
 export interface AthenaResultIndex {
+  adopt(executionId: string, csv: S3Location): Promise<S3Location>;
   register(
     executionId: string,
     csv: S3Location,
     columns: Awaited<ReturnType<AthenaQueries['columns']>>,
     limit?: { maxResultRows: number; maxResultBytes: number },
   ): Promise<ResultManifest>;
+}
+
+export interface AthenaEngineOptions {
+  now?: () => Date;
+  limits?: typeof RESULT_LIMITS;
+  /** The Glue database of view versions (functions/aws/catalog/view-versions.ts). */
+  viewsDatabase?: string;
+  /** Per-run sessions of the query-run role (run-isolation.ts); absent: the function's own role. */
+  isolation?: RunRoleSessions;
+  /**
+   * Athena may answer a query from an identical one's result up to this many minutes old (0 or
+   * absent: never). Asked only for SQL that reads no view and calls no clock or random function.
+   */
+  resultReuseMinutes?: number;
 }
 
 /**
@@ -33,16 +51,17 @@ export interface AthenaResultIndex {
  * sequences"). The tier's time limit is enforced at the first status read past it.
  */
 export class AthenaQueryEngine implements QueryEngine {
+  private readonly now: () => Date;
+  private readonly limits: typeof RESULT_LIMITS;
+
   constructor(
     private readonly queries: AthenaQueries,
     private readonly results: AthenaResultIndex,
-    private readonly now: () => Date = () => new Date(),
-    private readonly limits = RESULT_LIMITS,
-    /** The Glue database of view versions (functions/aws/catalog/view-versions.ts). */
-    private readonly viewsDatabase?: string,
-    /** Per-run sessions of the query-run role (run-isolation.ts); absent: the function's own role. */
-    private readonly isolation?: RunRoleSessions,
-  ) {}
+    private readonly options: AthenaEngineOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.limits = options.limits ?? RESULT_LIMITS;
+  }
 
   async submit(request: EngineSubmitRequest): Promise<EngineRun> {
     if (resultLimitOf(request.tier, request, this.limits[request.tier]).maxResultBytes <= 0) {
@@ -51,21 +70,25 @@ export class AthenaQueryEngine implements QueryEngine {
     const translation = await translate(request.sql, 'athena', {
       relations: this.storedRelations(request.relations ?? []),
       relationCatalog: MATERIALIZED_VIEW_CATALOG,
-      ...(this.viewsDatabase ? { hiddenDatabases: [this.viewsDatabase] } : {}),
+      ...(this.options.viewsDatabase ? { hiddenDatabases: [this.options.viewsDatabase] } : {}),
     }).catch((error: unknown) => {
       throw translationFailure(error);
     });
     // The run may read the views its SQL names (any version of each: all are equally readable).
-    const client = await this.isolation?.clientFor(
+    const client = await this.options.isolation?.clientFor(
       request.executionId,
       translation.relationsRead.map(
         ({ catalog, schema, name }) => `${viewTablePrefix(`${catalog}.${schema}.${name}`)}*`,
       ),
     );
+    // A reused result is an earlier run of the same SQL over the same tables: safe unless the SQL
+    // reads a view (refreshed in place) or a clock or random function.
+    const reusable = translation.deterministic && translation.relationsRead.length === 0;
     const engineRunId = await this.queries.start({
       executionId: request.executionId,
       sql: translation.sql,
       tier: request.tier,
+      reuseMinutes: reusable ? (this.options.resultReuseMinutes ?? 0) : 0,
       ...(client ? { client } : {}),
     });
     const { executionId, tier, timeoutMs, sql } = request;
@@ -89,9 +112,13 @@ export class AthenaQueryEngine implements QueryEngine {
         // Athena cannot stop at a result size: a result past the tier's limit or the storage
         // quota left at submit is refused once written (and deleted), scanned bytes still billed.
         const limit = resultLimitOf(run.tier, run, this.limits[run.tier]);
+        // A reused result is the earlier query's file: this execution gets a copy of its own.
+        const csv = status.statistics.reusedPreviousResult
+          ? await this.results.adopt(run.executionId, status.output)
+          : status.output;
         let manifest: ResultManifest;
         try {
-          manifest = await this.results.register(run.executionId, status.output, columns, limit);
+          manifest = await this.results.register(run.executionId, csv, columns, limit);
         } catch (error) {
           if (!(error instanceof ResultLimitExceeded)) throw error;
           const failure = resultTooLarge(limit, error.exceeded, status.statistics.engineMillis, {
@@ -122,7 +149,7 @@ export class AthenaQueryEngine implements QueryEngine {
 
   /** The views the run may read, each at the version resolved at submit, as their Glue tables. */
   private storedRelations(relations: readonly ReadableRelation[]): TextStoredRelation[] {
-    const database = this.viewsDatabase;
+    const database = this.options.viewsDatabase;
     if (!database) return [];
     return relations.map(({ catalog, schema, name, columns, executionId }) => ({
       catalog,

@@ -24,11 +24,6 @@ export interface AthenaQueriesOptions {
   /** Database unqualified table names resolve in; DuneSQL names are schema-qualified, so optional. */
   database?: string;
   catalog?: string;
-  /**
-   * Reuse a previous identical query's result up to this age (0 = never). Safe only for SQL over
-   * immutable data: views and `now()` change answers, so callers pass 0 for those.
-   */
-  resultReuseMinutes?: number;
 }
 
 export interface AthenaStatistics {
@@ -63,8 +58,13 @@ export class AthenaQueries {
     tier: PerformanceTier;
     /** The client to start it with (the run's isolated session); the default one otherwise. */
     client?: AthenaClient;
+    /**
+     * Reuse a previous identical query's result up to this age (0 or absent = never). Safe only
+     * for SQL whose answer depends on the tables alone (the engine decides).
+     */
+    reuseMinutes?: number;
   }): Promise<string> {
-    const reuseMinutes = this.options.resultReuseMinutes ?? 0;
+    const reuseMinutes = request.reuseMinutes ?? 0;
     try {
       const started = await (request.client ?? this.athena).send(
         new StartQueryExecutionCommand({

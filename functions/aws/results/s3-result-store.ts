@@ -1,4 +1,5 @@
 import {
+  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   NoSuchKey,
@@ -98,7 +99,25 @@ export class S3ResultStore implements ResultStore {
     private readonly options: S3ResultStoreOptions,
   ) {}
 
-  /** Indexes a finished query's CSV (one streaming pass) and stores its manifest. */
+  /**
+   * Copies an earlier query's CSV that Athena reused for this execution to the execution's own
+   * key (S3 copies it server-side), so deleting either execution's result never takes the other's.
+   */
+  async adopt(executionId: string, csv: S3Location): Promise<S3Location> {
+    const own = {
+      bucket: this.options.bucket,
+      key: `${this.options.manifestPrefix ?? 'results/'}${executionId}.csv`,
+    };
+    await this.s3.send(
+      new CopyObjectCommand({
+        Bucket: own.bucket,
+        Key: own.key,
+        CopySource: `${csv.bucket}/${csv.key.split('/').map(encodeURIComponent).join('/')}`,
+      }),
+    );
+    return own;
+  }
+
   /**
    * Indexes a finished query's CSV (one pass: a row offset every `rowsPerEntry` rows) and stores
    * the manifest. A CSV past `limit` is refused before it is read whole (its size from GetObject's
