@@ -80,6 +80,11 @@ export interface StoreOptions {
    * request reads its key.
    */
   apiKeyRevocations?: () => string;
+  /**
+   * This process is the only writer of execution records (the local host), so it may serve every
+   * execution it wrote from memory (executions/finished-execution-cache.ts). Never in AWS.
+   */
+  soleExecutionWriter?: boolean;
 }
 
 /** Key records are reused this long at most, even without a revocation. */
@@ -112,7 +117,11 @@ export function createServices(
     oauth: new DynamoOAuthStore(db, tableName),
     queries: new DynamoQueryStore(db, tableName),
     // Finished runs never change: their status and result reads skip DynamoDB (both hosts).
-    executions: new FinishedExecutionCache(new DynamoExecutionStore(db, tableName)),
+    executions: new FinishedExecutionCache(
+      new DynamoExecutionStore(db, tableName),
+      10_000,
+      options.soleExecutionWriter ?? false,
+    ),
     limiter: counters,
     usage: counters,
     visualizations: new DynamoVisualizationStore(db, tableName),

@@ -8,7 +8,8 @@ import type { Execution, ExecutionChanges, ExecutionState, ExecutionStore } from
 const FINAL_STATES: ReadonlySet<ExecutionState> = new Set(['QUERY_STATE_COMPLETED', 'QUERY_STATE_FAILED']);
 
 /**
- * An ExecutionStore that serves completed and failed executions from memory: status and result
+ * An ExecutionStore that serves completed and failed executions from memory (and, in a process
+ * that is the only writer, every execution it wrote): status and result
  * reads of a finished run (most reads) cost no DynamoDB round trip. Correct in every process, on
  * both hosts, because such an execution never changes again; anything still pending, executing or
  * cancelled is always read from the store. Bounded: the least recently used entries go first.
@@ -20,14 +21,22 @@ export class FinishedExecutionCache implements ExecutionStore {
   constructor(
     private readonly store: ExecutionStore,
     readonly capacity = 10_000,
+    /**
+     * This process writes every execution record (the local host: one process, one store), so
+     * the records it wrote are exact in every state, not only the final ones: the workflow's
+     * reads of an execution it just created or moved cost no round trip. Never in AWS, where
+     * each Lambda instance is one writer among many.
+     */
+    private readonly soleWriter = false,
   ) {}
 
   get size(): number {
     return this.entries.size;
   }
 
-  create(execution: Execution): Promise<void> {
-    return this.store.create(execution);
+  async create(execution: Execution): Promise<void> {
+    await this.store.create(execution);
+    if (this.soleWriter) this.remember(execution);
   }
 
   async get(executionId: string): Promise<Execution | undefined> {
@@ -58,7 +67,7 @@ export class FinishedExecutionCache implements ExecutionStore {
   }
 
   private remember(execution: Execution): void {
-    if (!FINAL_STATES.has(execution.state)) return;
+    if (!this.soleWriter && !FINAL_STATES.has(execution.state)) return;
     this.entries.set(execution.executionId, structuredClone(execution));
     if (this.entries.size > this.capacity) {
       this.entries.delete(this.entries.keys().next().value!);

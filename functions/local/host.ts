@@ -137,7 +137,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       config,
       signingKeys: new SigningKeys(new FileSigningKeyStore(join(dataDir, 'oauth-signing-keys.json'))),
     },
-    { apiKeyRevocations: revocationStamp(dataDir) },
+    // One process writes every record here: execution reads it just wrote are served from memory.
+    { apiKeyRevocations: revocationStamp(dataDir), soleExecutionWriter: true },
   );
   runner = createNodeRunner(services);
   configureServices(services);

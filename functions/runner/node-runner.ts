@@ -6,7 +6,13 @@ import {
   pipelineRunnerInput,
 } from '../core/pipeline-workflow';
 import type { QueryProgress, RunnerInput, SlotResult } from '../core/workflows';
-import { checkQuery, recordWorkflowFailure, submitQuery } from '../executions/query-run';
+import {
+  checkQuery,
+  recordWorkflowFailure,
+  type SubmitInputs,
+  submitInputs,
+  submitQuery,
+} from '../executions/query-run';
 import { acquireSlot } from '../executions/slots';
 import { readableRelations } from '../matviews/relations';
 import { finishNode, runPipelineStep, startNode } from '../pipelines/node-steps';
@@ -91,9 +97,12 @@ async function awaitSlot(services: Services, input: RunnerInput): Promise<SlotRe
     tryAcquire: async () => {
       const current = justRead;
       justRead = undefined;
+      // What the submit reads is read while the slot is taken (wasted only when none is free).
+      const prefetched = current && submitInputs(services, current, readableBy(services));
+      prefetched?.catch(() => undefined);
       const slot = await acquireSlot(services, executionId, 0, current);
       if (slot.status !== 'acquired') return slot;
-      const progress = await submitWithRelations(services, executionId, current);
+      const progress = await submitWithRelations(services, executionId, current, prefetched);
       return progress.status === 'running'
         ? {
             status: 'running',
@@ -114,13 +123,15 @@ async function submitWithRelations(
   services: Services,
   executionId: string,
   current?: Execution,
+  prefetched?: Promise<SubmitInputs>,
 ): Promise<QueryProgress> {
   const execution = current ?? (await services.executions.get(executionId));
   if (!execution) return { status: 'finished', polls: 0, wait_seconds: 0 };
-  return submitQuery(services, execution, (accountId) =>
-    readableRelations(services.materializedViews, accountId),
-  );
+  return submitQuery(services, execution, readableBy(services), prefetched);
 }
+
+const readableBy = (services: Services) => (accountId: string) =>
+  readableRelations(services.materializedViews, accountId);
 
 /**
  * Start_n: starts the node (records it running, creates its execution), then takes the first step

@@ -103,6 +103,28 @@ describe('caches in front of DynamoDB', () => {
       expect(cache.size).toBe(0);
     });
 
+    it('as the sole writer (the local host), serves every execution it wrote, exactly as stored', async () => {
+      const { store, reads } = counting<ExecutionStore>(executions, 'get');
+      const cache = new FinishedExecutionCache(store, 100, true);
+      const execution = pending();
+      await cache.create(execution);
+      expect(await cache.get(execution.executionId)).toEqual(await executions.get(execution.executionId));
+      await cache.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+        state: 'QUERY_STATE_EXECUTING',
+        engineRunId: 'run-1',
+      });
+      // A transition whose condition fails writes nothing, and the cache still agrees with the store.
+      expect(
+        await cache.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+          state: 'QUERY_STATE_FAILED',
+        }),
+      ).toBeUndefined();
+      const cached = await cache.get(execution.executionId);
+      expect(cached).toMatchObject({ state: 'QUERY_STATE_EXECUTING', engineRunId: 'run-1' });
+      expect(cached).toEqual(await executions.get(execution.executionId));
+      expect(reads()).toBe(0);
+    });
+
     it('caches a run that ends through it, and stays bounded (least recently used out first)', async () => {
       const { store, reads } = counting<ExecutionStore>(executions, 'get');
       const cache = new FinishedExecutionCache(store, 2);
