@@ -1,4 +1,10 @@
-import type { Execution, ExecutionChanges, ExecutionState, ExecutionStore } from '../core/executions';
+import {
+  type Execution,
+  type ExecutionChanges,
+  type ExecutionState,
+  type ExecutionStore,
+  isTerminal,
+} from '../core/executions';
 
 /**
  * States an execution never leaves and in which it never changes: every transition is conditional
@@ -17,6 +23,14 @@ const FINAL_STATES: ReadonlySet<ExecutionState> = new Set(['QUERY_STATE_COMPLETE
  */
 export class FinishedExecutionCache implements ExecutionStore {
   private readonly entries = new Map<string, Execution>();
+  /**
+   * Sole writer only: each account's active executions once read from the store, kept exact by
+   * this process's own writes (slot order and queue positions then cost no index query).
+   */
+  private readonly active = new Map<string, Map<string, Execution>>();
+  /** Accounts whose active list is being read: writes meanwhile are applied on top of it. */
+  private readonly loading = new Map<string, Map<string, Execution>>();
+  private readonly loads = new Map<string, Promise<Map<string, Execution>>>();
 
   constructor(
     private readonly store: ExecutionStore,
@@ -36,7 +50,7 @@ export class FinishedExecutionCache implements ExecutionStore {
 
   async create(execution: Execution): Promise<void> {
     await this.store.create(execution);
-    if (this.soleWriter) this.remember(execution);
+    if (this.soleWriter) this.wrote(execution);
   }
 
   async get(executionId: string): Promise<Execution | undefined> {
@@ -58,12 +72,54 @@ export class FinishedExecutionCache implements ExecutionStore {
     changes: ExecutionChanges,
   ): Promise<Execution | undefined> {
     const updated = await this.store.transition(executionId, from, changes);
-    if (updated) this.remember(updated);
+    if (updated && this.soleWriter) this.wrote(updated);
+    else if (updated) this.remember(updated);
     return updated;
   }
 
-  listActive(accountId?: string): Promise<Execution[]> {
-    return this.store.listActive(accountId);
+  async listActive(accountId?: string): Promise<Execution[]> {
+    if (!this.soleWriter || accountId === undefined) return this.store.listActive(accountId);
+    const active = this.active.get(accountId) ?? (await this.loadActive(accountId));
+    return [...active.values()]
+      .sort((a, b) => a.executionId.localeCompare(b.executionId))
+      .map((execution) => structuredClone(execution));
+  }
+
+  /** Reads the account's active executions once; concurrent callers share the read. */
+  private loadActive(accountId: string): Promise<Map<string, Execution>> {
+    let load = this.loads.get(accountId);
+    if (!load) {
+      const writes = new Map<string, Execution>();
+      this.loading.set(accountId, writes);
+      load = this.store
+        .listActive(accountId)
+        .then((listed) => {
+          // A write that landed while the list was read is at least as new as what it saw.
+          const active = new Map(listed.map((e) => [e.executionId, e]));
+          for (const [id, execution] of writes) {
+            if (isTerminal(execution.state)) active.delete(id);
+            else active.set(id, execution);
+          }
+          this.active.set(accountId, active);
+          return active;
+        })
+        .finally(() => {
+          this.loading.delete(accountId);
+          this.loads.delete(accountId);
+        });
+      this.loads.set(accountId, load);
+    }
+    return load;
+  }
+
+  /** Sole writer: a record as this process just stored it. */
+  private wrote(execution: Execution): void {
+    this.remember(execution);
+    this.loading.get(execution.accountId)?.set(execution.executionId, structuredClone(execution));
+    const active = this.active.get(execution.accountId);
+    if (!active) return;
+    if (isTerminal(execution.state)) active.delete(execution.executionId);
+    else active.set(execution.executionId, structuredClone(execution));
   }
 
   private remember(execution: Execution): void {

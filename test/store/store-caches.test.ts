@@ -125,6 +125,26 @@ describe('caches in front of DynamoDB', () => {
       expect(reads()).toBe(0);
     });
 
+    it('as the sole writer, lists an account’s active executions from memory once read, kept exact by its writes', async () => {
+      const { store, reads } = counting<ExecutionStore>(executions, 'listActive');
+      const cache = new FinishedExecutionCache(store, 100, true);
+      const of = (accountId: string): Execution => ({ ...pending(), accountId });
+      const older = of('acct-active');
+      await executions.create(older); // written before this process started (as after a restart)
+      const ids = async () => (await cache.listActive('acct-active')).map((e) => e.executionId);
+      // A create that lands while the first read is in flight is not lost.
+      const during = of('acct-active');
+      const [first] = await Promise.all([ids(), cache.create(during)]);
+      expect(first).toContain(older.executionId);
+      expect(await ids()).toEqual([older.executionId, during.executionId]);
+      await cache.transition(older.executionId, ['QUERY_STATE_PENDING'], { state: 'QUERY_STATE_COMPLETED' });
+      const later = of('acct-active');
+      await cache.create(later);
+      expect(await ids()).toEqual([during.executionId, later.executionId]);
+      expect(await ids()).toEqual((await executions.listActive('acct-active')).map((e) => e.executionId));
+      expect(reads()).toBe(1);
+    });
+
     it('caches a run that ends through it, and stays bounded (least recently used out first)', async () => {
       const { store, reads } = counting<ExecutionStore>(executions, 'get');
       const cache = new FinishedExecutionCache(store, 2);
