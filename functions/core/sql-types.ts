@@ -153,3 +153,40 @@ export function splitTopLevel(text: string): string[] {
   parts.push(text.slice(start).trim());
   return parts;
 }
+
+/** What kind of value a column of a Trino type holds: how Athena's text of it is read back and compared. */
+export type ValueKind = 'integer' | 'number' | 'boolean' | 'binary' | 'timestamp' | 'date' | 'text';
+
+/**
+ * Athena type names as GetQueryResults reports them (ColumnInfo.Type, with Precision/Scale for
+ * decimals), e.g. `bigint`, `decimal(38,0)`, `varbinary`, `timestamp`, `array`.
+ */
+export function valueKind(type: string): ValueKind {
+  const base = type.toLowerCase().replace(/\(.*$/, '').trim();
+  switch (base) {
+    case 'tinyint':
+    case 'smallint':
+    case 'integer':
+    case 'int':
+    case 'bigint':
+      return 'integer';
+    case 'decimal':
+      // decimal(p,0) holds uint256/int256 amounts: exact integers.
+      return /,\s*0\)$/.test(type) ? 'integer' : 'number';
+    case 'double':
+    case 'real':
+    case 'float':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'varbinary':
+      return 'binary';
+    case 'timestamp':
+    case 'timestamp with time zone':
+      return 'timestamp';
+    case 'date':
+      return 'date';
+    default:
+      return 'text';
+  }
+}

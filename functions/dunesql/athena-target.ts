@@ -1,3 +1,4 @@
+import { valueKind } from '../core/sql-types';
 import { type RuleSet, unsupported } from './rules';
 
 /**
@@ -63,27 +64,19 @@ export const ATHENA_TYPES: Record<string, string> = { UINT256: 'DECIMAL(38, 0)',
 export function textColumnAs(column: string, type: string): string {
   const lower = type.toLowerCase().trim();
   const base = lower.replace(/\(.*$/, '').trim();
-  switch (base) {
-    case 'tinyint':
-    case 'smallint':
+  if (base === 'json') return `json_parse(${column})`;
+  switch (valueKind(lower)) {
     case 'integer':
-    case 'int':
-    case 'bigint':
-    case 'real':
-    case 'float':
-    case 'double':
-    case 'decimal':
+    case 'number':
     case 'boolean':
     case 'date':
       return `CAST(${column} AS ${base === 'int' ? 'integer' : base === 'float' ? 'real' : lower})`;
-    case 'varbinary':
+    case 'binary':
       return `from_hex(regexp_replace(${column}, '^0x| ', ''))`;
     case 'timestamp':
       return lower.includes('with time zone')
         ? `CAST(${column} AS timestamp(3) with time zone)`
         : `CAST(${column} AS timestamp(3))`;
-    case 'json':
-      return `json_parse(${column})`;
     default:
       return column;
   }

@@ -101,6 +101,17 @@ const columnsAnswer = {
   },
 };
 
+/** A view the account may read, at the version its run resolved. */
+const relations = [
+  {
+    catalog: 'mv',
+    schema: 'alice',
+    name: 'result_flows',
+    executionId: '01HKZJ0000000000000000000A',
+    columns: [{ name: 'n', type: 'bigint' }],
+  },
+];
+
 /** The athena calls made, in order, by command name. */
 const calls = () => athena.calls().map((call) => call.args[0].constructor.name.replace(/Command$/, ''));
 
@@ -179,15 +190,6 @@ describe('the Athena engine behind the QueryEngine port', () => {
       new S3ResultStore(s3.client, { bucket: 'svc-results' }),
       { now: () => now, viewsDatabase: 'svc_views', resultReuseMinutes: 60 },
     );
-    const relations = [
-      {
-        catalog: 'mv',
-        schema: 'alice',
-        name: 'result_flows',
-        executionId: '01HKZJ0000000000000000000A',
-        columns: [{ name: 'n', type: 'bigint' }],
-      },
-    ];
     const reuseOf = async (sql: string) => {
       athena.resetHistory();
       await reusing.submit(request(sql, { relations }));
@@ -382,15 +384,6 @@ describe('the Athena engine behind the QueryEngine port', () => {
       { now: () => now, viewsDatabase: 'svc_views' },
     );
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: QUERY_ID });
-    const relations = [
-      {
-        catalog: 'mv',
-        schema: 'alice',
-        name: 'result_flows',
-        executionId: '01HKZJ0000000000000000000A',
-        columns: [{ name: 'n', type: 'bigint' }],
-      },
-    ];
     await views.submit(request('SELECT n FROM mv.alice.result_flows', { relations }));
     expect(calls()).toEqual(['StartQueryExecution']);
     expect(athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input.QueryString).toBe(

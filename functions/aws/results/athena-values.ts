@@ -6,46 +6,10 @@
 import type { FilterExpression, FilterValue, ResultColumn, ResultValue } from '../../core/engine';
 import { BadRequestError } from '../../core/errors';
 import { decimalValue, integerValue, resolveColumn } from '../../core/result-encoding';
-
-/** How a column's text is read and compared. */
-export type ValueKind = 'integer' | 'number' | 'boolean' | 'binary' | 'timestamp' | 'date' | 'text';
+import type { ValueKind } from '../../core/sql-types';
 
 export interface AthenaColumn extends ResultColumn {
   kind: ValueKind;
-}
-
-/**
- * Athena type names as GetQueryResults reports them (ColumnInfo.Type, with Precision/Scale for
- * decimals), e.g. `bigint`, `decimal(38,0)`, `varbinary`, `timestamp`, `array`.
- */
-export function valueKind(type: string): ValueKind {
-  const base = type.toLowerCase().replace(/\(.*$/, '').trim();
-  switch (base) {
-    case 'tinyint':
-    case 'smallint':
-    case 'integer':
-    case 'int':
-    case 'bigint':
-      return 'integer';
-    case 'decimal':
-      // decimal(p,0) holds uint256/int256 amounts: exact integers.
-      return /,\s*0\)$/.test(type) ? 'integer' : 'number';
-    case 'double':
-    case 'real':
-    case 'float':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'varbinary':
-      return 'binary';
-    case 'timestamp':
-    case 'timestamp with time zone':
-      return 'timestamp';
-    case 'date':
-      return 'date';
-    default:
-      return 'text';
-  }
 }
 
 /** `2024-01-01 00:00:00.000 UTC`, the local store's timestamp form, from Athena's text. */

@@ -16,6 +16,7 @@ import type {
 } from '../../core/engine';
 import { BadRequestError, NotFoundError } from '../../core/errors';
 import { csvDocument, isValidExecutionId, resolveColumn, validatePaging } from '../../core/result-encoding';
+import { valueKind } from '../../core/sql-types';
 import { type CsvRecord, CsvRecordScanner, CsvRecordStream, parseCsvRecords } from './athena-csv';
 import {
   type AthenaColumn,
@@ -28,7 +29,6 @@ import {
   type SortSpec,
   sortKeys,
   storedBytes,
-  valueKind,
 } from './athena-values';
 import { BoundedHeap, rowHash, seededRandom } from './selection';
 
