@@ -21,6 +21,7 @@ import { createAccount, createApiKey } from '../../functions/accounts/use-cases'
 import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
 import type { S3ResultStore } from '../../functions/aws/results/s3-result-store';
 import { createAwsServices } from '../../functions/aws/services';
+import type { Account } from '../../functions/core/accounts';
 import { type NodeProgress, nodePollBudget } from '../../functions/core/pipeline-workflow';
 import { releaseSlot } from '../../functions/executions/slots';
 import { executeSql } from '../../functions/executions/use-cases';
@@ -93,6 +94,18 @@ afterAll(async () => {
   resetServices();
   await dynamo?.stop();
 });
+
+/** A private saved query of the account, as the API would create it. */
+function privateQuery(account: Account, name: string, querySql: string) {
+  return createQuery(services.queries, account, {
+    name,
+    description: '',
+    querySql,
+    parameters: [],
+    tags: [],
+    isPrivate: true,
+  });
+}
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -258,14 +271,7 @@ describe('the AWS composition answers every route', () => {
 
   it("runs a pipeline node from the workflow's Task states: each returns at once, the Wait states poll", async () => {
     const account = await createAccount(services.accounts, { handle: 'athena_pipeline' });
-    const query = await createQuery(services.queries, account, {
-      name: 'node',
-      description: '',
-      querySql: 'select 3 as z',
-      parameters: [],
-      tags: [],
-      isPrivate: true,
-    });
+    const query = await privateQuery(account, 'node', 'select 3 as z');
     const { pipelineExecutionId } = await startPipeline(services, account, {
       nodes: [{ id: 1, dependencies: [], queryExecution: { queryId: query.queryId, performance: 'medium' } }],
     });
@@ -333,14 +339,7 @@ describe('the AWS composition answers every route', () => {
 
   it('refreshes a materialized view on Athena into a Glue table version that later SQL reads, and drops it with the view', async () => {
     const account = await createAccount(services.accounts, { handle: 'athena_views' });
-    const query = await createQuery(services.queries, account, {
-      name: 'flows',
-      description: '',
-      querySql: 'select 5 as v, 0x0a as b',
-      parameters: [],
-      tags: [],
-      isPrivate: true,
-    });
+    const query = await privateQuery(account, 'flows', 'select 5 as v, 0x0a as b');
     const runner = createNodeRunner(services);
     const columns = [
       { Name: 'v', Label: 'v', Type: 'integer', Precision: 10, Scale: 0 },
@@ -410,14 +409,7 @@ describe('the AWS composition answers every route', () => {
 
   it('parks a pipeline node without a slot on the slot gate, and submits it when a slot is handed on', async () => {
     const account = await createAccount(services.accounts, { handle: 'node_slots' });
-    const query = await createQuery(services.queries, account, {
-      name: 'node',
-      description: '',
-      querySql: 'select 6 as s',
-      parameters: [],
-      tags: [],
-      isPrivate: true,
-    });
+    const query = await privateQuery(account, 'node', 'select 6 as s');
     const { pipelineExecutionId } = await startPipeline(services, account, {
       nodes: [{ id: 1, dependencies: [], queryExecution: { queryId: query.queryId, performance: 'medium' } }],
     });
