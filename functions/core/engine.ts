@@ -183,4 +183,9 @@ export interface ResultStore {
   /** Streams the page as CSV text (header line first). */
   readCsv(request: ResultPageRequest): Promise<{ csv: string; rowCount: number; totalRowCount: number }>;
   delete(executionId: string): Promise<void>;
+  /**
+   * A run's result was just stored: a store that learns a result's shape on its first read may
+   * learn it now instead, so the first page, usually asked for at once, costs only the page.
+   */
+  warm?(executionId: string): Promise<void>;
 }

@@ -58,6 +58,21 @@ async function badRequest(promise: Promise<unknown>): Promise<string> {
   throw new Error('expected a BadRequestError');
 }
 
+describe('warming a stored result', () => {
+  it('reads its shape ahead of the first page, which then agrees with a cold store', async () => {
+    const warmed = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+    try {
+      await warmed.warm(big);
+      const first = await warmed.readPage({ executionId: big, limit: 5, offset: 7 });
+      expect(first).toEqual(await page({ limit: 5, offset: 7 }));
+      expect(first.totalRowCount).toBe(ROWS);
+      await expect(warmed.warm('01HKZJ0000000000000000000Z')).rejects.toBeInstanceOf(NotFoundError);
+    } finally {
+      await warmed.close();
+    }
+  });
+});
+
 describe('paging a 150k-row result', () => {
   it('returns consecutive pages in stored order with the total row count', async () => {
     const first = await page({ limit: 1000, offset: 0 });

@@ -101,6 +101,17 @@ export class DuckDbResultStore implements ResultStore {
     return { csv: lines.join(CSV_LINE_BREAK) + CSV_LINE_BREAK, rowCount: rows.length, totalRowCount };
   }
 
+  async warm(executionId: string): Promise<void> {
+    if (this.info.has(executionId)) return;
+    const path = await this.existingFile(executionId);
+    const connection = await this.connect();
+    try {
+      await this.describe(connection, executionId, path);
+    } finally {
+      connection.closeSync();
+    }
+  }
+
   async delete(executionId: string): Promise<void> {
     this.info.delete(executionId);
     if (!isValidExecutionId(executionId)) return;
