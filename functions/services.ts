@@ -34,6 +34,7 @@ import type { ExecutionConfig } from './executions/config';
 import { FinishedExecutionCache } from './executions/finished-execution-cache';
 import { MaterializedViewTables } from './matviews/catalog-entries';
 import type { SigningKeys } from './oauth/signing-keys';
+import { SoleWriterPipelineCache } from './pipelines/pipeline-cache';
 
 /**
  * The ports and services a handler needs. Each host builds them once: the local host calls
@@ -81,10 +82,11 @@ export interface StoreOptions {
    */
   apiKeyRevocations?: () => string;
   /**
-   * This process is the only writer of execution records (the local host), so it may serve every
-   * execution it wrote from memory (executions/finished-execution-cache.ts). Never in AWS.
+   * This process is the only writer of execution and pipeline records (the local host), so it may
+   * serve what it wrote from memory (executions/finished-execution-cache.ts,
+   * pipelines/pipeline-cache.ts). Never in AWS.
    */
-  soleExecutionWriter?: boolean;
+  soleWriter?: boolean;
 }
 
 /** Key records are reused this long at most, even without a revocation. */
@@ -112,7 +114,9 @@ export function createServices(
     catalogStats,
     catalog: new CatalogService(catalogStats, BASE_TABLES, new MaterializedViewTables(materializedViews)),
     materializedViews,
-    pipelines: new DynamoPipelineStore(db, tableName),
+    pipelines: options.soleWriter
+      ? new SoleWriterPipelineCache(new DynamoPipelineStore(db, tableName))
+      : new DynamoPipelineStore(db, tableName),
     mcpEvents: new DynamoMcpEventLog(db, tableName),
     oauth: new DynamoOAuthStore(db, tableName),
     queries: new DynamoQueryStore(db, tableName),
@@ -120,7 +124,7 @@ export function createServices(
     executions: new FinishedExecutionCache(
       new DynamoExecutionStore(db, tableName),
       10_000,
-      options.soleExecutionWriter ?? false,
+      options.soleWriter ?? false,
     ),
     limiter: counters,
     usage: counters,

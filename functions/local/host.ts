@@ -137,8 +137,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       config,
       signingKeys: new SigningKeys(new FileSigningKeyStore(join(dataDir, 'oauth-signing-keys.json'))),
     },
-    // One process writes every record here: execution reads it just wrote are served from memory.
-    { apiKeyRevocations: revocationStamp(dataDir), soleExecutionWriter: true },
+    // One process writes every record here: execution and pipeline reads of what it wrote are
+    // served from memory.
+    { apiKeyRevocations: revocationStamp(dataDir), soleWriter: true },
   );
   runner = createNodeRunner(services);
   configureServices(services);

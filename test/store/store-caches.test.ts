@@ -14,12 +14,15 @@ import {
 import { DynamoAccountStore } from '../../functions/aws/dynamo/account-store';
 import { localDynamoClient } from '../../functions/aws/dynamo/client';
 import { DynamoExecutionStore } from '../../functions/aws/dynamo/execution-store';
+import { DynamoPipelineStore } from '../../functions/aws/dynamo/pipeline-store';
 import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
 import type { AccountStore } from '../../functions/core/accounts';
 import type { Execution, ExecutionStore } from '../../functions/core/executions';
 import { newId } from '../../functions/core/ids';
+import type { PipelineExecution, PipelineNodeRun, PipelineStore } from '../../functions/core/pipelines';
 import { FinishedExecutionCache } from '../../functions/executions/finished-execution-cache';
 import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/local/dynalite';
+import { SoleWriterPipelineCache } from '../../functions/pipelines/pipeline-cache';
 
 /** Counts reads that reach the store (a decorator, like the cache it observes). */
 function counting<T extends object>(store: T, method: keyof T): { store: T; reads: () => number } {
@@ -42,12 +45,14 @@ describe('caches in front of DynamoDB', () => {
   let dynamo: LocalDynamo;
   let executions: DynamoExecutionStore;
   let accounts: DynamoAccountStore;
+  let pipelines: DynamoPipelineStore;
   beforeAll(async () => {
     dynamo = await startDynalite();
     const { client, doc } = localDynamoClient(dynamo.endpoint);
     await ensureTables(client);
     executions = new DynamoExecutionStore(doc, SERVICE_TABLE.localName);
     accounts = new DynamoAccountStore(doc, SERVICE_TABLE.localName);
+    pipelines = new DynamoPipelineStore(doc, SERVICE_TABLE.localName);
   });
   afterAll(() => dynamo?.close());
 
@@ -164,6 +169,69 @@ describe('caches in front of DynamoDB', () => {
       await cache.get(ids[0]!); // evicted first: read again
       expect(reads()).toBe(1);
       expect(cache.size).toBe(2);
+    });
+  });
+
+  describe('SoleWriterPipelineCache (the local host writes every pipeline record)', () => {
+    const pipeline = (): { execution: PipelineExecution; nodes: PipelineNodeRun[] } => {
+      const id = newId();
+      const graph = {
+        nodes: [1, 2].map((nodeId) => ({
+          id: nodeId,
+          dependencies: nodeId === 2 ? [1] : [],
+          queryExecution: { queryId: 7, performance: 'medium' as const },
+        })),
+      };
+      return {
+        execution: {
+          pipelineExecutionId: id,
+          accountId: 'acct',
+          state: 'pending',
+          graphHash: 'h',
+          graph,
+          submittedAt: new Date().toISOString(),
+        },
+        nodes: graph.nodes.map((node) => ({
+          pipelineExecutionId: id,
+          nodeId: node.id,
+          kind: 'query_execution',
+          queryId: 7,
+          performance: 'medium',
+          dependencies: node.dependencies,
+          state: 'pending',
+        })),
+      };
+    };
+
+    it('serves a pipeline read once from memory, exactly as stored after its own writes', async () => {
+      const { store, reads } = counting<PipelineStore>(pipelines, 'get');
+      const cache = new SoleWriterPipelineCache(store);
+      const { execution, nodes } = pipeline();
+      await cache.create(execution, nodes);
+      const id = execution.pipelineExecutionId;
+      expect(await cache.get(id)).toEqual(await pipelines.get(id));
+      await cache.transition(id, ['pending'], { state: 'executing', startedAt: new Date().toISOString() });
+      await cache.transitionNode(id, 1, ['pending'], { state: 'running', executionId: 'e-1' });
+      // A write whose condition fails changes nothing, in the store or the cache.
+      expect(await cache.transitionNode(id, 2, ['running'], { state: 'failed' })).toBeUndefined();
+      const cached = await cache.get(id);
+      expect(cached).toEqual(await pipelines.get(id));
+      expect(cached!.nodes.map((node) => node.state)).toEqual(['running', 'pending']);
+      expect(await cache.getNode(id, 1)).toMatchObject({ executionId: 'e-1' });
+      // Answers are copies: changing one does not change the next.
+      cached!.execution.state = 'failed';
+      expect((await cache.get(id))!.execution.state).toBe('executing');
+      expect(reads()).toBe(1);
+    });
+
+    it('applies a write that lands while the first read is in flight', async () => {
+      const cache = new SoleWriterPipelineCache(pipelines);
+      const { execution, nodes } = pipeline();
+      await pipelines.create(execution, nodes);
+      const id = execution.pipelineExecutionId;
+      await Promise.all([cache.get(id), cache.transitionNode(id, 2, ['pending'], { state: 'skipped' })]);
+      expect(await cache.get(id)).toEqual(await pipelines.get(id));
+      expect((await cache.getNode(id, 2))!.state).toBe('skipped');
     });
   });
 

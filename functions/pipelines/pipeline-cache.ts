@@ -1,0 +1,113 @@
+import type {
+  NodeChanges,
+  NodeState,
+  PipelineExecution,
+  PipelineNodeRun,
+  PipelineState,
+  PipelineStore,
+} from '../core/pipelines';
+
+interface Entry {
+  execution: PipelineExecution;
+  nodes: PipelineNodeRun[];
+}
+
+type Loaded = { execution: PipelineExecution; nodes: PipelineNodeRun[] } | undefined;
+
+/**
+ * A PipelineStore for a process that writes every pipeline record itself (the local host): a
+ * pipeline read once is served from memory afterwards, kept exact by this process's own
+ * conditional writes (each returns the record as stored). The dependency gate, the node steps and
+ * status polls read a running pipeline many times per node; each read was a DynamoDB query.
+ * A write that lands while the first read is in flight is applied on top of it. Never in AWS,
+ * where each Lambda instance is one writer among many. Bounded: least recently used out first.
+ */
+export class SoleWriterPipelineCache implements PipelineStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<
+    string,
+    { execution?: PipelineExecution; nodes: Map<number, PipelineNodeRun> }
+  >();
+
+  constructor(
+    private readonly store: PipelineStore,
+    readonly capacity = 200,
+  ) {}
+
+  create(execution: PipelineExecution, nodes: readonly PipelineNodeRun[]): Promise<void> {
+    return this.store.create(execution, nodes);
+  }
+
+  async get(pipelineExecutionId: string): Promise<Loaded> {
+    const cached = this.entries.get(pipelineExecutionId);
+    if (cached) {
+      this.entries.delete(pipelineExecutionId);
+      this.entries.set(pipelineExecutionId, cached);
+      return structuredClone(cached);
+    }
+    const writes = { nodes: new Map<number, PipelineNodeRun>() } as {
+      execution?: PipelineExecution;
+      nodes: Map<number, PipelineNodeRun>;
+    };
+    const concurrent = this.loading.has(pipelineExecutionId);
+    if (!concurrent) this.loading.set(pipelineExecutionId, writes);
+    let loaded: Loaded;
+    try {
+      loaded = await this.store.get(pipelineExecutionId);
+    } finally {
+      if (!concurrent) this.loading.delete(pipelineExecutionId);
+    }
+    // Another read started first and owns the bookkeeping: answer from the store as read.
+    if (!loaded || concurrent) return loaded;
+    const entry = this.entries.get(pipelineExecutionId) ?? loaded;
+    if (writes.execution) entry.execution = writes.execution;
+    entry.nodes = entry.nodes.map((node) => writes.nodes.get(node.nodeId) ?? node);
+    this.remember(pipelineExecutionId, entry);
+    return structuredClone(entry);
+  }
+
+  async getNode(pipelineExecutionId: string, nodeId: number): Promise<PipelineNodeRun | undefined> {
+    const node = this.entries.get(pipelineExecutionId)?.nodes.find((n) => n.nodeId === nodeId);
+    return node ? structuredClone(node) : this.store.getNode(pipelineExecutionId, nodeId);
+  }
+
+  async transition(
+    pipelineExecutionId: string,
+    from: readonly PipelineState[],
+    changes: Partial<Pick<PipelineExecution, 'state' | 'startedAt' | 'endedAt' | 'error'>>,
+  ): Promise<PipelineExecution | undefined> {
+    const updated = await this.store.transition(pipelineExecutionId, from, changes);
+    if (updated) {
+      const entry = this.entries.get(pipelineExecutionId);
+      if (entry) entry.execution = structuredClone(updated);
+      const writes = this.loading.get(pipelineExecutionId);
+      if (writes) writes.execution = structuredClone(updated);
+    }
+    return updated;
+  }
+
+  async transitionNode(
+    pipelineExecutionId: string,
+    nodeId: number,
+    from: readonly NodeState[],
+    changes: NodeChanges,
+  ): Promise<PipelineNodeRun | undefined> {
+    const updated = await this.store.transitionNode(pipelineExecutionId, nodeId, from, changes);
+    if (updated) {
+      const entry = this.entries.get(pipelineExecutionId);
+      if (entry)
+        entry.nodes = entry.nodes.map((node) => (node.nodeId === nodeId ? structuredClone(updated) : node));
+      this.loading.get(pipelineExecutionId)?.nodes.set(nodeId, structuredClone(updated));
+    }
+    return updated;
+  }
+
+  listActive(): Promise<PipelineExecution[]> {
+    return this.store.listActive();
+  }
+
+  private remember(pipelineExecutionId: string, entry: Entry): void {
+    this.entries.set(pipelineExecutionId, entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
