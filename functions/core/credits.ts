@@ -57,5 +57,10 @@ export interface UsageStore {
   getStorageBytes(accountId: string): Promise<number>;
   /** Per-account credit limit per billing period, when one is set. */
   getCreditLimit(accountId: string): Promise<number | undefined>;
+  /** The credits used in one period and the account's own limit, in one read (every submit asks). */
+  getCreditStanding(
+    accountId: string,
+    period: string,
+  ): Promise<{ creditsUsed: number; creditLimit?: number }>;
   setCreditLimit(accountId: string, credits: number): Promise<void>;
 }

@@ -140,13 +140,10 @@ export async function startExecutionWorkflow(services: Services, execution: Exec
 }
 
 export async function assertWithinCreditLimit(services: Services, account: Account, now = new Date()) {
-  // Two independent reads on every submit: together, not one after the other.
-  const [customLimit, [usage]] = await Promise.all([
-    services.usage.getCreditLimit(account.accountId),
-    services.usage.getCredits(account.accountId, [billingPeriodOf(now)]),
-  ]);
-  const limit = customLimit ?? services.config.defaultCreditLimit;
-  const used = usage?.creditsUsed ?? 0;
+  // One read on every submit: the period's usage and the account's limit together.
+  const standing = await services.usage.getCreditStanding(account.accountId, billingPeriodOf(now));
+  const limit = standing.creditLimit ?? services.config.defaultCreditLimit;
+  const used = standing.creditsUsed;
   if (used >= limit) {
     throw new PaymentRequiredError(
       `This request would exceed your configured credit limit for this billing period: ${round(used)} of ${limit} credits used. Wait for the next period or raise the limit (npm run admin -- set-credit-limit).`,

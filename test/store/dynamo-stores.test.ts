@@ -93,6 +93,23 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
     expect(await counters.tryAcquire('busy', 1)).toBe(true);
   });
 
+  it("reads a period's credits and the account's limit together, with or without either", async () => {
+    expect(await counters.getCreditStanding('standing', '2026-11')).toEqual({ creditsUsed: 0 });
+    await counters.addCredits('standing', '2026-11', 1.25);
+    await counters.addCredits('standing', '2026-10', 9);
+    expect(await counters.getCreditStanding('standing', '2026-11')).toEqual({ creditsUsed: 1.25 });
+    await counters.setCreditLimit('standing', 40);
+    await counters.addStorageBytes('standing', 1000);
+    expect(await counters.getCreditStanding('standing', '2026-11')).toEqual({
+      creditsUsed: 1.25,
+      creditLimit: 40,
+    });
+    expect(await counters.getCreditStanding('standing', '2026-12')).toEqual({
+      creditsUsed: 0,
+      creditLimit: 40,
+    });
+  });
+
   it('hands out unique query ids under concurrency and guards versions', async () => {
     const ids = await Promise.all(Array.from({ length: 25 }, () => queries.nextQueryId()));
     expect(new Set(ids).size).toBe(25);

@@ -144,6 +144,23 @@ export class DynamoAccountCounters implements ConcurrencyLimiter, UsageStore {
     return item?.creditLimit === undefined ? undefined : Number(item.creditLimit);
   }
 
+  async getCreditStanding(accountId: string, period: string) {
+    const usageKey = { pk: `ACCOUNT#${accountId}`, sk: `USAGE#${period}` };
+    const limitsKey = { pk: `ACCOUNT#${accountId}`, sk: 'LIMITS' };
+    const { Responses } = await this.db.send(
+      new BatchGetCommand({
+        RequestItems: { [this.tableName]: { Keys: [usageKey, limitsKey], ConsistentRead: true } },
+      }),
+    );
+    const items = Responses?.[this.tableName] ?? [];
+    const usage = items.find((item) => item.sk === usageKey.sk);
+    const limits = items.find((item) => item.sk === limitsKey.sk);
+    return {
+      creditsUsed: Number(usage?.credits ?? 0),
+      ...(limits?.creditLimit === undefined ? {} : { creditLimit: Number(limits.creditLimit) }),
+    };
+  }
+
   async setCreditLimit(accountId: string, credits: number): Promise<void> {
     await this.db.send(
       new UpdateCommand({
