@@ -185,7 +185,6 @@ async function recordSuccess(services: Services, execution: Execution, result: E
         })
       : undefined,
   ]);
-  if (view && services.viewVersions) await retireViewVersions(services, view);
   const completed = await services.executions.transition(executionId, active, {
     state: 'QUERY_STATE_COMPLETED',
     // A run that went from queued to done between two polls was never seen running.
@@ -212,6 +211,8 @@ async function recordSuccess(services: Services, execution: Execution, result: E
     charge(services, execution, credits),
     services.usage.addStorageBytes(execution.accountId, result.resultBytes),
   ]);
+  // After the execution reads COMPLETED: dropping old versions need not delay the refresh.
+  if (view && services.viewVersions) await retireViewVersions(services, view);
 }
 
 /** Drops the view's versions no run can still read; a failure only delays it to the next refresh. */
