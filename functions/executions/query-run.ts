@@ -151,10 +151,13 @@ async function recordOutcome(services: Services, execution: Execution, outcome: 
 
 async function recordSuccess(services: Services, execution: Execution, result: EngineRunResult) {
   const { executionId } = execution;
-  // The first page is usually asked for at once: let the store read the result's shape meanwhile.
-  services.results.warm?.(executionId).catch((error: unknown) => {
-    logger.warn('warming a result failed', { executionId, error: error as Error });
-  });
+  // A query's first page is usually asked for at once: let the store read the result's shape
+  // meanwhile. Not for view refreshes and pipeline nodes, whose results are rarely paged then.
+  if (!execution.materializedViewName && !execution.pipelineExecutionId) {
+    services.results.warm?.(executionId).catch((error: unknown) => {
+      logger.warn('warming a result failed', { executionId, error: error as Error });
+    });
+  }
   const credits = runCredits(result, execution.tier);
   const endedAt = new Date().toISOString();
   const active = ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'] as const;

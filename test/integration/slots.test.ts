@@ -1,30 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Execution } from '../../functions/core/executions';
-import { newId } from '../../functions/core/ids';
 import { acquireSlot } from '../../functions/executions/slots';
 import type { Services } from '../../functions/services';
+import { storeExecution } from '../support/executions';
 import { startTestHost, type TestHost } from '../support/test-host';
 
 /** Slots go oldest first, judged on the execution records, not on a lagging index. */
 describe('taking an execution slot', () => {
   let host: TestHost;
-  const record = async (changes: Partial<Execution> = {}): Promise<Execution> => {
-    const now = new Date();
-    const execution: Execution = {
-      executionId: newId(now.getTime()),
-      accountId: host.accountId,
-      queryId: 0,
-      sql: 'select 1',
-      tier: 'medium',
-      timeoutMs: 60_000,
-      state: 'QUERY_STATE_PENDING',
-      submittedAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
-      ...changes,
-    };
-    await host.services.executions.create(execution);
-    return execution;
-  };
+  const record = (changes: Partial<Execution> = {}) => storeExecution(host, new Date(), changes);
 
   beforeAll(async () => {
     host = await startTestHost(undefined, { execution: { maxConcurrentExecutions: 2 } });

@@ -4,6 +4,7 @@ import { newId } from '../../functions/core/ids';
 import type { PipelineNodeRun } from '../../functions/core/pipelines';
 import { createNodeRunner } from '../../functions/runner/node-runner';
 import { executionDeadline, SWEEP_GRACE_MS, sweepLostWork } from '../../functions/runner/sweeper';
+import { storeExecution } from '../support/executions';
 import { startTestHost, type TestHost } from '../support/test-host';
 
 /**
@@ -15,22 +16,8 @@ describe('the sweeper ends work whose workflow died, and nothing else', () => {
   let host: TestHost;
   const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
 
-  const record = async (submittedAt: Date, changes: Partial<Execution> = {}): Promise<Execution> => {
-    const execution: Execution = {
-      executionId: newId(submittedAt.getTime()),
-      accountId: host.accountId,
-      queryId: 0,
-      sql: 'select 1',
-      tier: 'medium',
-      timeoutMs: 60_000,
-      state: 'QUERY_STATE_PENDING',
-      submittedAt: submittedAt.toISOString(),
-      expiresAt: new Date(submittedAt.getTime() + 86_400_000).toISOString(),
-      ...changes,
-    };
-    await host.services.executions.create(execution);
-    return execution;
-  };
+  const record = (submittedAt: Date, changes: Partial<Execution> = {}) =>
+    storeExecution(host, submittedAt, changes);
 
   beforeAll(async () => {
     host = await startTestHost(undefined, { execution: { maxConcurrentExecutions: 1 } });

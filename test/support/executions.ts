@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import type { Execution } from '../../functions/core/executions';
+import { newId } from '../../functions/core/ids';
 import { bodyOf, type Json, type TestHost } from './test-host';
 
 export { RUNAWAY_SQL } from './runaway-sql';
@@ -46,4 +48,29 @@ export function waitUntilFinished(host: TestHost, executionId: string, timeoutMs
     timeoutMs,
     apiKey,
   );
+}
+
+/**
+ * Writes an execution record straight to the store, as a workflow (live or dead) leaves it:
+ * PENDING, submitted at `submittedAt`, with `changes` on top.
+ */
+export async function storeExecution(
+  host: TestHost,
+  submittedAt: Date = new Date(),
+  changes: Partial<Execution> = {},
+): Promise<Execution> {
+  const execution: Execution = {
+    executionId: newId(submittedAt.getTime()),
+    accountId: host.accountId,
+    queryId: 0,
+    sql: 'select 1',
+    tier: 'medium',
+    timeoutMs: 60_000,
+    state: 'QUERY_STATE_PENDING',
+    submittedAt: submittedAt.toISOString(),
+    expiresAt: new Date(submittedAt.getTime() + 86_400_000).toISOString(),
+    ...changes,
+  };
+  await host.services.executions.create(execution);
+  return execution;
 }
