@@ -9,6 +9,7 @@ import type { QueryEngine, ResultStore } from '../core/engine';
 import { NotImplementedError } from '../core/errors';
 import type { RefreshScheduleRegistry } from '../core/refresh-schedules';
 import type { Orchestrator } from '../core/workflows';
+import { BASE_TABLES } from '../datasets/base-tables';
 import { DuneSqlTableReferenceParser } from '../dunesql/table-references';
 import { executionConfigFromEnv } from '../executions/config';
 import { SigningKeys } from '../oauth/signing-keys';
@@ -16,6 +17,7 @@ import { createServices, type Services } from '../services';
 import { AthenaQueryEngine } from './athena/athena-engine';
 import { AthenaQueries } from './athena/athena-queries';
 import { RunRoleSessions } from './athena/run-isolation';
+import { athenaTableSchemas } from './catalog/glue-tables';
 import { GlueViewVersions } from './catalog/view-versions';
 import { createDocumentClient } from './dynamo/client';
 import { DynamoSlotWaiterStore } from './dynamo/slot-waiter-store';
@@ -93,6 +95,7 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
               ...(viewVersions ? { viewsDatabase: env.VIEWS_DATABASE } : {}),
               ...(isolation ? { isolation } : {}),
               resultReuseMinutes: Number(env.ATHENA_RESULT_REUSE_MINUTES ?? 0) || 0,
+              tables: athenaTableSchemas(BASE_TABLES),
             },
           )
         : notYetInAws<QueryEngine>(

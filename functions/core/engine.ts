@@ -72,6 +72,11 @@ export interface EngineRun {
   /** The storage quota left, and the quota, at submit (see EngineSubmitRequest). */
   storageBytesLeft?: number;
   storageBytesQuota?: number;
+  /**
+   * Output columns the engine returns as JSON text, by position, with their types (Athena: arrays,
+   * maps and rows, which it would otherwise print in a lossy text form). Kept with the execution.
+   */
+  nestedColumns?: { position: number; type: string }[];
 }
 
 /**

@@ -79,6 +79,8 @@ export interface Execution {
    */
   storageBytesLeft?: number;
   storageBytesQuota?: number;
+  /** Result columns the engine returns as JSON text (EngineRun.nestedColumns), set at submit. */
+  nestedColumns?: { position: number; type: string }[];
   /** Set when a pipeline run created this execution. */
   pipelineExecutionId?: string;
   /** Set when this execution refreshes a materialized view: its result becomes the view's new version. */
@@ -99,6 +101,7 @@ export type ExecutionChanges = Partial<
     | 'engineRunId'
     | 'storageBytesLeft'
     | 'storageBytesQuota'
+    | 'nestedColumns'
   >
 >;
 
@@ -115,6 +118,7 @@ export function engineRunOf(execution: Execution): EngineRun | undefined {
         ...(execution.storageBytesQuota !== undefined
           ? { storageBytesQuota: execution.storageBytesQuota }
           : {}),
+        ...(execution.nestedColumns?.length ? { nestedColumns: execution.nestedColumns } : {}),
       }
     : undefined;
 }

@@ -155,13 +155,24 @@ export function splitTopLevel(text: string): string[] {
 }
 
 /** What kind of value a column of a Trino type holds: how Athena's text of it is read back and compared. */
-export type ValueKind = 'integer' | 'number' | 'boolean' | 'binary' | 'timestamp' | 'date' | 'text';
+export type ValueKind =
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'binary'
+  | 'timestamp'
+  | 'date'
+  | 'text'
+  | 'nested';
 
 /**
  * Athena type names as GetQueryResults reports them (ColumnInfo.Type, with Precision/Scale for
- * decimals), e.g. `bigint`, `decimal(38,0)`, `varbinary`, `timestamp`, `array`.
+ * decimals), e.g. `bigint`, `decimal(38,0)`, `varbinary`, `timestamp`, `array`. A complete array,
+ * map or row type (`array(varchar)`) names a column the translation returned as JSON text
+ * (dunesql/nested-json.ts); Athena's own bare `array`, `map` or `row` is its lossy text form.
  */
 export function valueKind(type: string): ValueKind {
+  if (/^\s*(array|map|row)\s*\(/i.test(type)) return 'nested';
   const base = type.toLowerCase().replace(/\(.*$/, '').trim();
   switch (base) {
     case 'tinyint':

@@ -1,4 +1,7 @@
-import type { AstNode } from './polyglot';
+import type { AstNode, loadPolyglot } from './polyglot';
+
+/** What `instantiate` needs of polyglot: its Trino parser. */
+type TemplateParser = Pick<Awaited<ReturnType<typeof loadPolyglot>>, 'parse' | 'Dialect'>;
 
 type Visitor = (node: AstNode, type: string) => AstNode | undefined;
 
@@ -112,4 +115,23 @@ export function containsAggregate(
   if (type === 'subquery' || type === 'select' || type === 'exists') return false;
   if (type && (AGGREGATES.has(type) || AGGREGATES.has(callName(functionCall(node)?.name ?? '')))) return true;
   return Object.entries(node).some(([key, child]) => key !== 'span' && containsAggregate(child, callName));
+}
+
+const templateCache = new Map<string, AstNode>();
+
+/** A node from a template expression, `__1`, `__2`, ... replaced by the given nodes. */
+export function instantiate(polyglot: TemplateParser, expression: string, args: AstNode[]): AstNode {
+  let template = templateCache.get(expression);
+  if (!template) {
+    const parsed = polyglot.parse(`SELECT ${expression}`, polyglot.Dialect.Trino);
+    if (!parsed.success || !parsed.ast)
+      throw new Error(`DuneSQL translation failed: template ${expression}: ${parsed.error}`);
+    template = (parsed.ast[0] as AstNode).select.expressions[0];
+    templateCache.set(expression, template);
+  }
+  return rewrite(structuredClone(template), (node, type) => {
+    if (type !== 'column' || node.column.table) return undefined;
+    const match = /^__(\d+)$/.exec(node.column.name?.name ?? '');
+    return match ? structuredClone(args[Number(match[1]) - 1]) : undefined;
+  });
 }

@@ -1,4 +1,5 @@
 import { valueKind } from '../core/sql-types';
+import { isNestedJsonType, nestedFromJsonText, parseTrinoType } from './nested-json';
 import { type RuleSet, unsupported } from './rules';
 
 /**
@@ -58,14 +59,18 @@ export const ATHENA_TYPES: Record<string, string> = { UINT256: 'DECIMAL(38, 0)',
 /**
  * The SQL reading a column stored as Athena's result text (`c0`, …) back as its type: numbers,
  * booleans and dates cast, binary from Athena's hex pairs (`00 ab`), timestamps from
- * `2024-01-01 00:00:00.000`. Arrays, maps and rows stay text (Athena prints them in a form SQL
- * cannot cast back), as the result API returns them.
+ * `2024-01-01 00:00:00.000`, arrays, maps and rows from the JSON text the translation wrote them
+ * as. Athena's own text of them (a bare `array` type) stays text: SQL cannot cast it back.
  */
 export function textColumnAs(column: string, type: string): string {
   const lower = type.toLowerCase().trim();
   const base = lower.replace(/\(.*$/, '').trim();
   if (base === 'json') return `json_parse(${column})`;
   switch (valueKind(lower)) {
+    case 'nested': {
+      const nested = parseTrinoType(type);
+      return nested && isNestedJsonType(nested) ? nestedFromJsonText(column, nested) : column;
+    }
     case 'integer':
     case 'number':
     case 'boolean':

@@ -1,5 +1,6 @@
 export { DUCKDB_SESSION_SETUP } from './duckdb-target';
 export { DuneSqlError, type DuneSqlErrorKind } from './errors';
+export type { NestedOutput, TableSchema } from './nested-outputs';
 export { loadPolyglot as preloadTranslator } from './polyglot';
 export {
   type TextStoredRelation,

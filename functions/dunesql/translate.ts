@@ -1,4 +1,4 @@
-import { findAll, functionCall, nodeType, rewrite } from './ast';
+import { findAll, functionCall, instantiate, nodeType, rewrite } from './ast';
 import { ATHENA_RULES, ATHENA_TYPES, textColumnAs } from './athena-target';
 import {
   DUCKDB_RULES,
@@ -9,6 +9,7 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
+import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
 import { byteToCharOffset, lineColumnAt, type PreparedSource, prepareSource } from './source-text';
@@ -42,6 +43,11 @@ export interface Translation {
    * random or uuid function (a cached earlier result would then be wrong).
    */
   deterministic: boolean;
+  /**
+   * Athena only: the output columns holding arrays, maps or rows, which the translation returns as
+   * JSON text, with their types (the engine reports such a column as varchar).
+   */
+  nestedColumns: NestedOutput[];
 }
 
 /** Calls whose value changes from one run to the next (polyglot node types or function names). */
@@ -95,6 +101,11 @@ export interface TranslateOptions {
    * policy is what enforces it.
    */
   hiddenDatabases?: readonly string[];
+  /**
+   * Athena only: the base tables with their Athena column types, for typing the output columns
+   * (arrays, maps and rows are returned as JSON text; see nested-outputs.ts).
+   */
+  tables?: readonly TableSchema[];
 }
 
 type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
@@ -217,6 +228,10 @@ export async function translate(
     }
   }
 
+  const nestedColumns =
+    target === 'athena' && options.tables ? nestedOutputsAsJson(polyglot, statement, options.tables) : [];
+  if (nestedColumns.length) changed = true;
+
   // Untouched statements skip a generate round trip through the WASM module.
   let trino = source.text;
   if (changed) {
@@ -245,6 +260,7 @@ export async function translate(
     userMessage: target === 'duckdb' ? userFacingMessage : (message) => message,
     relationsRead: [...relationsRead],
     deterministic,
+    nestedColumns,
   };
 }
 
@@ -378,24 +394,6 @@ function derivedTable(polyglot: Polyglot, relation: TextStoredRelation): AstNode
   if (!parsed.success || !parsed.ast)
     throw internalError(`stored relation ${relation.name}: ${parsed.error}`);
   return (parsed.ast[0] as AstNode).select.from.expressions[0];
-}
-
-const templateCache = new Map<string, AstNode>();
-
-/** A node from a template expression, `__1`, `__2`, ... replaced by the given nodes. */
-function instantiate(polyglot: Polyglot, expression: string, args: AstNode[]): AstNode {
-  let template = templateCache.get(expression);
-  if (!template) {
-    const parsed = polyglot.parse(`SELECT ${expression}`, polyglot.Dialect.Trino);
-    if (!parsed.success || !parsed.ast) throw internalError(`template ${expression}: ${parsed.error}`);
-    template = (parsed.ast[0] as AstNode).select.expressions[0];
-    templateCache.set(expression, template);
-  }
-  return rewrite(structuredClone(template), (node, type) => {
-    if (type !== 'column' || node.column.table) return undefined;
-    const match = /^__(\d+)$/.exec(node.column.name?.name ?? '');
-    return match ? structuredClone(args[Number(match[1]) - 1]) : undefined;
-  });
 }
 
 function dataType(polyglot: Polyglot, sqlType: string): AstNode {

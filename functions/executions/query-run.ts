@@ -1,5 +1,5 @@
 import { billingPeriodOf, runCredits } from '../core/credits';
-import { type EngineRunResult, QueryFailure, type ReadableRelation } from '../core/engine';
+import { type EngineRun, type EngineRunResult, QueryFailure, type ReadableRelation } from '../core/engine';
 import { type Execution, type ExecutionError, engineRunOf } from '../core/executions';
 import { type QueryProgress, queryPollSeconds } from '../core/workflows';
 import { logger } from '../http/logger';
@@ -46,13 +46,13 @@ export async function submitQuery(
   }
   // Outside the try: a store error here is the Task's to retry, not the query's failure.
   const [relations, storageBytes] = await (prefetched ?? submitInputs(services, execution, readableBy));
-  let engineRunId: string;
+  let run: EngineRun;
   const quota = {
     storageBytesLeft: services.config.storageBytesAllowed - storageBytes,
     storageBytesQuota: services.config.storageBytesAllowed,
   };
   try {
-    ({ engineRunId } = await services.engine.submit({
+    run = await services.engine.submit({
       executionId,
       accountId: execution.accountId,
       sql: execution.sql,
@@ -61,15 +61,16 @@ export async function submitQuery(
       relations,
       // The storage quota is enforced as the result is written (DuckDB) or once it is (Athena).
       ...quota,
-    }));
+    });
   } catch (error) {
     await recordOutcome(services, execution, { state: 'failed', failure: error });
     return finished(0);
   }
   // Also recorded on a run cancelled meanwhile: CheckQuery stops it and charges what it used.
   await services.executions.transition(executionId, ['QUERY_STATE_PENDING', 'QUERY_STATE_CANCELLED'], {
-    engineRunId,
+    engineRunId: run.engineRunId,
     ...quota,
+    ...(run.nestedColumns?.length ? { nestedColumns: run.nestedColumns } : {}),
   });
   return running(0);
 }

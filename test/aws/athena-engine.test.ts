@@ -17,11 +17,13 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AthenaQueryEngine } from '../../functions/aws/athena/athena-engine';
 import { AthenaQueries } from '../../functions/aws/athena/athena-queries';
+import { athenaTableSchemas } from '../../functions/aws/catalog/glue-tables';
 import { viewVersionTable } from '../../functions/aws/catalog/view-versions';
 import { S3ResultStore } from '../../functions/aws/results/s3-result-store';
 import { runCredits } from '../../functions/core/credits';
 import { type EngineRun, type EngineSubmitRequest, QueryFailure } from '../../functions/core/engine';
 import { RESULT_LIMITS } from '../../functions/core/result-limits';
+import { BASE_TABLES } from '../../functions/datasets/base-tables';
 import { translate } from '../../functions/dunesql';
 import { mockS3Objects } from '../support/s3-objects';
 
@@ -180,6 +182,53 @@ describe('the Athena engine behind the QueryEngine port', () => {
     expect(s3.mock.commandCalls(PutObjectCommand)[0]!.args[0].input.Key).toBe(`results/${EXECUTION_ID}.json`);
     // Credits: 2.5 engine-seconds on medium + 3 GiB scanned.
     if (done.state === 'succeeded') expect(runCredits(done.result, 'medium')).toBe(5.5);
+  });
+
+  it('returns arrays, maps and rows as JSON: the run keeps their types, which status restores', async () => {
+    athena.on(GetQueryExecutionCommand).resolves(execution('SUCCEEDED'));
+    // Athena reports a column the translation made JSON text as varchar.
+    athena.on(GetQueryResultsCommand).resolves({
+      ResultSet: {
+        Rows: [],
+        ResultSetMetadata: {
+          ColumnInfo: [
+            { Name: 'id', Label: 'id', Type: 'varbinary' },
+            { Name: 'outputs', Label: 'outputs', Type: 'varchar' },
+          ],
+        },
+      },
+    });
+    s3.put(
+      'svc-results',
+      `athena/medium/${QUERY_ID}.csv`,
+      '"id","outputs"\n"ab 01","[{""index"":0,""value"":0.5,""address"":""bc1q"",""type"":""p2wpkh""}]"\n',
+    );
+    const client = new AthenaQueryEngine(
+      new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
+        workGroups: { medium: 'svc-medium', large: 'svc-large' },
+      }),
+      new S3ResultStore(s3.client, { bucket: 'svc-results' }),
+      { now: () => now, tables: athenaTableSchemas(BASE_TABLES) },
+    );
+    const type = 'array(row(index integer, value decimal(18,8), address varchar, type varchar))';
+    const run = await client.submit(request('SELECT id, outputs FROM bitcoin.transactions'));
+    expect(run.nestedColumns).toEqual([{ position: 1, type }]);
+    expect(athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input.QueryString).toMatch(
+      /^SELECT id, JSON_FORMAT\(CAST\(outputs AS JSON\)\) AS "outputs" FROM bitcoin.transactions$/,
+    );
+    const done = await client.status(run);
+    expect(done.state === 'succeeded' && done.result.columns).toEqual([
+      { name: 'id', type: 'varbinary' },
+      { name: 'outputs', type },
+    ]);
+    const page = await new S3ResultStore(s3.client, { bucket: 'svc-results' }).readPage({
+      executionId: EXECUTION_ID,
+      limit: 10,
+      offset: 0,
+    });
+    expect(page.rows).toEqual([
+      { id: '0xab01', outputs: [{ index: 0, value: 0.5, address: 'bc1q', type: 'p2wpkh' }] },
+    ]);
   });
 
   it('lets Athena reuse a result only for SQL that reads no view and no clock, and keeps a copy of its own', async () => {

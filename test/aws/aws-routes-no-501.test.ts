@@ -250,6 +250,46 @@ describe('the AWS composition answers every route', () => {
     });
   });
 
+  it('keeps the types of the columns Athena returns as JSON with the execution, through submit and check', async () => {
+    const account = await createAccount(services.accounts, { handle: 'athena_nested' });
+    const sql = 'select id, outputs from bitcoin.transactions';
+    const executionId = (await executeSql(services, account, sql, 'medium')).executionId;
+    const runner = createNodeRunner(services);
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-nested' });
+    await runner({ action: 'acquire_slot', execution_id: executionId, attempt: 0 });
+    await runner({ action: 'submit_query', execution_id: executionId });
+    const type = 'array(row(index integer, value decimal(18,8), address varchar, type varchar))';
+    expect((await services.executions.get(executionId))!.nestedColumns).toEqual([{ position: 1, type }]);
+    s3.put('svc-results', 'athena/medium/q-nested.csv', '"id","outputs"\n"01","[]"\n');
+    athena.on(GetQueryExecutionCommand).resolves({
+      QueryExecution: {
+        QueryExecutionId: 'q-nested',
+        ResultConfiguration: { OutputLocation: 's3://svc-results/athena/medium/q-nested.csv' },
+        Status: { State: 'SUCCEEDED', SubmissionDateTime: new Date() },
+        Statistics: { EngineExecutionTimeInMillis: 300, DataScannedInBytes: 0 },
+      },
+    });
+    athena.on(GetQueryResultsCommand).resolves({
+      ResultSet: {
+        Rows: [],
+        ResultSetMetadata: {
+          ColumnInfo: [
+            { Name: 'id', Label: 'id', Type: 'varbinary' },
+            { Name: 'outputs', Label: 'outputs', Type: 'varchar' },
+          ],
+        },
+      },
+    });
+    await runner({ action: 'check_query', execution_id: executionId, polls: 0 });
+    expect((await services.executions.get(executionId))!.result).toMatchObject({
+      columns: [
+        { name: 'id', type: 'varbinary' },
+        { name: 'outputs', type },
+      ],
+      rowCount: 1,
+    });
+  });
+
   it('AcquireSlot with a free slot submits at once and answers its task token (the slot gate on AWS)', async () => {
     const account = await createAccount(services.accounts, { handle: 'slot_gate' });
     const executionId = (await executeSql(services, account, 'select 4 as w', 'medium')).executionId;

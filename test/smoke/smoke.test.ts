@@ -22,6 +22,7 @@ describe('npm run smoke against the local host', () => {
       'ok    catalog search finds dex.trades',
       'ok    run a query',
       'ok    page its result (2 pages of 1 row)',
+      'ok    return arrays and rows as JSON',
       'ok    create and refresh a materialized view',
       'ok    run a two-node pipeline (view refresh → report)',
       'ok    MCP: listBlockchains, searchTables, getUsage',

@@ -118,6 +118,20 @@ export async function runSmoke(options: SmokeOptions): Promise<void> {
       }
     });
 
+    await step('return arrays and rows as JSON', async () => {
+      const { execution_id } = await call('POST', '/v1/sql/execute', {
+        sql: 'select outputs, ARRAY[id] as ids from bitcoin.transactions where output_count > 0 limit 1',
+      });
+      await waitForExecution(execution_id);
+      const page = await call('GET', `/v1/execution/${execution_id}/results`);
+      const [row] = page.result.rows as Json[];
+      const outputs = row?.outputs;
+      const ids = row?.ids;
+      if (!Array.isArray(outputs) || typeof outputs[0]?.address !== 'string' || !/^0x/.test(ids?.[0])) {
+        throw new SmokeFailure(`nested values not returned as JSON: ${JSON.stringify(row)}`);
+      }
+    });
+
     await step('create and refresh a materialized view', async () => {
       const source = await call('POST', '/v1/query', {
         name: `smoke view source ${suffix}`,

@@ -8,7 +8,7 @@ import {
 } from '../../core/engine';
 import { MATERIALIZED_VIEW_CATALOG, materializedViewFullName } from '../../core/materialized-views';
 import { RESULT_LIMITS, resultLimitOf, resultTooLarge, storageQuotaUsedUp } from '../../core/result-limits';
-import { DuneSqlError, type TextStoredRelation, translate } from '../../dunesql';
+import { DuneSqlError, type TableSchema, type TextStoredRelation, translate } from '../../dunesql';
 import { viewTablePrefix, viewVersionTable } from '../catalog/view-versions';
 import { ResultLimitExceeded, type ResultManifest, type S3Location } from '../results/s3-result-store';
 import type { AthenaQueries, AthenaStatistics } from './athena-queries';
@@ -40,6 +40,11 @@ export interface AthenaEngineOptions {
    * absent: never). Asked only for SQL that reads no view and calls no clock or random function.
    */
   resultReuseMinutes?: number;
+  /**
+   * The data lake's tables with their Athena column types (`athenaTableSchemas`): output columns
+   * typed as arrays, maps or rows from them are returned as JSON (dunesql/nested-outputs.ts).
+   */
+  tables?: readonly TableSchema[];
 }
 
 /**
@@ -71,6 +76,7 @@ export class AthenaQueryEngine implements QueryEngine {
       relations: this.storedRelations(request.relations ?? []),
       relationCatalog: MATERIALIZED_VIEW_CATALOG,
       ...(this.options.viewsDatabase ? { hiddenDatabases: [this.options.viewsDatabase] } : {}),
+      tables: this.options.tables ?? [],
     }).catch((error: unknown) => {
       throw translationFailure(error);
     });
@@ -92,7 +98,15 @@ export class AthenaQueryEngine implements QueryEngine {
       ...(client ? { client } : {}),
     });
     const { executionId, tier, timeoutMs, sql } = request;
-    return { executionId, engineRunId, tier, timeoutMs, sql };
+    const nestedColumns = translation.nestedColumns;
+    return {
+      executionId,
+      engineRunId,
+      tier,
+      timeoutMs,
+      sql,
+      ...(nestedColumns.length ? { nestedColumns } : {}),
+    };
   }
 
   async status(run: EngineRun): Promise<EngineRunStatus> {
@@ -108,7 +122,11 @@ export class AthenaQueryEngine implements QueryEngine {
         return { state: status.state };
       }
       case 'succeeded': {
+        // Columns returned as JSON text read as varchar in Athena's metadata: they get their types back.
         const columns = await this.queries.columns(run.engineRunId);
+        for (const { position, type } of run.nestedColumns ?? []) {
+          if (columns[position]) columns[position] = { ...columns[position], type };
+        }
         // Athena cannot stop at a result size: a result past the tier's limit or the storage
         // quota left at submit is refused once written (and deleted), scanned bytes still billed.
         const limit = resultLimitOf(run.tier, run, this.limits[run.tier]);

@@ -5,6 +5,8 @@
  * (no crawler, no partition sync job). Shared by the stack and `npm run load-data -- --aws`.
  */
 import type { ColumnDefinition, TableDefinition } from '../../core/catalog';
+import { splitTopLevel } from '../../core/sql-types';
+import type { TableSchema } from '../../dunesql';
 
 /**
  * DuneSQL type names → Glue (Hive DDL) types. uint256/int256 become decimal(38,0), Athena's
@@ -63,32 +65,27 @@ export function glueType(type: string): string {
   return mapped;
 }
 
-/** Splits `a T, b row(c U, d V)` at the commas outside parentheses. */
-function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && char === '(') depth++;
-    else if (!quoted && char === ')') depth--;
-    else if (!quoted && depth === 0 && char === ',') {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts;
-}
-
 /** Earliest chain date (bitcoin's genesis block): projection only generates candidate paths. */
 export const PROJECTION_START = '2009-01-03';
 
 /** Glue lowercases names; Athena matches them case-insensitively. */
 export const glueDatabaseName = (table: TableDefinition) => table.schema.toLowerCase();
 export const glueTableName = (table: TableDefinition) => table.table.toLowerCase();
+
+/**
+ * The tables as Athena types their columns (Trino spelling; uint256/int256 are decimal(38,0)), for
+ * the translation to type its output columns.
+ */
+export function athenaTableSchemas(tables: readonly TableDefinition[]): TableSchema[] {
+  return tables.map((table) => ({
+    schema: glueDatabaseName(table),
+    name: glueTableName(table),
+    columns: table.columns.map((column) => ({
+      name: column.name.toLowerCase(),
+      type: column.type.replace(/\b(?:uint256|int256)\b/gi, 'decimal(38,0)'),
+    })),
+  }));
+}
 
 /** Where a table's Parquet files live: `<prefix><schema>/<table>/[<date column>=YYYY-MM-DD/]`. */
 export function tablePrefix(table: TableDefinition, prefix = 'tables/'): string {

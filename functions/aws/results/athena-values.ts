@@ -26,9 +26,28 @@ function binaryText(text: string): string {
   return `0x${hex.toLowerCase()}`;
 }
 
+/**
+ * JSON text of an array, map or row, parsed with the local store's number rules: integers exact
+ * (strings past 2^53), decimals as numbers only while they print back the same.
+ */
+function nestedValue(text: string): ResultValue {
+  try {
+    return JSON.parse(text, (_key, value, context?: { source?: string }) => {
+      if (typeof value !== 'number' || context?.source === undefined) return value;
+      const source = context.source;
+      if (/^-?\d+$/.test(source)) return integerValue(BigInt(source));
+      return /[eE]/.test(source) ? value : decimalValue(source);
+    });
+  } catch {
+    return text;
+  }
+}
+
 export function decodeValue(text: string | null, kind: ValueKind): ResultValue {
   if (text === null) return null;
   switch (kind) {
+    case 'nested':
+      return nestedValue(text);
     case 'integer':
       return /^-?\d+$/.test(text) ? integerValue(BigInt(text)) : text;
     case 'number': {
@@ -165,6 +184,7 @@ function literal(column: AthenaColumn, value: FilterValue): Comparable {
 
 /** What LIKE matches against: the value as displayed (0x hex for binary, numbers as text). */
 function displayText(text: string, kind: ValueKind): string {
+  if (kind === 'nested') return text;
   const value = decodeValue(text, kind);
   return typeof value === 'string' ? value : String(value);
 }

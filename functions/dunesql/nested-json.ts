@@ -1,0 +1,225 @@
+/**
+ * Arrays, maps and rows on Athena. Athena writes them to its result CSV in a text form that loses
+ * string boundaries (`[a, b]`, `{k=v}`), so the results API could not return them as JSON. The
+ * Athena translation therefore turns each such output column into JSON text in SQL
+ * (`json_format(CAST(… AS JSON))`), first converting what JSON cannot carry (varbinary, dates,
+ * timestamps, non-varchar map keys) into the strings the local host returns for them. A view
+ * refresh stores that JSON text, and readers cast it back to the column's type.
+ *
+ * Trino's rules (docs/aws.md, "Nested values"): only boolean, integers, real, double, decimal and
+ * varchar cast to JSON, and arrays, rows and varchar-keyed maps of them; a row casts to a JSON
+ * object keyed by its field names; JSON casts back to arrays, maps and rows (from objects).
+ */
+import { splitTopLevel } from '../core/sql-types';
+
+/** A Trino type as a tree; rows with unnamed fields are not represented (nothing here handles them). */
+export type TrinoType =
+  | { kind: 'scalar'; name: string }
+  | { kind: 'array'; element: TrinoType }
+  | { kind: 'map'; key: TrinoType; value: TrinoType }
+  | { kind: 'row'; fields: { name: string; type: TrinoType }[] };
+
+/** Scalars that cast to JSON as they are. */
+const JSON_SCALARS =
+  /^(boolean|tinyint|smallint|integer|int|bigint|real|double|decimal\(\d+,\s*\d+\)|varchar(\(\d+\))?|json)$/;
+
+/**
+ * Scalars turned into JSON strings first, as the local host renders them: `0x…` hex, `… UTC`
+ * timestamps to the millisecond, ISO dates; and back from those strings when a view is read.
+ */
+const STRING_SCALARS: Record<string, { toText(e: string): string; fromText(e: string): string }> = {
+  varbinary: {
+    toText: (e) => `'0x' || lower(to_hex(${e}))`,
+    fromText: (e) => `from_hex(substr(${e}, 3))`,
+  },
+  timestamp: {
+    toText: (e) => `format_datetime(${e}, 'yyyy-MM-dd HH:mm:ss.SSS') || ' UTC'`,
+    fromText: (e) => `CAST(substr(${e}, 1, 23) AS timestamp(3))`,
+  },
+  'timestamp with time zone': {
+    toText: (e) => `format_datetime(${e} AT TIME ZONE 'UTC', 'yyyy-MM-dd HH:mm:ss.SSS') || ' UTC'`,
+    fromText: (e) => `from_iso8601_timestamp(replace(substr(${e}, 1, 23), ' ', 'T') || 'Z')`,
+  },
+  date: { toText: (e) => `CAST(${e} AS varchar)`, fromText: (e) => `CAST(${e} AS date)` },
+};
+
+/** A scalar's name without precision where precision does not change its handling (`timestamp(3)`). */
+function scalarKey(name: string): string {
+  return name.replace(/^timestamp\(\d+\)/, 'timestamp').replace(/^time\(\d+\)/, 'time');
+}
+
+/** Parses Trino's spelling (any case, quoted row field names) of a type; undefined if unsupported. */
+export function parseTrinoType(text: string): TrinoType | undefined {
+  const type = text.trim();
+  const call = /^(array|map|row)\s*\(([\s\S]*)\)$/i.exec(type);
+  if (!call) {
+    const name = type.toLowerCase().replace(/\s+/g, ' ').replace(/,\s+/g, ',');
+    return /^[a-z][a-z0-9 (),]*$/.test(name) ? { kind: 'scalar', name } : undefined;
+  }
+  const parts = splitTopLevel(call[2]!);
+  switch (call[1]!.toLowerCase()) {
+    case 'array': {
+      const element = parseTrinoType(call[2]!);
+      return element && { kind: 'array', element };
+    }
+    case 'map': {
+      const [key, value] = parts.map(parseTrinoType);
+      return parts.length === 2 && key && value ? { kind: 'map', key, value } : undefined;
+    }
+    default: {
+      const fields: { name: string; type: TrinoType }[] = [];
+      for (const part of parts) {
+        const match = /^("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_]*)\s+([\s\S]+)$/.exec(part);
+        const fieldType = match && parseTrinoType(match[2]!);
+        // A lone type (`row(integer, varchar)`) is an unnamed field.
+        if (!match || !fieldType || /^(array|map|row)$/i.test(match[1]!)) return undefined;
+        const name = match[1]!.startsWith('"') ? match[1]!.slice(1, -1).replaceAll('""', '"') : match[1]!;
+        fields.push({ name: name.toLowerCase(), type: fieldType });
+      }
+      return { kind: 'row', fields };
+    }
+  }
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Trino's lower-case spelling of a type, as the results API reports column types. */
+export function typeText(type: TrinoType): string {
+  switch (type.kind) {
+    case 'scalar':
+      return type.name;
+    case 'array':
+      return `array(${typeText(type.element)})`;
+    case 'map':
+      return `map(${typeText(type.key)}, ${typeText(type.value)})`;
+    case 'row':
+      return `row(${type.fields.map((f) => `${/^[a-z_][a-z0-9_]*$/.test(f.name) ? f.name : quote(f.name)} ${typeText(f.type)}`).join(', ')})`;
+  }
+}
+
+/** Whether a value of the type casts to JSON unchanged. Undefined: a scalar nothing here knows. */
+function castsToJson(type: TrinoType): boolean | undefined {
+  switch (type.kind) {
+    case 'scalar':
+      if (JSON_SCALARS.test(type.name)) return true;
+      return scalarKey(type.name) in STRING_SCALARS ? false : undefined;
+    case 'array':
+      return castsToJson(type.element);
+    case 'map': {
+      const key = type.key.kind === 'scalar' && /^varchar/.test(type.key.name);
+      const value = castsToJson(type.value);
+      return value === undefined ? undefined : key && value;
+    }
+    case 'row': {
+      const fields = type.fields.map((f) => castsToJson(f.type));
+      return fields.includes(undefined) ? undefined : fields.every(Boolean);
+    }
+  }
+}
+
+/** The type a value has once made JSON-castable (`jsonReady`). */
+function jsonReadyType(type: TrinoType): TrinoType {
+  switch (type.kind) {
+    case 'scalar':
+      return JSON_SCALARS.test(type.name) ? type : { kind: 'scalar', name: 'varchar' };
+    case 'array':
+      return { kind: 'array', element: jsonReadyType(type.element) };
+    case 'map':
+      return { kind: 'map', key: { kind: 'scalar', name: 'varchar' }, value: jsonReadyType(type.value) };
+    case 'row':
+      return { kind: 'row', fields: type.fields.map((f) => ({ name: f.name, type: jsonReadyType(f.type) })) };
+  }
+}
+
+/** Non-varchar map keys as JSON object keys: the scalar's string form. */
+function keyText(e: string, key: TrinoType): string {
+  if (key.kind !== 'scalar') throw new Error('unsupported map key');
+  if (/^varchar/.test(key.name)) return e;
+  const special = STRING_SCALARS[scalarKey(key.name)];
+  return special ? special.toText(e) : `CAST(${e} AS varchar)`;
+}
+
+/** SQL turning `e` (of `type`) into a value of `jsonReadyType(type)`. */
+function jsonReady(e: string, type: TrinoType, depth: number): string {
+  if (castsToJson(type)) return e;
+  const v = `json_v${depth}`;
+  const k = `json_k${depth}`;
+  switch (type.kind) {
+    case 'scalar':
+      return STRING_SCALARS[scalarKey(type.name)]!.toText(e);
+    case 'array':
+      return `transform(${e}, ${v} -> ${jsonReady(v, type.element, depth + 1)})`;
+    case 'map': {
+      let map = e;
+      if (!castsToJson(type.value)) {
+        map = `transform_values(${map}, (${k}, ${v}) -> ${jsonReady(v, type.value, depth + 1)})`;
+      }
+      if (!(type.key.kind === 'scalar' && /^varchar/.test(type.key.name))) {
+        map = `transform_keys(${map}, (${k}, ${v}) -> ${keyText(k, type.key)})`;
+      }
+      return map;
+    }
+    case 'row': {
+      const fields = type.fields.map((f) => jsonReady(`${e}.${quote(f.name)}`, f.type, depth + 1));
+      // A NULL row stays NULL (ROW(NULL, …) would be an object of nulls).
+      return `IF(${e} IS NULL, NULL, CAST(ROW(${fields.join(', ')}) AS ${typeText(jsonReadyType(type))}))`;
+    }
+  }
+}
+
+/** SQL turning `e` (of `jsonReadyType(type)`) back into `type`. */
+function fromJsonReady(e: string, type: TrinoType, depth: number): string {
+  if (castsToJson(type)) return e;
+  const v = `json_v${depth}`;
+  const k = `json_k${depth}`;
+  switch (type.kind) {
+    case 'scalar':
+      return STRING_SCALARS[scalarKey(type.name)]!.fromText(e);
+    case 'array':
+      return `transform(${e}, ${v} -> ${fromJsonReady(v, type.element, depth + 1)})`;
+    case 'map': {
+      let map = e;
+      if (!castsToJson(type.value)) {
+        map = `transform_values(${map}, (${k}, ${v}) -> ${fromJsonReady(v, type.value, depth + 1)})`;
+      }
+      if (type.key.kind === 'scalar' && !/^varchar/.test(type.key.name)) {
+        const special = STRING_SCALARS[scalarKey(type.key.name)];
+        map = `transform_keys(${map}, (${k}, ${v}) -> ${special ? special.fromText(k) : `CAST(${k} AS ${type.key.name})`})`;
+      }
+      return map;
+    }
+    case 'row': {
+      const fields = type.fields.map((f) => fromJsonReady(`${e}.${quote(f.name)}`, f.type, depth + 1));
+      return `IF(${e} IS NULL, NULL, CAST(ROW(${fields.join(', ')}) AS ${typeText(type)}))`;
+    }
+  }
+}
+
+/** Whether a type is an array, map or row this module can carry as JSON. */
+export function isNestedJsonType(type: TrinoType): boolean {
+  return type.kind !== 'scalar' && castsToJson(type) !== undefined && mapKeysSupported(type);
+}
+
+function mapKeysSupported(type: TrinoType): boolean {
+  switch (type.kind) {
+    case 'scalar':
+      return true;
+    case 'array':
+      return mapKeysSupported(type.element);
+    case 'map':
+      return type.key.kind === 'scalar' && mapKeysSupported(type.value);
+    case 'row':
+      return type.fields.every((f) => mapKeysSupported(f.type));
+  }
+}
+
+/** `e` (an array, map or row of `type`) as JSON text (varchar). */
+export function nestedAsJsonText(e: string, type: TrinoType): string {
+  return `json_format(CAST(${jsonReady(e, type, 1)} AS JSON))`;
+}
+
+/** JSON text written by `nestedAsJsonText` read back as `type` (the outer CAST states the type). */
+export function nestedFromJsonText(e: string, type: TrinoType): string {
+  const ready = `CAST(json_parse(${e}) AS ${typeText(jsonReadyType(type))})`;
+  return `CAST(${fromJsonReady(ready, type, 1)} AS ${typeText(type)})`;
+}

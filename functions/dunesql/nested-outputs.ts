@@ -1,0 +1,298 @@
+/**
+ * Finds the output columns of an Athena statement that hold arrays, maps or rows, and rewrites
+ * each into JSON text (nested-json.ts), so the results API can return them as JSON. A column's type
+ * comes from polyglot's schema-aware analysis where that is reliable (a column read from a table,
+ * a CAST) and from a few typing rules of our own for the calls that build arrays and maps
+ * (`array_agg`, `ARRAY[…]`, `map_agg`, `split`, …). A column whose type is not known for sure is
+ * left as Athena prints it: a wrong guess would make valid SQL fail.
+ */
+import { functionCall, instantiate, nodeType } from './ast';
+import { isNestedJsonType, nestedAsJsonText, parseTrinoType, type TrinoType, typeText } from './nested-json';
+import type { AstNode, loadPolyglot } from './polyglot';
+
+type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
+
+/** A table SQL may read, with its columns' Trino types as Athena sees them. */
+export interface TableSchema {
+  schema: string;
+  name: string;
+  columns: { name: string; type: string }[];
+}
+
+/** An output column returned as JSON text, and its type (Trino's spelling). */
+export interface NestedOutput {
+  position: number;
+  type: string;
+}
+
+interface Projection {
+  name?: string | null;
+  transformKind: string;
+  typeHint?: string | null;
+  castType?: string | null;
+  upstream: { table?: string | null; column?: string | null }[];
+}
+
+/**
+ * Rewrites the statement's nested output columns into JSON text, in place, and returns them. Only a
+ * plain SELECT (with or without WITH) is rewritten; set operations keep Athena's text.
+ */
+export function nestedOutputsAsJson(
+  polyglot: Polyglot,
+  statement: AstNode,
+  tables: readonly TableSchema[],
+): NestedOutput[] {
+  const select = statement?.select;
+  if (!select?.expressions) return [];
+  const typing = new Typing(polyglot, statement, tables);
+  const projections = typing.analyze(select.expressions);
+  if (!projections) return [];
+  const stars: { index: number; expandedColumns: string[] }[] = typing.stars;
+  const excluded = orderedOutputs(select, projections);
+  const nested: NestedOutput[] = [];
+  const rewritten: AstNode[] = [];
+  let position = 0;
+  select.expressions.forEach((expression: AstNode, index: number) => {
+    if (nodeType(expression) === 'star') {
+      const star = stars.find((s) => s.index === index);
+      const count = star?.expandedColumns.length ?? 0;
+      const types = projections.slice(position, position + count).map((p) => typing.trusted(p));
+      const expandable = star && count > 0 && typing.canExpand(expression, star.expandedColumns);
+      if (
+        expandable &&
+        types.some((type, k) => type && isNestedJsonType(type) && !excluded.has(position + k))
+      ) {
+        star.expandedColumns.forEach((name, k) => {
+          const column = instantiate(polyglot, columnRef(expression.star.table?.name, name), []);
+          const type = types[k];
+          if (type && isNestedJsonType(type) && !excluded.has(position + k)) {
+            rewritten.push(asJson(polyglot, column, type, name));
+            nested.push({ position: position + k, type: typeText(type) });
+          } else rewritten.push(column);
+        });
+      } else rewritten.push(expression);
+      position += count || 1;
+      return;
+    }
+    const projection = projections[position];
+    const inner = nodeType(expression) === 'alias' ? expression.alias.this : expression;
+    const type = projection && (typing.trusted(projection) ?? typing.typeOf(inner));
+    if (type && isNestedJsonType(type) && !excluded.has(position)) {
+      const name =
+        nodeType(expression) === 'alias' || nodeType(inner) === 'column' ? projection.name : undefined;
+      rewritten.push(asJson(polyglot, inner, type, name ?? undefined));
+      nested.push({ position, type: typeText(type) });
+    } else rewritten.push(expression);
+    position += 1;
+  });
+  if (nested.length) select.expressions = rewritten;
+  return nested;
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+function columnRef(qualifier: string | undefined, name: string): string {
+  return qualifier ? `${quote(qualifier)}.${quote(name)}` : quote(name);
+}
+
+function asJson(polyglot: Polyglot, expression: AstNode, type: TrinoType, name: string | undefined): AstNode {
+  const json = nestedAsJsonText('__1', type);
+  return instantiate(polyglot, name === undefined ? json : `${json} AS ${quote(name)}`, [expression]);
+}
+
+/**
+ * Output positions ORDER BY names (by ordinal or by output name): they keep their type, since
+ * ordering by JSON text would order differently.
+ */
+function orderedOutputs(select: AstNode, projections: Projection[]): Set<number> {
+  const excluded = new Set<number>();
+  for (const { this: key } of select.order_by?.expressions ?? []) {
+    const ordinal = key?.literal?.literal_type === 'number' ? Number(key.literal.value) : undefined;
+    if (ordinal !== undefined) excluded.add(ordinal - 1);
+    if (nodeType(key) === 'column' && !key.column.table) {
+      const name = String(key.column.name?.name ?? '').toLowerCase();
+      projections.forEach((p, i) => {
+        if (p.name?.toLowerCase() === name) excluded.add(i);
+      });
+    }
+  }
+  return excluded;
+}
+
+/**
+ * Calls whose result has the type of their first argument, by their number of arguments (`max(x,
+ * n)` returns an array of the n largest: not the same type, so not listed).
+ */
+const SAME_AS_FIRST: Readonly<Record<string, number[]>> = {
+  filter: [2],
+  slice: [3],
+  reverse: [1],
+  array_sort: [1, 2],
+  array_distinct: [1],
+  array_remove: [2],
+  array_except: [2],
+  array_intersect: [2],
+  array_union: [2],
+  shuffle: [1],
+  max: [1],
+  min: [1],
+  arbitrary: [1],
+  any_value: [1],
+  max_by: [2],
+  min_by: [2],
+};
+
+class Typing {
+  readonly stars: { index: number; expandedColumns: string[] }[] = [];
+  private readonly schema: {
+    tables: { schema: string; name: string; columns: { name: string; type: string }[] }[];
+  };
+  private readonly columnTypes = new Map<string, string>();
+  /** UNNEST columns are typed wrongly by the analysis (a row's fields, not the row). */
+  private readonly hasUnnest: boolean;
+
+  constructor(
+    private readonly polyglot: Polyglot,
+    private readonly statement: AstNode,
+    tables: readonly TableSchema[],
+  ) {
+    this.schema = { tables: tables.map((t) => ({ schema: t.schema, name: t.name, columns: t.columns })) };
+    for (const table of tables) {
+      for (const column of table.columns) {
+        this.columnTypes.set(`${table.schema}.${table.name}.${column.name}`.toLowerCase(), column.type);
+      }
+    }
+    this.hasUnnest = JSON.stringify(statement).includes('{"unnest":');
+  }
+
+  /** The analysis of the statement with the given select list; undefined when it fails. */
+  analyze(expressions: AstNode[]): Projection[] | undefined {
+    // Clauses that may name outputs by position are dropped: they do not change the types.
+    const clauses = { order_by: null, group_by: null, having: null, qualify: null };
+    const probe = { ...this.statement, select: { ...this.statement.select, expressions, ...clauses } };
+    const generated = this.polyglot.generate([probe], this.polyglot.Dialect.Trino);
+    const sql = generated.success ? generated.sql?.[0] : undefined;
+    if (!sql) return undefined;
+    const result = this.polyglot.analyzeQuery(sql, {
+      dialect: this.polyglot.Dialect.Trino,
+      schema: this.schema,
+    });
+    if (!result.success || !result.analysis || result.analysis.shape !== 'select') return undefined;
+    if (expressions === this.statement.select.expressions)
+      this.stars.push(...result.analysis.starProjections);
+    return result.analysis.projections as Projection[];
+  }
+
+  /** A projection's type where the analysis is reliable: a CAST, or a column read as stored. */
+  trusted(projection: Projection): TrinoType | undefined {
+    if (projection.transformKind === 'cast' && projection.castType)
+      return parseTrinoType(projection.castType);
+    if (projection.transformKind !== 'direct' || !projection.typeHint) return undefined;
+    const type = parseTrinoType(projection.typeHint);
+    if (!type || !this.hasUnnest) return type;
+    // With UNNEST about, only a column whose stored type agrees with the analysis.
+    const [source] = projection.upstream;
+    const stored = source?.table && this.columnTypes.get(`${source.table}.${source.column}`.toLowerCase());
+    const storedType = stored ? parseTrinoType(stored) : undefined;
+    return projection.upstream.length === 1 && storedType && typeText(storedType) === typeText(type)
+      ? type
+      : undefined;
+  }
+
+  /** The type of an expression of the top-level select list, by our rules; undefined if unsure. */
+  typeOf(node: AstNode): TrinoType | undefined {
+    const type = nodeType(node);
+    switch (type) {
+      case 'alias':
+        return this.typeOf(node.alias.this);
+      case 'paren':
+        return this.typeOf(node.paren.this);
+      case 'literal':
+        return literalType(node.literal);
+      case 'column':
+      case 'cast': {
+        const [projection] = this.analyze([node]) ?? [];
+        return projection && this.trusted(projection);
+      }
+      case 'array_agg': {
+        const element = this.typeOf(node.array_agg.this);
+        return element && { kind: 'array', element };
+      }
+      case 'array_func': {
+        const types = (node.array_func.expressions ?? []).map((e: AstNode) => this.typeOf(e));
+        const [first] = types;
+        if (!first || types.some((t: TrinoType | undefined) => !t || typeText(t) !== typeText(first)))
+          return undefined;
+        return { kind: 'array', element: first };
+      }
+      case 'subscript':
+      case 'element_at': {
+        const base = this.typeOf(node[type].this);
+        if (base?.kind === 'array') return base.element;
+        return base?.kind === 'map' ? base.value : undefined;
+      }
+      case 'dot': {
+        const base = this.typeOf(node.dot.this);
+        const field = String(node.dot.field?.name ?? '').toLowerCase();
+        return base?.kind === 'row' ? base.fields.find((f) => f.name === field)?.type : undefined;
+      }
+    }
+    // Generic calls, and the calls polyglot gives a node type of their own (`map_keys`, `max`, …).
+    const call = functionCall(node) ?? (type ? ownNodeCall(node, type) : undefined);
+    if (!call) return undefined;
+    switch (call.name) {
+      case 'split':
+      case 'regexp_extract_all':
+        return { kind: 'array', element: { kind: 'scalar', name: 'varchar' } };
+      case 'map': {
+        const [keys, values] = call.args.map((arg) => this.typeOf(arg));
+        if (keys?.kind !== 'array' || values?.kind !== 'array') return undefined;
+        return { kind: 'map', key: keys.element, value: values.element };
+      }
+      case 'map_agg': {
+        const [key, value] = call.args.map((arg) => this.typeOf(arg));
+        return key && value ? { kind: 'map', key, value } : undefined;
+      }
+      case 'histogram': {
+        const key = call.args[0] && this.typeOf(call.args[0]);
+        return key && { kind: 'map', key, value: { kind: 'scalar', name: 'bigint' } };
+      }
+      case 'map_keys':
+      case 'map_values': {
+        const map = call.args[0] && this.typeOf(call.args[0]);
+        if (map?.kind !== 'map') return undefined;
+        return { kind: 'array', element: call.name === 'map_keys' ? map.key : map.value };
+      }
+    }
+    const arities = Object.hasOwn(SAME_AS_FIRST, call.name) ? SAME_AS_FIRST[call.name] : undefined;
+    if (arities?.includes(call.args.length)) return this.typeOf(call.args[0]);
+    return undefined;
+  }
+
+  /**
+   * Whether a star can be written out as its columns: a qualified one always; `*` only over a
+   * single FROM item (with joins, a column name may be ambiguous) with distinct names.
+   */
+  canExpand(star: AstNode, names: string[]): boolean {
+    if (star.star.except || star.star.replace || star.star.rename) return false;
+    if (star.star.table) return true;
+    const select = this.statement.select;
+    const single = (select.from?.expressions?.length ?? 0) === 1 && !(select.joins?.length > 0);
+    return single && new Set(names.map((n) => n.toLowerCase())).size === names.length;
+  }
+}
+
+/** A call polyglot parses into a node of its own: its operands in order. */
+function ownNodeCall(node: AstNode, type: string): { name: string; args: AstNode[] } | undefined {
+  const body = node[type];
+  if (!body || typeof body !== 'object') return undefined;
+  const args = [body.this, body.expression, ...(Array.isArray(body.expressions) ? body.expressions : [])];
+  return { name: type, args: args.filter((arg) => arg && typeof arg === 'object') };
+}
+
+/** Trino's type of a literal: strings are varchar, whole numbers integer or bigint. */
+function literalType(literal: AstNode): TrinoType | undefined {
+  if (literal?.literal_type === 'string') return { kind: 'scalar', name: 'varchar' };
+  if (literal?.literal_type !== 'number' || !/^\d+$/.test(String(literal.value))) return undefined;
+  return { kind: 'scalar', name: BigInt(literal.value) <= 2_147_483_647n ? 'integer' : 'bigint' };
+}

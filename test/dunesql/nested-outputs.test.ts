@@ -1,0 +1,153 @@
+import { Dialect, parse } from '@polyglot-sql/sdk';
+import { describe, expect, it } from 'vitest';
+import { athenaTableSchemas } from '../../functions/aws/catalog/glue-tables';
+import { decodeValue } from '../../functions/aws/results/athena-values';
+import { valueKind } from '../../functions/core/sql-types';
+import { BASE_TABLES } from '../../functions/datasets/base-tables';
+import { translate } from '../../functions/dunesql';
+import { textColumnAs } from '../../functions/dunesql/athena-target';
+import { nestedAsJsonText, parseTrinoType, typeText } from '../../functions/dunesql/nested-json';
+
+const TABLES = athenaTableSchemas(BASE_TABLES);
+const athena = (sql: string) => translate(sql, 'athena', { tables: TABLES });
+const INPUTS =
+  'array(row(index integer, spent_tx_id varbinary, spent_output_number bigint, value decimal(18,8), address varchar, type varchar))';
+
+/** Positions and types of the columns returned as JSON. */
+async function nested(sql: string) {
+  const translation = await athena(sql);
+  // Whatever is rewritten still parses as Trino.
+  expect(parse(translation.sql, Dialect.Trino).success).toBe(true);
+  return translation.nestedColumns.map(({ position, type }) => `${position}: ${type}`);
+}
+
+describe('output columns holding arrays, maps and rows on Athena', () => {
+  it('finds them in table columns, stars, CTEs, subqueries and CASTs', async () => {
+    const columns = BASE_TABLES.find((t) => t.fullName === 'bitcoin.transactions')!.columns.map(
+      (c) => c.name,
+    );
+    expect(await nested('SELECT * FROM bitcoin.transactions')).toEqual([
+      `${columns.indexOf('inputs')}: ${INPUTS}`,
+      `${columns.indexOf('outputs')}: array(row(index integer, value decimal(18,8), address varchar, type varchar))`,
+    ]);
+    expect(await nested('SELECT t.id, t.inputs AS ins FROM bitcoin.transactions AS t')).toEqual([
+      `1: ${INPUTS}`,
+    ]);
+    expect(
+      await nested(
+        'WITH c AS (SELECT inputs FROM bitcoin.transactions) SELECT q.* FROM (SELECT * FROM c) AS q',
+      ),
+    ).toEqual([`0: ${INPUTS}`]);
+    expect(await nested(`SELECT CAST(ARRAY['0x01'] AS array(varchar)) AS a, 1 AS b`)).toEqual([
+      '0: array(varchar)',
+    ]);
+  });
+
+  it('types what array and map functions build, converting what JSON cannot hold', async () => {
+    const translation = await athena(
+      `SELECT array_agg(hash) AS hashes, map_agg(cast(height AS varchar), time) AS times,
+              histogram(hash) AS counts, split('a,b', ',') AS parts, ARRAY[date, date] AS days,
+              map_keys(histogram(hash)) AS keys, max(transaction_count) AS n
+       FROM bitcoin.blocks`,
+    );
+    expect(translation.nestedColumns).toEqual([
+      { position: 0, type: 'array(varbinary)' },
+      { position: 1, type: 'map(varchar, timestamp)' },
+      { position: 2, type: 'map(varbinary, bigint)' },
+      { position: 3, type: 'array(varchar)' },
+      { position: 4, type: 'array(date)' },
+      { position: 5, type: 'array(varbinary)' },
+    ]);
+    // varbinary as 0x hex, timestamps as the local host prints them, varbinary keys as hex too.
+    expect(translation.sql).toContain(
+      `TRANSFORM(ARRAY_AGG(hash), json_v1 -> '0x' || LOWER(TO_HEX(json_v1)))`,
+    );
+    expect(translation.sql).toContain(
+      `TRANSFORM_VALUES(MAP_AGG(CAST(height AS VARCHAR), time), (json_k1, json_v1) -> FORMAT_DATETIME(json_v1, 'yyyy-MM-dd HH:mm:ss.SSS') || ' UTC')`,
+    );
+    expect(translation.sql).toContain(
+      `TRANSFORM_KEYS(HISTOGRAM(hash), (json_k1, json_v1) -> '0x' || LOWER(TO_HEX(json_k1)))`,
+    );
+    expect(translation.sql).toMatch(/AS "n" FROM|MAX\(transaction_count\) AS n FROM/);
+  });
+
+  it('leaves alone what it cannot type for sure, and what ORDER BY sorts on', async () => {
+    // UNNEST columns (a row's fields), set operations, calls it has no rule for.
+    expect(await nested('SELECT x FROM bitcoin.transactions CROSS JOIN UNNEST(inputs) AS u(x)')).toEqual([]);
+    expect(
+      await nested(
+        'SELECT inputs FROM bitcoin.transactions UNION ALL SELECT inputs FROM bitcoin.transactions',
+      ),
+    ).toEqual([]);
+    expect(
+      await nested(
+        'SELECT zip(ARRAY[1], ARRAY[2]), transform(inputs, i -> i.value) FROM bitcoin.transactions',
+      ),
+    ).toEqual([]);
+    // Ordering by a nested column by name or position keeps Trino's array ordering.
+    expect(await nested('SELECT inputs, outputs FROM bitcoin.transactions ORDER BY inputs')).toEqual([
+      '1: array(row(index integer, value decimal(18,8), address varchar, type varchar))',
+    ]);
+    expect(await nested('SELECT inputs, outputs FROM bitcoin.transactions ORDER BY 2')).toEqual([
+      `0: ${INPUTS}`,
+    ]);
+    // An unqualified star over a join could name a column twice: left as written.
+    expect(
+      await nested('SELECT * FROM bitcoin.transactions t JOIN bitcoin.blocks b ON t.block_height = b.height'),
+    ).toEqual([]);
+    expect(
+      await nested(
+        'SELECT t.* FROM bitcoin.transactions t JOIN bitcoin.blocks b ON t.block_height = b.height',
+      ),
+    ).toHaveLength(2);
+  });
+
+  it('changes nothing for DuckDB, nor without the table schemas', async () => {
+    const sql = 'SELECT inputs FROM bitcoin.transactions';
+    expect((await translate(sql, 'duckdb')).nestedColumns).toEqual([]);
+    const plain = await translate(sql, 'athena');
+    expect(plain.nestedColumns).toEqual([]);
+    expect(plain.sql).toBe(sql);
+  });
+});
+
+describe('nested types and their JSON text', () => {
+  it('parses and prints Trino type spellings', () => {
+    const type = parseTrinoType(
+      'ARRAY(ROW("index" INTEGER, spent_tx_id VARBINARY, "Value" DECIMAL(18, 8)))',
+    )!;
+    expect(typeText(type)).toBe('array(row(index integer, spent_tx_id varbinary, value decimal(18,8)))');
+    expect(parseTrinoType('row(integer, varchar)')).toBeUndefined();
+    expect(typeText(parseTrinoType('map(varchar, array(timestamp(3) with time zone))')!)).toBe(
+      'map(varchar, array(timestamp(3) with time zone))',
+    );
+  });
+
+  it('casts JSON-ready values straight to JSON and guards NULL rows', () => {
+    expect(nestedAsJsonText('c', parseTrinoType('array(bigint)')!)).toBe('json_format(CAST(c AS JSON))');
+    expect(nestedAsJsonText('c', parseTrinoType('row(a varbinary)')!)).toBe(
+      `json_format(CAST(IF(c IS NULL, NULL, CAST(ROW('0x' || lower(to_hex(c."a"))) AS row(a varchar))) AS JSON))`,
+    );
+  });
+
+  it('reads a view column back from JSON text, and Athena’s own text as text', () => {
+    expect(textColumnAs('c0', 'map(varbinary, date)')).toBe(
+      'CAST(transform_keys(transform_values(CAST(json_parse(c0) AS map(varchar, varchar)), (json_k1, json_v1) -> CAST(json_v1 AS date)), (json_k1, json_v1) -> from_hex(substr(json_k1, 3))) AS map(varbinary, date))',
+    );
+    expect(textColumnAs('c0', 'array')).toBe('c0');
+  });
+
+  it('decodes JSON text with exact integers and decimals; Athena’s bare array type stays text', () => {
+    expect(valueKind('array(decimal(38,0))')).toBe('nested');
+    expect(valueKind('array')).toBe('text');
+    expect(decodeValue('[12345678901234567890123,5,1.50000000,2.5E-3,"0xab",null]', 'nested')).toEqual([
+      '12345678901234567890123',
+      5,
+      1.5,
+      0.0025,
+      '0xab',
+      null,
+    ]);
+    expect(decodeValue('[1, 2]', 'text')).toBe('[1, 2]');
+  });
+});
