@@ -78,12 +78,16 @@ async function run(job: EngineJob, maxRssBytes: number): Promise<void> {
       () => process.kill(process.pid, 'SIGKILL'),
     );
   }, MEMORY_CHECK_MS);
+  let cleanup: (() => Promise<void>) | undefined;
   try {
     const result = await runJob(job, {
       onStop: (stop) => {
         stopCurrent = stop;
       },
       freshInstance: takeSpare(job.warehousePath),
+      deferCleanup: (work) => {
+        cleanup = work;
+      },
     });
     send({ type: 'done', executionId: job.executionId, result, rss: process.memoryUsage.rss() });
   } catch (error) {
@@ -100,7 +104,11 @@ async function run(job: EngineJob, maxRssBytes: number): Promise<void> {
   } finally {
     clearInterval(memoryWatch);
     stopCurrent = undefined;
-    // After the outcome was sent: the next run's instance starts while the host records this one.
+    // After the outcome was sent: the run's sandbox closes and the next run's instance starts
+    // while the host records this one.
+    await cleanup?.().catch((error: unknown) =>
+      console.error('engine process: cleanup after a run failed', error),
+    );
     prepareSpare(job.warehousePath);
   }
 }

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type DuckDBConnection, type DuckDBInstance, type DuckDBType, StatementType } from '@duckdb/node-api';
 import {
   type EngineRunResult,
@@ -90,6 +90,12 @@ export interface RunControl {
   detail?: () => string | undefined;
   /** A new, unused DuckDB instance on the job's warehouse, created ahead (createSandboxInstance). */
   freshInstance?: Promise<DuckDBInstance>;
+  /**
+   * Takes the cleanup of a run that succeeded (closing its sandbox, removing its spill directory)
+   * to do once the outcome is reported, off the query's path. Absent: cleaned up before returning.
+   * A failed run is always cleaned up before it is reported.
+   */
+  deferCleanup?: (cleanup: () => Promise<void>) => void;
 }
 
 /**
@@ -127,14 +133,18 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
   }, DISK_CHECK_MS);
   const context = { tier: job.tier, memoryLimit: job.limits.memoryLimit, maxSpillSize: job.maxSpillSize };
   let statement: RanStatement = { sql: job.sql };
+  let succeeded = false;
   try {
     checkText(job.sql, elapsed);
     statement = await toDuckDb(job, elapsed);
     const relations = await relationSetup(job.sql, job.relations, job.dialect);
     if (stopReason) throw new Error('stopped');
-    await rm(job.partialPath, { force: true });
-    // DuckDB creates only the last level of its temp directory.
-    await mkdir(job.spillDirectory, { recursive: true });
+    // The files are made ready while the sandbox opens. DuckDB creates only the last level of its
+    // temp directory (the run's own, created when it first spills).
+    const filesReady = Promise.all([
+      rm(job.partialPath, { force: true }),
+      mkdir(dirname(job.spillDirectory), { recursive: true }),
+    ]);
     try {
       sandbox = await openSandbox(
         {
@@ -160,6 +170,7 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
         elapsed(),
       );
     }
+    await filesReady;
     const { connection } = sandbox;
     const columns = await describeStatement(connection, statement, elapsed, context);
     if (stopReason) throw new Error('stopped');
@@ -172,6 +183,7 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     const { size } = await stat(job.partialPath);
     if (size > job.maxResultBytes) throw resultTooLarge(job, 'bytes', elapsed());
     await rename(job.partialPath, job.resultPath);
+    succeeded = true;
     return {
       columns: columns.map(({ name, type }) => ({ name, type })),
       rowCount,
@@ -190,8 +202,13 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
   } finally {
     clearInterval(diskWatch);
     if (repeat) clearInterval(repeat);
-    sandbox?.close();
-    await rm(job.spillDirectory, { recursive: true, force: true });
+    const open = sandbox;
+    const cleanup = async () => {
+      open?.close();
+      await rm(job.spillDirectory, { recursive: true, force: true });
+    };
+    if (succeeded && control.deferCleanup) control.deferCleanup(cleanup);
+    else await cleanup();
   }
 }
 

@@ -107,7 +107,8 @@ export async function openSandbox(
       'SET enable_external_access = false',
       'SET lock_configuration = true',
     );
-    for (const statement of setup) await connection.run(statement);
+    // One call for the whole setup: each call is a hop to DuckDB's thread and back.
+    await connection.run(setup.join(';\n'));
   } catch (error) {
     connection?.closeSync();
     instance.closeSync();
