@@ -6,7 +6,7 @@
  * (`array_agg`, `ARRAY[…]`, `map_agg`, `split`, …). A column whose type is not known for sure is
  * left as Athena prints it: a wrong guess would make valid SQL fail.
  */
-import { functionCall, instantiate, nodeType } from './ast';
+import { findAll, functionCall, instantiate, nodeType } from './ast';
 import { isNestedJsonType, nestedAsJsonText, parseTrinoType, type TrinoType, typeText } from './nested-json';
 import type { AstNode, loadPolyglot } from './polyglot';
 
@@ -33,15 +33,20 @@ interface Projection {
   upstream: { table?: string | null; column?: string | null }[];
 }
 
+/** Set operations: their outputs are converted by a SELECT over them (`wrappedAsJson`). */
+const SET_OPERATIONS = new Set(['union', 'intersect', 'except']);
+
 /**
- * Rewrites the statement's nested output columns into JSON text, in place, and returns them. Only a
- * plain SELECT (with or without WITH) is rewritten; set operations keep Athena's text.
+ * Rewrites the statement's nested output columns into JSON text, in place, and returns them: a
+ * SELECT's own select list, or a select list over a set operation.
  */
 export function nestedOutputsAsJson(
   polyglot: Polyglot,
   statement: AstNode,
   tables: readonly TableSchema[],
 ): NestedOutput[] {
+  const kind = nodeType(statement);
+  if (kind && SET_OPERATIONS.has(kind)) return wrappedAsJson(polyglot, statement, kind, tables);
   const select = statement?.select;
   if (!select?.expressions) return [];
   const typing = new Typing(polyglot, statement, tables);
@@ -49,6 +54,14 @@ export function nestedOutputsAsJson(
   if (!projections) return [];
   const stars: { index: number; expandedColumns: string[] }[] = typing.stars;
   const excluded = orderedOutputs(select, projections);
+  const orderedNested = [...excluded].some((i) => {
+    const type = projections[i] && typing.trusted(projections[i]!);
+    return type !== undefined && isNestedJsonType(type);
+  });
+  if (orderedNested) {
+    const wrapped = wrappedAsJson(polyglot, statement, 'select', tables);
+    if (wrapped.length) return wrapped;
+  }
   const nested: NestedOutput[] = [];
   const rewritten: AstNode[] = [];
   let position = 0;
@@ -91,6 +104,59 @@ export function nestedOutputsAsJson(
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * `WITH … SELECT <q's columns, nested ones as JSON> FROM (<query>) AS q ORDER BY …`, for a set
+ * operation, or a SELECT ordered by a nested output (ordering by its JSON text would differ). The
+ * query's ORDER BY moves out (Trino does not keep a subquery's order) unless a LIMIT or OFFSET
+ * needs it inside to pick the rows, and is repeated outside on q's columns, so it still orders by
+ * the values. Left alone when an ORDER BY key is not one of the outputs, or the outputs' names are
+ * not all distinct and given.
+ */
+function wrappedAsJson(
+  polyglot: Polyglot,
+  statement: AstNode,
+  kind: string,
+  tables: readonly TableSchema[],
+): NestedOutput[] {
+  const operation = structuredClone(statement[kind]);
+  const { with: ctes, order_by: orderBy } = operation;
+  operation.with = null;
+  if (!operation.limit && !operation.offset) operation.order_by = null;
+  const template = polyglot.parse('SELECT * FROM (SELECT 1) AS q', polyglot.Dialect.Trino);
+  if (!template.success || !template.ast) return [];
+  const outer = template.ast[0] as AstNode;
+  outer.select.from.expressions[0].subquery.this = { [kind]: operation };
+  outer.select.with = ctes;
+  const typing = new Typing(polyglot, outer, tables);
+  const projections = typing.analyze(outer.select.expressions);
+  const names = typing.stars[0]?.expandedColumns ?? [];
+  if (!projections || projections.length !== names.length || names.length === 0) return [];
+  const lower = names.map((name) => name.toLowerCase());
+  if (new Set(lower).size !== names.length || lower.some((name) => /^_col/.test(name))) return [];
+  const keys: AstNode[] = [];
+  for (const key of orderBy?.expressions ?? []) {
+    const ordinal = key.this?.literal?.literal_type === 'number' ? Number(key.this.literal.value) : undefined;
+    const named =
+      nodeType(key.this) === 'column' && !key.this.column.table ? key.this.column.name?.name : undefined;
+    const index = ordinal !== undefined ? ordinal - 1 : lower.indexOf(String(named ?? '').toLowerCase());
+    if (index < 0 || index >= names.length) return [];
+    keys.push({ ...key, this: instantiate(polyglot, columnRef('q', names[index]!), []) });
+  }
+  const nested: NestedOutput[] = [];
+  outer.select.expressions = names.map((name, position) => {
+    const column = instantiate(polyglot, columnRef('q', name), []);
+    const type = typing.trusted(projections[position]!);
+    if (!type || !isNestedJsonType(type)) return column;
+    nested.push({ position, type: typeText(type) });
+    return asJson(polyglot, column, type, name);
+  });
+  if (!nested.length) return [];
+  outer.select.order_by = keys.length ? { ...orderBy, expressions: keys } : null;
+  delete statement[kind];
+  statement.select = outer.select;
+  return nested;
+}
+
 function columnRef(qualifier: string | undefined, name: string): string {
   return qualifier ? `${quote(qualifier)}.${quote(name)}` : quote(name);
 }
@@ -101,16 +167,17 @@ function asJson(polyglot: Polyglot, expression: AstNode, type: TrinoType, name: 
 }
 
 /**
- * Output positions ORDER BY names (by ordinal or by output name): they keep their type, since
- * ordering by JSON text would order differently.
+ * Output positions ORDER BY names, by ordinal or by output name (also inside an expression: Trino
+ * resolves ORDER BY names to outputs first). Converting one in place would order by its JSON text.
  */
 function orderedOutputs(select: AstNode, projections: Projection[]): Set<number> {
   const excluded = new Set<number>();
   for (const { this: key } of select.order_by?.expressions ?? []) {
     const ordinal = key?.literal?.literal_type === 'number' ? Number(key.literal.value) : undefined;
     if (ordinal !== undefined) excluded.add(ordinal - 1);
-    if (nodeType(key) === 'column' && !key.column.table) {
-      const name = String(key.column.name?.name ?? '').toLowerCase();
+    for (const column of findAll(key, 'column')) {
+      if (column.column.table) continue;
+      const name = String(column.column.name?.name ?? '').toLowerCase();
       projections.forEach((p, i) => {
         if (p.name?.toLowerCase() === name) excluded.add(i);
       });
@@ -199,27 +266,39 @@ class Typing {
       : undefined;
   }
 
-  /** The type of an expression of the top-level select list, by our rules; undefined if unsure. */
-  typeOf(node: AstNode): TrinoType | undefined {
+  /**
+   * The type of an expression of the top-level select list, by our rules; undefined if unsure.
+   * `lambda` holds the types of the parameters of the lambdas the expression is inside.
+   */
+  typeOf(node: AstNode, lambda: ReadonlyMap<string, TrinoType> = new Map()): TrinoType | undefined {
+    const typeOf = (child: AstNode) => this.typeOf(child, lambda);
     const type = nodeType(node);
     switch (type) {
       case 'alias':
-        return this.typeOf(node.alias.this);
+        return typeOf(node.alias.this);
       case 'paren':
-        return this.typeOf(node.paren.this);
+        return typeOf(node.paren.this);
       case 'literal':
         return literalType(node.literal);
-      case 'column':
+      case 'column': {
+        // A lambda's parameter, or a field of one (`x.value` parses as column value of table x).
+        const name = String(node.column.name?.name ?? '').toLowerCase();
+        const table = node.column.table && String(node.column.table.name).toLowerCase();
+        if (!table && lambda.has(name)) return lambda.get(name);
+        if (table && lambda.has(table)) return fieldOf(lambda.get(table), name);
+        const [projection] = this.analyze([node]) ?? [];
+        return projection && this.trusted(projection);
+      }
       case 'cast': {
         const [projection] = this.analyze([node]) ?? [];
         return projection && this.trusted(projection);
       }
       case 'array_agg': {
-        const element = this.typeOf(node.array_agg.this);
+        const element = typeOf(node.array_agg.this);
         return element && { kind: 'array', element };
       }
       case 'array_func': {
-        const types = (node.array_func.expressions ?? []).map((e: AstNode) => this.typeOf(e));
+        const types = (node.array_func.expressions ?? []).map((e: AstNode) => typeOf(e));
         const [first] = types;
         if (!first || types.some((t: TrinoType | undefined) => !t || typeText(t) !== typeText(first)))
           return undefined;
@@ -227,15 +306,12 @@ class Typing {
       }
       case 'subscript':
       case 'element_at': {
-        const base = this.typeOf(node[type].this);
+        const base = typeOf(node[type].this);
         if (base?.kind === 'array') return base.element;
         return base?.kind === 'map' ? base.value : undefined;
       }
-      case 'dot': {
-        const base = this.typeOf(node.dot.this);
-        const field = String(node.dot.field?.name ?? '').toLowerCase();
-        return base?.kind === 'row' ? base.fields.find((f) => f.name === field)?.type : undefined;
-      }
+      case 'dot':
+        return fieldOf(typeOf(node.dot.this), String(node.dot.field?.name ?? '').toLowerCase());
     }
     // Generic calls, and the calls polyglot gives a node type of their own (`map_keys`, `max`, …).
     const call = functionCall(node) ?? (type ? ownNodeCall(node, type) : undefined);
@@ -244,29 +320,66 @@ class Typing {
       case 'split':
       case 'regexp_extract_all':
         return { kind: 'array', element: { kind: 'scalar', name: 'varchar' } };
+      case 'sequence': {
+        // Integers step as bigint; dates and timestamps keep their type.
+        const start = call.args[0] && typeOf(call.args[0]);
+        if (start?.kind !== 'scalar') return undefined;
+        const integer = /^(tinyint|smallint|integer|int|bigint)$/.test(start.name);
+        return { kind: 'array', element: integer ? { kind: 'scalar', name: 'bigint' } : start };
+      }
+      case 'transform':
+      case 'zip_with': {
+        // The lambda's parameters are the arrays' elements; the result is an array of its body.
+        const arrays = call.args.slice(0, -1).map(typeOf);
+        if (!arrays.every((a) => a?.kind === 'array')) return undefined;
+        const elements = arrays.map((a) => (a as { element: TrinoType }).element);
+        const body = this.lambdaBody(call.args.at(-1), elements, lambda);
+        return body && { kind: 'array', element: body };
+      }
+      case 'transform_values':
+      case 'transform_keys': {
+        const map = call.args[0] && typeOf(call.args[0]);
+        if (map?.kind !== 'map') return undefined;
+        const body = this.lambdaBody(call.args[1], [map.key, map.value], lambda);
+        if (!body) return undefined;
+        return call.name === 'transform_values' ? { ...map, value: body } : { ...map, key: body };
+      }
       case 'map': {
-        const [keys, values] = call.args.map((arg) => this.typeOf(arg));
+        const [keys, values] = call.args.map((arg) => typeOf(arg));
         if (keys?.kind !== 'array' || values?.kind !== 'array') return undefined;
         return { kind: 'map', key: keys.element, value: values.element };
       }
       case 'map_agg': {
-        const [key, value] = call.args.map((arg) => this.typeOf(arg));
+        const [key, value] = call.args.map((arg) => typeOf(arg));
         return key && value ? { kind: 'map', key, value } : undefined;
       }
       case 'histogram': {
-        const key = call.args[0] && this.typeOf(call.args[0]);
+        const key = call.args[0] && typeOf(call.args[0]);
         return key && { kind: 'map', key, value: { kind: 'scalar', name: 'bigint' } };
       }
       case 'map_keys':
       case 'map_values': {
-        const map = call.args[0] && this.typeOf(call.args[0]);
+        const map = call.args[0] && typeOf(call.args[0]);
         if (map?.kind !== 'map') return undefined;
         return { kind: 'array', element: call.name === 'map_keys' ? map.key : map.value };
       }
     }
     const arities = Object.hasOwn(SAME_AS_FIRST, call.name) ? SAME_AS_FIRST[call.name] : undefined;
-    if (arities?.includes(call.args.length)) return this.typeOf(call.args[0]);
+    if (arities?.includes(call.args.length)) return typeOf(call.args[0]);
     return undefined;
+  }
+
+  /** The type of a lambda's body, its parameters bound to the given types. */
+  private lambdaBody(
+    node: AstNode,
+    parameters: TrinoType[],
+    outer: ReadonlyMap<string, TrinoType>,
+  ): TrinoType | undefined {
+    const names: AstNode[] = node?.lambda?.parameters ?? [];
+    if (names.length !== parameters.length) return undefined;
+    const bound = new Map(outer);
+    for (const [i, name] of names.entries()) bound.set(String(name.name).toLowerCase(), parameters[i]!);
+    return this.typeOf(node.lambda.body, bound);
   }
 
   /**
@@ -280,6 +393,10 @@ class Typing {
     const single = (select.from?.expressions?.length ?? 0) === 1 && !(select.joins?.length > 0);
     return single && new Set(names.map((n) => n.toLowerCase())).size === names.length;
   }
+}
+
+function fieldOf(row: TrinoType | undefined, field: string): TrinoType | undefined {
+  return row?.kind === 'row' ? row.fields.find((f) => f.name === field)?.type : undefined;
 }
 
 /** A call polyglot parses into a node of its own: its operands in order. */

@@ -112,12 +112,14 @@ describe('arrays, maps and rows on Athena', () => {
   it('returns array(row(...)) columns (varbinary, decimals, NULLs inside) as the local host does', async () => {
     const { aws, duck, athena } = await bothHosts(
       'rows',
-      'SELECT id, block_time, inputs, outputs FROM bitcoin.transactions ORDER BY block_time',
+      `SELECT id, block_time, inputs, outputs, transform(inputs, i -> i.spent_tx_id) AS spent
+       FROM bitcoin.transactions ORDER BY block_time`,
       [
         { name: 'id', type: 'varbinary' },
         { name: 'block_time', type: 'timestamp' },
         { name: 'inputs', type: 'varchar' },
         { name: 'outputs', type: 'varchar' },
+        { name: 'spent', type: 'varchar' },
       ],
     );
     expect(athena.nestedColumns).toEqual([
@@ -126,6 +128,7 @@ describe('arrays, maps and rows on Athena', () => {
         type: 'array(row(index integer, spent_tx_id varbinary, spent_output_number bigint, value decimal(18,8), address varchar, type varchar))',
       },
       { position: 3, type: 'array(row(index integer, value decimal(18,8), address varchar, type varchar))' },
+      { position: 4, type: 'array(varbinary)' },
     ]);
     expect(aws.rows).toHaveLength(200);
     expect(aws.rows).toEqual(duck.rows);
@@ -182,6 +185,23 @@ describe('arrays, maps and rows on Athena', () => {
     expect(aws.rows).toEqual(duck.rows);
     expect(aws.rows[0]!.times).toContain('2024-01-01 00:00:00.125 UTC');
     expect(aws.rows[0]!.parts).toEqual(['a', 'b', '"c"']);
+  });
+
+  it('returns the nested outputs of a set operation as the local host does, in its order', async () => {
+    const { aws, duck, athena } = await bothHosts(
+      'union',
+      `SELECT block_time, outputs FROM bitcoin.transactions WHERE block_date = DATE '2024-01-02'
+       UNION ALL
+       SELECT block_time, outputs FROM bitcoin.transactions WHERE block_date = DATE '2024-01-03'
+       ORDER BY block_time DESC LIMIT 50`,
+      [
+        { name: 'block_time', type: 'timestamp' },
+        { name: 'outputs', type: 'varchar' },
+      ],
+    );
+    expect(athena.nestedColumns.map((n) => n.position)).toEqual([1]);
+    expect(aws.rows).toHaveLength(50);
+    expect(aws.rows).toEqual(duck.rows);
   });
 
   it('reads a view back with its nested types, and returns them as JSON again', async () => {
