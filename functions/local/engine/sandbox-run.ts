@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type DuckDBConnection, type DuckDBInstance, type DuckDBType, StatementType } from '@duckdb/node-api';
@@ -91,9 +91,9 @@ export interface RunControl {
   /** A new, unused DuckDB instance on the job's warehouse, created ahead (createSandboxInstance). */
   freshInstance?: Promise<DuckDBInstance>;
   /**
-   * Takes the cleanup of a run that succeeded (closing its sandbox, removing its spill directory)
-   * to do once the outcome is reported, off the query's path. Absent: cleaned up before returning.
-   * A failed run is always cleaned up before it is reported.
+   * Takes the cleanup of a run that succeeded without spilling (closing its sandbox) to do once
+   * the outcome is reported, off the query's path. Absent: cleaned up before returning. A failed
+   * run, or one that spilled, is always cleaned up before it is reported.
    */
   deferCleanup?: (cleanup: () => Promise<void>) => void;
 }
@@ -207,7 +207,8 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
       open?.close();
       await rm(job.spillDirectory, { recursive: true, force: true });
     };
-    if (succeeded && control.deferCleanup) control.deferCleanup(cleanup);
+    // A run that spilled removes its spill files before it is reported, as a failed run does.
+    if (succeeded && control.deferCleanup && !existsSync(job.spillDirectory)) control.deferCleanup(cleanup);
     else await cleanup();
   }
 }
