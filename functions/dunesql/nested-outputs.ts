@@ -207,6 +207,8 @@ const SAME_AS_FIRST: Readonly<Record<string, number[]>> = {
   any_value: [1],
   max_by: [2],
   min_by: [2],
+  nullif: [2],
+  try: [1],
 };
 
 class Typing {
@@ -312,6 +314,16 @@ class Typing {
       }
       case 'dot':
         return fieldOf(typeOf(node.dot.this), String(node.dot.field?.name ?? '').toLowerCase());
+      case 'coalesce':
+        return sameType((node.coalesce.expressions ?? []).map(typeOrSkip(typeOf)));
+      case 'if_func':
+        return sameType([node.if_func.true_value, node.if_func.false_value].map(typeOrSkip(typeOf)));
+      case 'case':
+        return sameType(
+          [...(node.case.whens ?? []).map((when: AstNode[]) => when[1]), node.case.else_].map(
+            typeOrSkip(typeOf),
+          ),
+        );
     }
     // Generic calls, and the calls polyglot gives a node type of their own (`map_keys`, `max`, …).
     const call = functionCall(node) ?? (type ? ownNodeCall(node, type) : undefined);
@@ -393,6 +405,26 @@ class Typing {
     const single = (select.from?.expressions?.length ?? 0) === 1 && !(select.joins?.length > 0);
     return single && new Set(names.map((n) => n.toLowerCase())).size === names.length;
   }
+}
+
+/** Branch values that say nothing of the type: absent, NULL, an empty `ARRAY[]`. */
+const SKIP = Symbol('skip');
+
+function typeOrSkip(typeOf: (node: AstNode) => TrinoType | undefined) {
+  return (node: AstNode): TrinoType | undefined | typeof SKIP => {
+    const kind = nodeType(node);
+    if (!node || kind === 'null' || (kind === 'array_func' && !node.array_func.expressions?.length))
+      return SKIP;
+    return typeOf(node);
+  };
+}
+
+/** The type every branch has (CASE, IF, COALESCE); undefined when one is unknown or they differ. */
+function sameType(branches: (TrinoType | undefined | typeof SKIP)[]): TrinoType | undefined {
+  const types = branches.filter((branch) => branch !== SKIP);
+  const [first] = types;
+  if (!first || types.some((t) => !t || typeText(t) !== typeText(first))) return undefined;
+  return first;
 }
 
 function fieldOf(row: TrinoType | undefined, field: string): TrinoType | undefined {

@@ -96,6 +96,20 @@ describe('output columns holding arrays, maps and rows on Athena', () => {
     );
   });
 
+  it('types CASE, IF and COALESCE by branches that agree, NULL and ARRAY[] saying nothing', async () => {
+    expect(
+      await nested(
+        `SELECT coalesce(inputs, ARRAY[]) AS a, if(is_coinbase, NULL, outputs) AS b,
+                CASE WHEN is_coinbase THEN inputs ELSE outputs END AS differ, try(inputs) AS t
+         FROM bitcoin.transactions`,
+      ),
+    ).toEqual([
+      `0: ${INPUTS}`,
+      '1: array(row(index integer, value decimal(18,8), address varchar, type varchar))',
+      `3: ${INPUTS}`,
+    ]);
+  });
+
   it('types lambdas by their bodies, their parameters bound to the elements', async () => {
     expect(
       await nested(
