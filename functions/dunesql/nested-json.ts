@@ -106,7 +106,7 @@ function castsToJson(type: TrinoType): boolean | undefined {
     case 'array':
       return castsToJson(type.element);
     case 'map': {
-      const key = type.key.kind === 'scalar' && /^varchar/.test(type.key.name);
+      const key = isVarchar(type.key);
       const value = castsToJson(type.value);
       return value === undefined ? undefined : key && value;
     }
@@ -131,66 +131,46 @@ function jsonReadyType(type: TrinoType): TrinoType {
   }
 }
 
-/** Non-varchar map keys as JSON object keys: the scalar's string form. */
-function keyText(e: string, key: TrinoType): string {
+const isVarchar = (type: TrinoType) => type.kind === 'scalar' && /^varchar/.test(type.name);
+
+/** A scalar map key as text (`toText`), or back from text. */
+function keyConversion(key: TrinoType, way: Way): (e: string) => string {
   if (key.kind !== 'scalar') throw new Error('unsupported map key');
-  if (/^varchar/.test(key.name)) return e;
   const special = STRING_SCALARS[scalarKey(key.name)];
-  return special ? special.toText(e) : `CAST(${e} AS varchar)`;
+  if (special) return special[way];
+  return way === 'toText' ? (e) => `CAST(${e} AS varchar)` : (e) => `CAST(${e} AS ${key.name})`;
 }
 
-/** SQL turning `e` (of `type`) into a value of `jsonReadyType(type)`. */
-function jsonReady(e: string, type: TrinoType, depth: number): string {
+/** `toText`: to JSON-ready values (`jsonReadyType`); `fromText`: back to the type. */
+type Way = 'toText' | 'fromText';
+
+/**
+ * SQL converting `e` between `type` and `jsonReadyType(type)`, either way: the strings of
+ * STRING_SCALARS, inside arrays, map values and keys, and row fields.
+ */
+function convert(e: string, type: TrinoType, depth: number, way: Way): string {
   if (castsToJson(type)) return e;
   const v = `json_v${depth}`;
   const k = `json_k${depth}`;
   switch (type.kind) {
     case 'scalar':
-      return STRING_SCALARS[scalarKey(type.name)]!.toText(e);
+      return STRING_SCALARS[scalarKey(type.name)]![way](e);
     case 'array':
-      return `transform(${e}, ${v} -> ${jsonReady(v, type.element, depth + 1)})`;
+      return `transform(${e}, ${v} -> ${convert(v, type.element, depth + 1, way)})`;
     case 'map': {
       let map = e;
       if (!castsToJson(type.value)) {
-        map = `transform_values(${map}, (${k}, ${v}) -> ${jsonReady(v, type.value, depth + 1)})`;
+        map = `transform_values(${map}, (${k}, ${v}) -> ${convert(v, type.value, depth + 1, way)})`;
       }
-      if (!(type.key.kind === 'scalar' && /^varchar/.test(type.key.name))) {
-        map = `transform_keys(${map}, (${k}, ${v}) -> ${keyText(k, type.key)})`;
-      }
+      if (!isVarchar(type.key))
+        map = `transform_keys(${map}, (${k}, ${v}) -> ${keyConversion(type.key, way)(k)})`;
       return map;
     }
     case 'row': {
-      const fields = type.fields.map((f) => jsonReady(`${e}.${quote(f.name)}`, f.type, depth + 1));
+      const fields = type.fields.map((f) => convert(`${e}.${quote(f.name)}`, f.type, depth + 1, way));
+      const target = way === 'toText' ? jsonReadyType(type) : type;
       // A NULL row stays NULL (ROW(NULL, …) would be an object of nulls).
-      return `IF(${e} IS NULL, NULL, CAST(ROW(${fields.join(', ')}) AS ${typeText(jsonReadyType(type))}))`;
-    }
-  }
-}
-
-/** SQL turning `e` (of `jsonReadyType(type)`) back into `type`. */
-function fromJsonReady(e: string, type: TrinoType, depth: number): string {
-  if (castsToJson(type)) return e;
-  const v = `json_v${depth}`;
-  const k = `json_k${depth}`;
-  switch (type.kind) {
-    case 'scalar':
-      return STRING_SCALARS[scalarKey(type.name)]!.fromText(e);
-    case 'array':
-      return `transform(${e}, ${v} -> ${fromJsonReady(v, type.element, depth + 1)})`;
-    case 'map': {
-      let map = e;
-      if (!castsToJson(type.value)) {
-        map = `transform_values(${map}, (${k}, ${v}) -> ${fromJsonReady(v, type.value, depth + 1)})`;
-      }
-      if (type.key.kind === 'scalar' && !/^varchar/.test(type.key.name)) {
-        const special = STRING_SCALARS[scalarKey(type.key.name)];
-        map = `transform_keys(${map}, (${k}, ${v}) -> ${special ? special.fromText(k) : `CAST(${k} AS ${type.key.name})`})`;
-      }
-      return map;
-    }
-    case 'row': {
-      const fields = type.fields.map((f) => fromJsonReady(`${e}.${quote(f.name)}`, f.type, depth + 1));
-      return `IF(${e} IS NULL, NULL, CAST(ROW(${fields.join(', ')}) AS ${typeText(type)}))`;
+      return `IF(${e} IS NULL, NULL, CAST(ROW(${fields.join(', ')}) AS ${typeText(target)}))`;
     }
   }
 }
@@ -215,11 +195,11 @@ function mapKeysSupported(type: TrinoType): boolean {
 
 /** `e` (an array, map or row of `type`) as JSON text (varchar). */
 export function nestedAsJsonText(e: string, type: TrinoType): string {
-  return `json_format(CAST(${jsonReady(e, type, 1)} AS JSON))`;
+  return `json_format(CAST(${convert(e, type, 1, 'toText')} AS JSON))`;
 }
 
 /** JSON text written by `nestedAsJsonText` read back as `type` (the outer CAST states the type). */
 export function nestedFromJsonText(e: string, type: TrinoType): string {
   const ready = `CAST(json_parse(${e}) AS ${typeText(jsonReadyType(type))})`;
-  return `CAST(${fromJsonReady(ready, type, 1)} AS ${typeText(type)})`;
+  return `CAST(${convert(ready, type, 1, 'fromText')} AS ${typeText(type)})`;
 }

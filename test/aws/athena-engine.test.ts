@@ -25,6 +25,7 @@ import { type EngineRun, type EngineSubmitRequest, QueryFailure } from '../../fu
 import { RESULT_LIMITS } from '../../functions/core/result-limits';
 import { BASE_TABLES } from '../../functions/datasets/base-tables';
 import { translate } from '../../functions/dunesql';
+import { resultColumnsAnswer } from '../support/athena-answers';
 import { mockS3Objects } from '../support/s3-objects';
 
 const athena = mockClient(AthenaClient);
@@ -187,17 +188,12 @@ describe('the Athena engine behind the QueryEngine port', () => {
   it('returns arrays, maps and rows as JSON: the run keeps their types, which status restores', async () => {
     athena.on(GetQueryExecutionCommand).resolves(execution('SUCCEEDED'));
     // Athena reports a column the translation made JSON text as varchar.
-    athena.on(GetQueryResultsCommand).resolves({
-      ResultSet: {
-        Rows: [],
-        ResultSetMetadata: {
-          ColumnInfo: [
-            { Name: 'id', Label: 'id', Type: 'varbinary' },
-            { Name: 'outputs', Label: 'outputs', Type: 'varchar' },
-          ],
-        },
-      },
-    });
+    athena.on(GetQueryResultsCommand).resolves(
+      resultColumnsAnswer([
+        ['id', 'varbinary'],
+        ['outputs', 'varchar'],
+      ]),
+    );
     s3.put(
       'svc-results',
       `athena/medium/${QUERY_ID}.csv`,

@@ -31,6 +31,7 @@ import { createQuery } from '../../functions/queries/use-cases';
 import { type RouteDefinition, routes } from '../../functions/routes';
 import { createNodeRunner } from '../../functions/runner/node-runner';
 import { configureServices, resetServices, type Services } from '../../functions/services';
+import { resultColumnsAnswer } from '../support/athena-answers';
 import { dynaliteForAwsComposition } from '../support/aws-dynalite';
 import { mockGlueTables } from '../support/glue-tables';
 import { mockS3Objects } from '../support/s3-objects';
@@ -269,17 +270,12 @@ describe('the AWS composition answers every route', () => {
         Statistics: { EngineExecutionTimeInMillis: 300, DataScannedInBytes: 0 },
       },
     });
-    athena.on(GetQueryResultsCommand).resolves({
-      ResultSet: {
-        Rows: [],
-        ResultSetMetadata: {
-          ColumnInfo: [
-            { Name: 'id', Label: 'id', Type: 'varbinary' },
-            { Name: 'outputs', Label: 'outputs', Type: 'varchar' },
-          ],
-        },
-      },
-    });
+    athena.on(GetQueryResultsCommand).resolves(
+      resultColumnsAnswer([
+        ['id', 'varbinary'],
+        ['outputs', 'varchar'],
+      ]),
+    );
     await runner({ action: 'check_query', execution_id: executionId, polls: 0 });
     expect((await services.executions.get(executionId))!.result).toMatchObject({
       columns: [
