@@ -151,7 +151,9 @@ describe('output columns holding arrays, maps and rows on Athena', () => {
     ).toHaveLength(2);
   });
 
-  it('changes nothing for DuckDB, nor without the table schemas', async () => {
+  it('changes nothing for DuckDB, nor without the table schemas, nor for SQL that holds no nested value', async () => {
+    const scalar = 'SELECT "from", sum(gas_used) FROM ethereum.transactions GROUP BY 1';
+    expect(await athena(scalar)).toMatchObject({ sql: scalar, nestedColumns: [] });
     const sql = 'SELECT inputs FROM bitcoin.transactions';
     expect((await translate(sql, 'duckdb')).nestedColumns).toEqual([]);
     const plain = await translate(sql, 'athena');
