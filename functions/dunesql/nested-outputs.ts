@@ -9,6 +9,15 @@
 import { findAll, functionCall, instantiate, nodeType } from './ast';
 import { isNestedJsonType, nestedAsJsonText, parseTrinoType, type TrinoType, typeText } from './nested-json';
 import type { AstNode, loadPolyglot } from './polyglot';
+import {
+  arithmeticType,
+  BIGINT,
+  BOOLEAN,
+  INTERVAL,
+  isNumeric,
+  numberLiteralType,
+  VARCHAR,
+} from './scalar-types';
 
 type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
 
@@ -310,6 +319,24 @@ class Typing {
         return typeOf(node.paren.this);
       case 'literal':
         return literalType(node.literal);
+      case 'boolean':
+        return BOOLEAN;
+      case 'interval':
+        return INTERVAL;
+      case 'add':
+      case 'sub':
+      case 'mul':
+      case 'div':
+      case 'mod':
+        return arithmeticType(type, typeOf(node[type].left), typeOf(node[type].right));
+      case 'neg': {
+        const operand = typeOf(node.neg.this);
+        return isNumeric(operand) ? operand : undefined;
+      }
+      case 'concat': {
+        const [left, right] = [typeOf(node.concat.left), typeOf(node.concat.right)];
+        return left && right && typeText(left) === typeText(right) ? left : undefined;
+      }
       case 'column': {
         // A lambda's parameter, or a field of one (`x.value` parses as column value of table x).
         const name = String(node.column.name?.name ?? '').toLowerCase();
@@ -353,10 +380,17 @@ class Typing {
           ),
         );
     }
+    if (type && BOOLEAN_NODES.has(type)) return BOOLEAN;
     // Generic calls, and the calls polyglot gives a node type of their own (`map_keys`, `max`, …).
     const call = functionCall(node) ?? (type ? ownNodeCall(node, type) : undefined);
     if (!call) return undefined;
+    if (Object.hasOwn(SCALAR_RESULTS, call.name)) return SCALAR_RESULTS[call.name];
     switch (call.name) {
+      case 'abs':
+      case 'date_trunc': {
+        const operand = call.args.at(-1) && typeOf(call.args.at(-1));
+        return call.name === 'date_trunc' || isNumeric(operand) ? operand : undefined;
+      }
       case 'split':
       case 'regexp_extract_all':
         return { kind: 'array', element: { kind: 'scalar', name: 'varchar' } };
@@ -467,9 +501,44 @@ function ownNodeCall(node: AstNode, type: string): { name: string; args: AstNode
   return { name: type, args: args.filter((arg) => arg && typeof arg === 'object') };
 }
 
-/** Trino's type of a literal: strings are varchar, whole numbers integer or bigint. */
+/** Operators and predicates whose value is a boolean. */
+const BOOLEAN_NODES = new Set([
+  'eq',
+  'neq',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'and',
+  'or',
+  'not',
+  'is_null',
+  'like',
+  'ilike',
+  'between',
+  'in',
+  'exists',
+]);
+
+/** Calls whose result type does not depend on their arguments. */
+const SCALAR_RESULTS: Readonly<Record<string, TrinoType>> = {
+  length: BIGINT,
+  cardinality: BIGINT,
+  lower: VARCHAR,
+  upper: VARCHAR,
+  to_hex: VARCHAR,
+  format: VARCHAR,
+  date_format: VARCHAR,
+  format_datetime: VARCHAR,
+  concat_ws: VARCHAR,
+  from_hex: { kind: 'scalar', name: 'varbinary' },
+  starts_with: BOOLEAN,
+  contains: BOOLEAN,
+  regexp_like: BOOLEAN,
+};
+
+/** Trino's type of a literal: strings are varchar; numbers integer, bigint, decimal or double. */
 function literalType(literal: AstNode): TrinoType | undefined {
-  if (literal?.literal_type === 'string') return { kind: 'scalar', name: 'varchar' };
-  if (literal?.literal_type !== 'number' || !/^\d+$/.test(String(literal.value))) return undefined;
-  return { kind: 'scalar', name: BigInt(literal.value) <= 2_147_483_647n ? 'integer' : 'bigint' };
+  if (literal?.literal_type === 'string') return VARCHAR;
+  return literal?.literal_type === 'number' ? numberLiteralType(String(literal.value)) : undefined;
 }

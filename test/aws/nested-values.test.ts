@@ -168,11 +168,16 @@ describe('arrays, maps and rows on Athena', () => {
               array_agg(block_time ORDER BY block_time) AS times,
               array_agg(block_date ORDER BY block_time) AS days,
               ARRAY[1, 2] AS pair,
-              split('a,b,"c"', ',') AS parts
+              split('a,b,"c"', ',') AS parts,
+              array_agg(block_time + INTERVAL '1' DAY ORDER BY block_time) AS next_days,
+              array_agg(cardinality(outputs) * 2 ORDER BY block_time) AS twice
        FROM bitcoin.transactions GROUP BY block_date ORDER BY block_date`,
       [
         { name: 'block_date', type: 'date' },
-        ...['ids', 'times', 'days', 'pair', 'parts'].map((name) => ({ name, type: 'varchar' })),
+        ...['ids', 'times', 'days', 'pair', 'parts', 'next_days', 'twice'].map((name) => ({
+          name,
+          type: 'varchar',
+        })),
       ],
     );
     expect(athena.nestedColumns.map((n) => n.type)).toEqual([
@@ -181,6 +186,8 @@ describe('arrays, maps and rows on Athena', () => {
       'array(date)',
       'array(integer)',
       'array(varchar)',
+      'array(timestamp)',
+      'array(bigint)',
     ]);
     expect(aws.rows).toEqual(duck.rows);
     expect(aws.rows[0]!.times).toContain('2024-01-01 00:00:00.125 UTC');

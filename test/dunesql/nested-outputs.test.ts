@@ -96,6 +96,29 @@ describe('output columns holding arrays, maps and rows on Athena', () => {
     );
   });
 
+  it('types the elements of arrays built from expressions as Trino does', async () => {
+    const translation = await athena(
+      `SELECT array_agg(fee * 2) AS a, array_agg(fee + input_value) AS b, array_agg(size / 2) AS c,
+              array_agg(block_time + interval '1' day) AS d, array_agg(fee > 0) AS e, array_agg(0.5 * 2) AS f,
+              array_agg(lower(to_hex(id)) || 'x') AS g, array_agg(-size) AS h, array_agg(size * 1e0) AS i,
+              array_agg(cardinality(inputs)) AS j, array_agg(size * fee / 3) AS k
+       FROM bitcoin.transactions`,
+    );
+    expect(translation.nestedColumns.map((n) => n.type)).toEqual([
+      'array(decimal(28,8))',
+      'array(decimal(19,8))',
+      'array(bigint)',
+      'array(timestamp)',
+      'array(boolean)',
+      'array(decimal(11,1))',
+      'array(varchar)',
+      'array(bigint)',
+      'array(double)',
+      'array(bigint)',
+      'array(decimal(37,8))',
+    ]);
+  });
+
   it('types CASE, IF and COALESCE by branches that agree, NULL and ARRAY[] saying nothing', async () => {
     expect(
       await nested(
@@ -114,11 +137,17 @@ describe('output columns holding arrays, maps and rows on Athena', () => {
     expect(
       await nested(
         `SELECT transform(inputs, i -> i.spent_tx_id) AS spent, transform(outputs, o -> CAST(o.value AS double)) AS v,
-                zip_with(inputs, outputs, (i, o) -> o.address) AS a, transform(inputs, i -> i.value * 2) AS untyped,
+                zip_with(inputs, outputs, (i, o) -> o.address) AS a, transform(inputs, i -> i.value * 2) AS doubled,
                 sequence(1, 3) AS s
          FROM bitcoin.transactions`,
       ),
-    ).toEqual(['0: array(varbinary)', '1: array(double)', '2: array(varchar)', '4: array(bigint)']);
+    ).toEqual([
+      '0: array(varbinary)',
+      '1: array(double)',
+      '2: array(varchar)',
+      '3: array(decimal(28,8))',
+      '4: array(bigint)',
+    ]);
   });
 
   it('leaves alone what it cannot type for sure, and what ORDER BY sorts on', async () => {

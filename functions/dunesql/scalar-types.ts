@@ -1,0 +1,96 @@
+/**
+ * Trino's result types of scalar operators, for typing the elements of arrays built from
+ * expressions (`array_agg(amount * price)`, `transform(xs, x -> x.value / 2)`). Only what can be
+ * told for sure; anything else is undefined, and the caller leaves the column alone.
+ * Rules: https://trino.io/docs/current/functions/decimal.html (decimal precision and scale) and
+ * https://trino.io/docs/current/language/types.html (integer widths).
+ */
+import type { TrinoType } from './nested-json';
+
+const scalar = (name: string): TrinoType => ({ kind: 'scalar', name });
+export const BOOLEAN = scalar('boolean');
+export const BIGINT = scalar('bigint');
+export const VARCHAR = scalar('varchar');
+/** An interval literal; only ever added to or subtracted from a date or timestamp here. */
+export const INTERVAL = scalar('interval');
+
+/** Integer types by width, and the decimal each widens to beside a decimal. */
+const INTEGERS: Record<string, { rank: number; digits: number }> = {
+  tinyint: { rank: 1, digits: 3 },
+  smallint: { rank: 2, digits: 5 },
+  integer: { rank: 3, digits: 10 },
+  int: { rank: 3, digits: 10 },
+  bigint: { rank: 4, digits: 19 },
+};
+
+type Numeric =
+  | { kind: 'integer'; name: string }
+  | { kind: 'decimal'; p: number; s: number }
+  | { kind: 'float'; name: string };
+
+function numeric(type: TrinoType | undefined): Numeric | undefined {
+  if (type?.kind !== 'scalar') return undefined;
+  if (INTEGERS[type.name]) return { kind: 'integer', name: type.name === 'int' ? 'integer' : type.name };
+  const decimal = /^decimal\((\d+),\s*(\d+)\)$/.exec(type.name);
+  if (decimal) return { kind: 'decimal', p: Number(decimal[1]), s: Number(decimal[2]) };
+  return type.name === 'double' || type.name === 'real' ? { kind: 'float', name: type.name } : undefined;
+}
+
+const asDecimal = (n: Numeric): { p: number; s: number } =>
+  n.kind === 'decimal' ? n : { p: INTEGERS[(n as { name: string }).name]!.digits, s: 0 };
+
+/** The type of `left <op> right` for + - * / %; undefined when either side is not known numeric. */
+export function arithmeticType(
+  op: 'add' | 'sub' | 'mul' | 'div' | 'mod',
+  left: TrinoType | undefined,
+  right: TrinoType | undefined,
+): TrinoType | undefined {
+  // date/timestamp ± interval keeps the date or timestamp.
+  if ((op === 'add' || op === 'sub') && left?.kind === 'scalar' && /^(date|timestamp)/.test(left.name)) {
+    return right?.kind === 'scalar' && right.name.startsWith('interval') ? left : undefined;
+  }
+  const a = numeric(left);
+  const b = numeric(right);
+  if (!a || !b) return undefined;
+  if (a.kind === 'float' || b.kind === 'float') {
+    const double = (a.kind === 'float' && a.name === 'double') || (b.kind === 'float' && b.name === 'double');
+    return scalar(double ? 'double' : 'real');
+  }
+  if (a.kind === 'integer' && b.kind === 'integer') {
+    return scalar(INTEGERS[a.name]!.rank >= INTEGERS[b.name]!.rank ? a.name : b.name);
+  }
+  const { p: p1, s: s1 } = asDecimal(a);
+  const { p: p2, s: s2 } = asDecimal(b);
+  const s = Math.max(s1, s2);
+  switch (op) {
+    case 'add':
+    case 'sub':
+      return decimal(1 + s + Math.max(p1 - s1, p2 - s2), s);
+    case 'mul':
+      return decimal(p1 + p2, s1 + s2);
+    case 'div':
+      return decimal(p1 + s2 + Math.max(0, s2 - s1), s);
+    case 'mod':
+      return decimal(Math.min(p1 - s1, p2 - s2) + s, s);
+  }
+}
+
+function decimal(precision: number, scale: number): TrinoType {
+  return scalar(`decimal(${Math.min(38, precision)},${Math.min(scale, 38)})`);
+}
+
+/** The type of a number literal as Trino reads it: integer, bigint, decimal(p,s) or double. */
+export function numberLiteralType(text: string): TrinoType | undefined {
+  if (/^\d+$/.test(text)) return scalar(BigInt(text) <= 2_147_483_647n ? 'integer' : 'bigint');
+  const decimal = /^(\d*)\.(\d*)$/.exec(text);
+  if (decimal) {
+    const digits = (decimal[1]!.replace(/^0+/, '') + decimal[2]!).length || 1;
+    return scalar(`decimal(${Math.max(digits, decimal[2]!.length)},${decimal[2]!.length})`);
+  }
+  return /^[\d.]+e[+-]?\d+$/i.test(text) ? scalar('double') : undefined;
+}
+
+/** Whether a type is a known numeric one (what `-x` and `abs(x)` keep). */
+export function isNumeric(type: TrinoType | undefined): boolean {
+  return numeric(type) !== undefined;
+}
