@@ -120,7 +120,7 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Where nested values come from: calls and nodes that build them, and CASTs to them. */
 const NESTED_ORIGINS =
-  /"(?:array_agg|array_func|map_keys|map_values)":|"name":"(?:map_agg|multimap_agg|histogram|map|map_from_entries|split|regexp_extract_all|sequence|zip|approx_percentile|array_agg)"|"data_type":"(?:array|map|struct)"/i;
+  /"(?:array_agg|array_func|map_keys|map_values)":|"name":"(?:map_agg|multimap_agg|histogram|map|map_from_entries|split|regexp_split|regexp_extract_all|sequence|repeat|zip|approx_percentile|array_agg)"|"data_type":"(?:array|map|struct)"/i;
 
 /** The tables the statement names (of those given): all the analysis needs to know. */
 function tablesNamed(statement: AstNode, tables: readonly TableSchema[]): TableSchema[] {
@@ -246,6 +246,7 @@ const SAME_AS_FIRST: Readonly<Record<string, number[]>> = {
   min_by: [2],
   nullif: [2],
   try: [1],
+  map_filter: [2],
 };
 
 class Typing {
@@ -392,6 +393,7 @@ class Typing {
         return call.name === 'date_trunc' || isNumeric(operand) ? operand : undefined;
       }
       case 'split':
+      case 'regexp_split':
       case 'regexp_extract_all':
         return { kind: 'array', element: { kind: 'scalar', name: 'varchar' } };
       case 'sequence': {
@@ -422,6 +424,34 @@ class Typing {
         const [keys, values] = call.args.map((arg) => typeOf(arg));
         if (keys?.kind !== 'array' || values?.kind !== 'array') return undefined;
         return { kind: 'map', key: keys.element, value: values.element };
+      }
+      case 'flatten': {
+        const nested = call.args[0] && typeOf(call.args[0]);
+        return nested?.kind === 'array' && nested.element.kind === 'array' ? nested.element : undefined;
+      }
+      case 'array_max':
+      case 'array_min': {
+        const array = call.args[0] && typeOf(call.args[0]);
+        return array?.kind === 'array' ? array.element : undefined;
+      }
+      case 'concat':
+      case 'map_concat': {
+        // Arrays (or maps) of one type concatenate into that type; strings are handled as scalars.
+        const types = call.args.map(typeOf);
+        const [first] = types;
+        const collection = first?.kind === 'array' || first?.kind === 'map';
+        return collection && types.every((t) => t && typeText(t) === typeText(first)) ? first : undefined;
+      }
+      case 'repeat': {
+        const element = call.args[0] && typeOf(call.args[0]);
+        return element && { kind: 'array', element };
+      }
+      case 'approx_percentile': {
+        // With an array of percentages, an array of values of the input's type.
+        const [value, percentages] = [call.args[0], call.args.at(-1)];
+        if (call.args.length < 2 || nodeType(percentages) !== 'array_func') return undefined;
+        const element = typeOf(value);
+        return element && { kind: 'array', element };
       }
       case 'map_agg': {
         const [key, value] = call.args.map((arg) => typeOf(arg));

@@ -119,6 +119,24 @@ describe('output columns holding arrays, maps and rows on Athena', () => {
     ]);
   });
 
+  it('types flatten, concat, repeat, array_max, map_filter and approx_percentile over arrays', async () => {
+    expect(
+      await nested(
+        `SELECT flatten(ARRAY[inputs, inputs]) AS a, concat(outputs, outputs) AS b, repeat(hash, 2) AS c,
+                array_max(ARRAY[inputs]) AS d, map_filter(histogram(hash), (k, v) -> v > 1) AS e,
+                approx_percentile(virtual_size, ARRAY[0.5, 0.9]) AS f, approx_percentile(virtual_size, 0.5) AS scalar
+         FROM bitcoin.transactions CROSS JOIN bitcoin.blocks`,
+      ),
+    ).toEqual([
+      `0: ${INPUTS}`,
+      '1: array(row(index integer, value decimal(18,8), address varchar, type varchar))',
+      '2: array(varbinary)',
+      `3: ${INPUTS}`,
+      '4: map(varbinary, bigint)',
+      '5: array(bigint)',
+    ]);
+  });
+
   it('types CASE, IF and COALESCE by branches that agree, NULL and ARRAY[] saying nothing', async () => {
     expect(
       await nested(
