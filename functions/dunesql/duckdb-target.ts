@@ -146,16 +146,32 @@ export const DUCKDB_SESSION_SETUP: readonly string[] = [
 ];
 
 /**
- * The session setup one translated statement needs, as one multi-statement string (one round trip):
- * the settings plus only the macros it calls (creating all of them costs ~7 ms a run; none, ~0).
+ * The session settings as instance-wide defaults (`SET GLOBAL`), which every new connection of the
+ * instance starts with: for a sandbox whose configuration is locked before its runs connect.
  */
-export function sessionSetupFor(duckDbSql: string): string {
+export const DUCKDB_GLOBAL_SETTINGS: readonly string[] = SESSION_SETTINGS.map((setting) =>
+  setting.replace(/^SET /, 'SET GLOBAL '),
+);
+
+/** The TEMP macros one translated statement calls, as one multi-statement string ('' for none). */
+export function sessionMacrosFor(duckDbSql: string): string {
   const used = new Set(
     [...duckDbSql.matchAll(new RegExp(`${HELPER_PREFIX}([a-z0-9_]+)\\s*\\(`, 'gi'))].map((m) =>
       m[1]!.toLowerCase(),
     ),
   );
-  return [...SESSION_SETTINGS, ...[...used].filter((name) => MACROS[name]).map(macroStatement)].join(';\n');
+  return [...used]
+    .filter((name) => MACROS[name])
+    .map(macroStatement)
+    .join(';\n');
+}
+
+/**
+ * The session setup one translated statement needs, as one multi-statement string (one round trip):
+ * the settings plus only the macros it calls (creating all of them costs ~7 ms a run; none, ~0).
+ */
+export function sessionSetupFor(duckDbSql: string): string {
+  return [...SESSION_SETTINGS, sessionMacrosFor(duckDbSql)].filter(Boolean).join(';\n');
 }
 
 const helper = (name: string) => renameTo(`${HELPER_PREFIX}${name}`);

@@ -1,4 +1,4 @@
-export { DUCKDB_SESSION_SETUP } from './duckdb-target';
+export { DUCKDB_GLOBAL_SETTINGS, DUCKDB_SESSION_SETUP, sessionMacrosFor } from './duckdb-target';
 export { DuneSqlError, type DuneSqlErrorKind } from './errors';
 export type { NestedOutput, TableSchema } from './nested-outputs';
 export { loadPolyglot as preloadTranslator } from './polyglot';

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, getPriority, setPriority, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type EngineRunResult, QueryFailure } from '../../core/engine';
 import type { FromEngineProcess, ToEngineProcess } from './engine-process';
@@ -65,6 +66,8 @@ interface EngineProcess {
   /** Why it killed itself (its run ends with this once the process is gone). */
   fatalFailure?: QueryFailure;
   exited: boolean;
+  /** The reuse key of its last run that succeeded: it may hold that key's reusable sandbox. */
+  warmKey?: string;
 }
 
 const PROCESS_SCRIPT = fileURLToPath(new URL('./engine-process.ts', import.meta.url));
@@ -215,7 +218,11 @@ export class EnginePool {
     while (!this.closed && this.runningCount() < this.size) {
       const run = this.nextRun();
       if (!run) return;
-      const engineProcess = [...this.processes].find((p) => !p.run && !p.exited) ?? this.spawn();
+      // A process that may hold the run's reusable sandbox first: its cache is warm.
+      const free = [...this.processes].filter((p) => !p.run && !p.exited);
+      const key = run.job.reuse?.key;
+      const engineProcess =
+        free.find((p) => key !== undefined && p.warmKey === key) ?? free[0] ?? this.spawn();
       this.start(run, engineProcess);
     }
   }
@@ -246,6 +253,14 @@ export class EnginePool {
   }
 
   private start(run: PoolRun, engineProcess: EngineProcess): void {
+    if (run.job.reuse) {
+      // A reusable sandbox keeps the spill directory it was opened with: one per process and key.
+      const spillDirectory = join(
+        dirname(run.job.spillDirectory),
+        `${run.job.reuse.key}-${engineProcess.child.pid}`,
+      );
+      run.job = { ...run.job, spillDirectory };
+    }
     engineProcess.run = run;
     engineProcess.lastJob = run.job;
     run.process = engineProcess;
@@ -305,8 +320,10 @@ export class EnginePool {
         child.kill('SIGKILL');
         return;
       }
-      if (message.type === 'done') this.finish(engineProcess, { result: message.result });
-      else this.finish(engineProcess, { failure: toFailure(message.failure) });
+      if (message.type === 'done') {
+        engineProcess.warmKey = engineProcess.run?.job.reuse?.key;
+        this.finish(engineProcess, { result: message.result });
+      } else this.finish(engineProcess, { failure: toFailure(message.failure) });
       if (message.rss > (this.options.recycleRssBytes ?? 512 * 1024 ** 2)) child.kill('SIGKILL');
       else this.pump();
     });

@@ -7,7 +7,7 @@
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { QueryFailure } from '../../core/engine';
 import { warmUpTranslator } from '../../dunesql';
-import { createSandboxInstance } from './sandbox';
+import { createSandboxInstance, type ReusableSandbox } from './sandbox';
 import {
   type EngineJob,
   type FailureData,
@@ -33,8 +33,8 @@ let stopCurrent: ((reason: StopReason) => void) | undefined;
 
 /**
  * The next run's DuckDB instance, created while this process is idle, so a run does not wait for
- * DuckDB to start (~12 ms of a cheap query). Each instance serves exactly one run: nothing a run
- * did (settings, macros, temp objects) can reach the next one.
+ * DuckDB to start (~12 ms of a cheap query). It serves one run, or becomes that run's reusable
+ * sandbox (`warm` below), which serves only later runs of the same account and tier.
  */
 let spare: { warehousePath: string; instance: Promise<DuckDBInstance> } | undefined;
 
@@ -43,6 +43,34 @@ function prepareSpare(warehousePath: string | undefined): void {
   const instance = createSandboxInstance(warehousePath);
   instance.catch(() => undefined); // the run that takes it opens its own instead
   spare = { warehousePath, instance };
+}
+
+/**
+ * The reusable sandbox the last clean run left, for the next run of the same account and tier
+ * (sandbox.ts, ReusableSandbox). One per process; closed when a run of another key comes, or
+ * after a minute unused (it holds its buffer cache, up to the tier's memory limit).
+ */
+let warm: { key: string; sandbox: ReusableSandbox; idle: NodeJS.Timeout } | undefined;
+const WARM_IDLE_MS = 60_000;
+
+/** The warm sandbox if it is the job's; any other is closed (its memory is the next run's). */
+function takeWarm(job: EngineJob): ReusableSandbox | undefined {
+  const taken = warm;
+  warm = undefined;
+  if (!taken) return undefined;
+  clearTimeout(taken.idle);
+  if (job.reuse && taken.key === job.reuse.key) return taken.sandbox;
+  taken.sandbox.close();
+  return undefined;
+}
+
+function keepWarm(key: string, sandbox: ReusableSandbox): void {
+  const idle = setTimeout(() => {
+    if (warm?.sandbox === sandbox) warm = undefined;
+    sandbox.close();
+  }, WARM_IDLE_MS);
+  idle.unref();
+  warm = { key, sandbox, idle };
 }
 
 function takeSpare(warehousePath: string): Promise<DuckDBInstance> | undefined {
@@ -80,13 +108,18 @@ async function run(job: EngineJob, maxRssBytes: number): Promise<void> {
   }, MEMORY_CHECK_MS);
   let cleanup: (() => Promise<void>) | undefined;
   try {
+    const reusable = takeWarm(job);
     const result = await runJob(job, {
       onStop: (stop) => {
         stopCurrent = stop;
       },
-      freshInstance: takeSpare(job.warehousePath),
+      ...(reusable ? { reusable } : { freshInstance: takeSpare(job.warehousePath) }),
       deferCleanup: (work) => {
         cleanup = work;
+      },
+      keep: (sandbox) => {
+        if (job.reuse) keepWarm(job.reuse.key, sandbox);
+        else sandbox.close();
       },
     });
     send({ type: 'done', executionId: job.executionId, result, rss: process.memoryUsage.rss() });

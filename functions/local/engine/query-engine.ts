@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -70,7 +71,8 @@ export const DEFAULT_TIERS: Record<PerformanceTier, Required<TierLimits>> = {
 };
 
 /**
- * The local SQL engine. Each run gets its own sandboxed DuckDB instance (see sandbox.ts and
+ * The local SQL engine. Each run gets a sandboxed DuckDB instance of its own, or the reusable one
+ * the previous run of its account and tier left (see sandbox.ts and
  * README.md) over the read-only warehouse, sized by the run's tier, inside one of a bounded pool
  * of engine processes (engine-pool.ts): DuckDB never runs on the host's event loop or thread
  * pool, all accounts share a fair queue, and a query that will not stop or outgrows its memory
@@ -93,6 +95,16 @@ export class DuckDbQueryEngine implements QueryEngine {
   }
 
   /**
+   * Runs of one account and tier may share a reusable sandbox (sandbox.ts): they share a key and
+   * a staging directory, the only place such a sandbox may write. Runs of other accounts never do.
+   */
+  private reuseOf(request: EngineSubmitRequest): EngineJob['reuse'] {
+    const account = createHash('sha256').update(request.accountId).digest('hex').slice(0, 16);
+    const key = `${account}-${request.tier}`;
+    return { key, stagingDirectory: join(this.options.resultsDir, '.staging', key) };
+  }
+
+  /**
    * Queues the run in the engine pool and returns at once; the pool starts it when a process is
    * free (fairly across accounts). The execution id is the run's id.
    */
@@ -110,6 +122,7 @@ export class DuckDbQueryEngine implements QueryEngine {
     const limit = resultLimitOf(request.tier, request, tier);
     if (limit.maxResultBytes <= 0) throw storageQuotaUsedUp();
     const { threads, memoryLimit } = tier;
+    const reuse = this.options.rawDuckDbForEngineTests ? undefined : this.reuseOf(request);
     const job: EngineJob = {
       executionId: request.executionId,
       sql: request.sql,
@@ -117,7 +130,9 @@ export class DuckDbQueryEngine implements QueryEngine {
       tier: request.tier,
       timeoutMs: request.timeoutMs,
       warehousePath: this.options.warehousePath,
-      partialPath: partialResultFilePath(this.options.resultsDir, request.executionId),
+      partialPath: reuse
+        ? join(reuse.stagingDirectory, `${request.executionId}.parquet.partial`)
+        : partialResultFilePath(this.options.resultsDir, request.executionId),
       resultPath: resultFilePath(this.options.resultsDir, request.executionId),
       spillDirectory: join(this.spillDir, request.executionId),
       maxSpillSize: this.options.maxSpillSize ?? '4GB',
@@ -126,6 +141,7 @@ export class DuckDbQueryEngine implements QueryEngine {
       maxResultRows: limit.maxResultRows,
       maxResultBytes: limit.maxResultBytes,
       resultBytesLimitReason: limit.resultBytesLimitReason,
+      ...(reuse ? { reuse } : {}),
     };
     const maxRssBytes = parseDuckDbSize(memoryLimit) + (this.options.memoryHeadroomBytes ?? 256 * 1024 ** 2);
     const handle = this.pool.submit(request.accountId, job, maxRssBytes);

@@ -10,11 +10,18 @@ import {
   type ResultColumn,
 } from '../../core/engine';
 import { resultTooLarge } from '../../core/result-limits';
-import { DuneSqlError, translate } from '../../dunesql';
+import { DUCKDB_GLOBAL_SETTINGS, DuneSqlError, sessionMacrosFor, translate } from '../../dunesql';
 import { dunesqlFailure, type RanStatement, toQueryFailure } from './duckdb-errors';
 import { type RelationFile, relationSetup } from './relations';
 import { COLUMNS_METADATA_KEY, sqlIdentifier, sqlString } from './result-files';
-import { createSandboxInstance, openSandbox, type Sandbox, type SandboxLimits } from './sandbox';
+import {
+  createSandboxInstance,
+  openReusableSandbox,
+  openSandbox,
+  type ReusableSandbox,
+  type Sandbox,
+  type SandboxLimits,
+} from './sandbox';
 import { storageExpression } from './storage-types';
 
 /**
@@ -43,6 +50,12 @@ export interface EngineJob {
   limits: SandboxLimits;
   /** Stored results the SQL may read by name (materialized views); views over those it reads are set up. */
   relations: RelationFile[];
+  /**
+   * Set when the run may use a reusable sandbox (sandbox.ts, ReusableSandbox): runs of one account
+   * and tier share `key`; `partialPath` is then inside `stagingDirectory`, the only place such a
+   * sandbox may write.
+   */
+  reuse?: { key: string; stagingDirectory: string };
   /** Rows and bytes the stored result may have; more fails the run `resource_exhausted`. */
   maxResultRows: number;
   maxResultBytes: number;
@@ -96,10 +109,14 @@ export interface RunControl {
    * run, or one that spilled, is always cleaned up before it is reported.
    */
   deferCleanup?: (cleanup: () => Promise<void>) => void;
+  /** The reusable sandbox the previous run of the job's reuse key left (engine-process.ts). */
+  reusable?: ReusableSandbox;
+  /** Takes back a reusable sandbox after a run that succeeded without spilling; else it is closed. */
+  keep?: (sandbox: ReusableSandbox) => void;
 }
 
 /**
- * Runs one job in a fresh sandbox (see sandbox.ts and README.md): the user's DuneSQL is translated
+ * Runs one job in a sandbox, new or reusable (see sandbox.ts and README.md): the user's DuneSQL is translated
  * to DuckDB (functions/dunesql; the statement's session setup, settings and helper macros, runs on
  * the run's connection before the sandbox locks), the one SELECT is checked with DuckDB's own
  * parser, then executed as `COPY (SELECT ... FROM query(?) LIMIT n) TO '<result>.parquet'`, the SQL
@@ -110,6 +127,8 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let sandbox: Sandbox | undefined;
+  let reusable: ReusableSandbox | undefined;
+  let connection: DuckDBConnection | undefined;
   let stopReason: StopReason | undefined;
   let repeat: NodeJS.Timeout | undefined;
   const stop = (reason: StopReason) => {
@@ -117,7 +136,7 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     stopReason = reason;
     // interrupt() only reaches a statement that is running; one about to start would miss it,
     // so keep interrupting until the run settles.
-    const interrupt = () => sandbox?.connection.interrupt();
+    const interrupt = () => connection?.interrupt();
     interrupt();
     repeat = setInterval(interrupt, INTERRUPT_REPEAT_MS);
   };
@@ -143,25 +162,53 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     // temp directory (the run's own, created when it first spills).
     const filesReady = Promise.all([
       rm(job.partialPath, { force: true }),
+      mkdir(dirname(job.partialPath), { recursive: true }),
       mkdir(dirname(job.spillDirectory), { recursive: true }),
     ]);
+    // A pre-created instance that failed to open is no reason to fail the run: open one now.
+    const fresh = () => control.freshInstance?.catch(() => createSandboxInstance(job.warehousePath));
+    // A run that reads no view may run on (and leave for the next run of its account and tier)
+    // a reusable sandbox; views are instance-wide, so a run reading one gets a sandbox of its own.
+    const reuse =
+      job.reuse && relations.statements.length === 0 && statement.translation ? job.reuse : undefined;
     try {
-      sandbox = await openSandbox(
-        {
-          databasePath: job.warehousePath,
-          limits: job.limits,
-          allowedPaths: [job.partialPath, ...relations.files],
-          prepare: [
-            ...(statement.translation?.sessionSetup ? [statement.translation.sessionSetup] : []),
-            ...relations.statements,
-          ],
-          spillDirectory: job.spillDirectory,
-          maxSpillSize: job.maxSpillSize,
-          errorsAsJson: true,
-        },
-        // A pre-created instance that failed to open is no reason to fail the run: open one now.
-        control.freshInstance?.catch(() => createSandboxInstance(job.warehousePath)),
-      );
+      if (reuse) {
+        reusable =
+          control.reusable ??
+          (await openReusableSandbox(
+            {
+              databasePath: job.warehousePath,
+              limits: job.limits,
+              stagingDirectory: reuse.stagingDirectory,
+              spillDirectory: job.spillDirectory,
+              maxSpillSize: job.maxSpillSize,
+              errorsAsJson: true,
+              global: DUCKDB_GLOBAL_SETTINGS,
+            },
+            fresh(),
+          ));
+        connection = await reusable.connect();
+        const macros = sessionMacrosFor(statement.translation!.sql);
+        if (macros) await connection.run(macros);
+      } else {
+        control.reusable?.close();
+        sandbox = await openSandbox(
+          {
+            databasePath: job.warehousePath,
+            limits: job.limits,
+            allowedPaths: [job.partialPath, ...relations.files],
+            prepare: [
+              ...(statement.translation?.sessionSetup ? [statement.translation.sessionSetup] : []),
+              ...relations.statements,
+            ],
+            spillDirectory: job.spillDirectory,
+            maxSpillSize: job.maxSpillSize,
+            errorsAsJson: true,
+          },
+          fresh(),
+        );
+        connection = sandbox.connection;
+      }
     } catch (error) {
       throw new QueryFailure(
         'engine_unavailable',
@@ -171,7 +218,6 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
       );
     }
     await filesReady;
-    const { connection } = sandbox;
     const columns = await describeStatement(connection, statement, elapsed, context);
     if (stopReason) throw new Error('stopped');
     const copy = await connection.run(copyStatement(columns, job.partialPath, job.maxResultRows), [
@@ -202,13 +248,20 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
   } finally {
     clearInterval(diskWatch);
     if (repeat) clearInterval(repeat);
+    const spilled = existsSync(job.spillDirectory);
+    if (reusable) {
+      // The run's connection goes; the sandbox stays for the next run only after a clean run.
+      connection?.closeSync();
+      if (succeeded && !spilled && control.keep) control.keep(reusable);
+      else reusable.close();
+    }
     const open = sandbox;
     const cleanup = async () => {
       open?.close();
       await rm(job.spillDirectory, { recursive: true, force: true });
     };
     // A run that spilled removes its spill files before it is reported, as a failed run does.
-    if (succeeded && control.deferCleanup && !existsSync(job.spillDirectory)) control.deferCleanup(cleanup);
+    if (succeeded && control.deferCleanup && !spilled) control.deferCleanup(cleanup);
     else await cleanup();
   }
 }

@@ -59,7 +59,8 @@ function startupConfig(databasePath: string | undefined): Record<string, string>
 /**
  * A new DuckDB instance, not yet locked down: only `openSandbox` may hand it to user SQL. Creating
  * one is most of a sandbox's cost (~12 ms on the sample warehouse), so the engine process creates
- * the next run's instance while it is idle (engine-process.ts). An instance serves one run only.
+ * the next run's instance while it is idle (engine-process.ts). An instance serves one run, or the
+ * runs of one account and tier as a ReusableSandbox.
  */
 export function createSandboxInstance(databasePath?: string): Promise<DuckDBInstance> {
   return DuckDBInstance.create(databasePath ?? ':memory:', startupConfig(databasePath));
@@ -85,6 +86,28 @@ export async function openSandbox(
   options: SandboxOptions,
   fresh?: Promise<DuckDBInstance>,
 ): Promise<Sandbox> {
+  const { instance, connection: open } = await lockDown(options, fresh);
+  let closed = false;
+  return {
+    connection: open,
+    connect: () => instance.connect(),
+    close() {
+      if (closed) return;
+      closed = true;
+      open.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+/**
+ * The setup of `openSandbox`, on a new connection of the instance, ending with the lock. `global`
+ * settings are instance-wide defaults the instance's later connections start with.
+ */
+async function lockDown(
+  options: SandboxOptions & { global?: readonly string[] },
+  fresh?: Promise<DuckDBInstance>,
+): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
   const instance = await (fresh ?? createSandboxInstance(options.databasePath));
   let connection: DuckDBConnection | undefined;
   try {
@@ -93,9 +116,10 @@ export async function openSandbox(
       `SET threads = ${Number(options.limits.threads)}`,
       `SET memory_limit = ${sqlString(options.limits.memoryLimit)}`,
       `SET temp_directory = ${sqlString(options.spillDirectory ?? '')}`,
+      ...(options.global ?? []),
     ];
     if (options.maxSpillSize) setup.push(`SET max_temp_directory_size = ${sqlString(options.maxSpillSize)}`);
-    if (options.errorsAsJson) setup.push('SET errors_as_json = true');
+    if (options.errorsAsJson) setup.push(`SET ${options.global ? 'GLOBAL ' : ''}errors_as_json = true`);
     if (options.allowedPaths?.length) {
       setup.push(`SET allowed_paths = [${options.allowedPaths.map(sqlString).join(', ')}]`);
     }
@@ -109,20 +133,48 @@ export async function openSandbox(
     );
     // One call for the whole setup: each call is a hop to DuckDB's thread and back.
     await connection.run(setup.join(';\n'));
+    return { instance, connection };
   } catch (error) {
     connection?.closeSync();
     instance.closeSync();
     throw error;
   }
-  const open = connection;
+}
+
+/**
+ * A locked sandbox that serves one run after another of the same account and tier, each on a
+ * connection of its own. What a run could leave behind belongs to its connection (TEMP macros and
+ * views, the random seed, prepared statements) and goes with it; the configuration is locked and
+ * the database read-only, so the next run starts as the first did, with the buffer cache warm.
+ * Files it may write are confined to one staging directory, emptied by every run before the next.
+ * Runs that read materialized views never get one: their views are instance-wide.
+ */
+export interface ReusableSandbox {
+  /** A new connection for one run. */
+  connect(): Promise<DuckDBConnection>;
+  close(): void;
+}
+
+export async function openReusableSandbox(
+  options: Omit<SandboxOptions, 'allowedPaths' | 'prepare'> & {
+    stagingDirectory: string;
+    /** Session settings as `SET GLOBAL` statements (DUCKDB_GLOBAL_SETTINGS). */
+    global: readonly string[];
+  },
+  fresh?: Promise<DuckDBInstance>,
+): Promise<ReusableSandbox> {
+  const { stagingDirectory, ...rest } = options;
+  const { instance, connection } = await lockDown(
+    { ...rest, allowedDirectories: [`${stagingDirectory.replace(/\/+$/, '')}/`] },
+    fresh,
+  );
   let closed = false;
   return {
-    connection: open,
     connect: () => instance.connect(),
     close() {
       if (closed) return;
       closed = true;
-      open.closeSync();
+      connection.closeSync();
       instance.closeSync();
     },
   };

@@ -1,0 +1,108 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
+import { DuckDbResultStore } from '../../functions/local/engine/result-store';
+import { createEngineFixture, type EngineFixture, failureOf, runRequest } from './fixture';
+
+/**
+ * Runs of one account and tier share a reusable sandbox (sandbox.ts, ReusableSandbox), which keeps
+ * DuckDB's cache warm between them; nothing a run does may reach the next one, and runs of other
+ * accounts, other tiers, runs reading views and runs after a failure never share one.
+ *
+ * Which sandbox a run had is read from `txid_current()`: DuckDB numbers the transactions of an
+ * instance, so a new sandbox starts at the same number every time, and a reused one goes on counting.
+ */
+let fixture: EngineFixture;
+let engine: DuckDbQueryEngine;
+let store: DuckDbResultStore;
+
+beforeAll(async () => {
+  fixture = await createEngineFixture({ sampleData: false });
+  // One engine process: every run lands where the previous one left its sandbox.
+  engine = new DuckDbQueryEngine({
+    warehousePath: fixture.warehousePath,
+    resultsDir: fixture.resultsDir,
+    pool: { size: 1 },
+  });
+  store = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await store?.close();
+  await fixture?.cleanup();
+});
+
+/** Runs the SQL and returns its first row. */
+async function firstRow(sql: string, overrides: Parameters<typeof runRequest>[1] = {}) {
+  const request = runRequest(sql, overrides);
+  await engine.run(request);
+  const page = await store.readPage({ executionId: request.executionId, limit: 1, offset: 0 });
+  return page.rows[0]!;
+}
+
+const transaction = async (accountId: string, tier: 'medium' | 'large' = 'medium') =>
+  Number((await firstRow('SELECT txid_current() AS t', { accountId, tier })).t);
+
+describe('reusable sandboxes', () => {
+  it('serve the next run of the same account and tier, and only those', async () => {
+    const fresh = await transaction('alice');
+    expect(await transaction('alice')).toBeGreaterThan(fresh);
+    expect(await transaction('alice')).toBeGreaterThan(fresh);
+    // Another account, or another tier, starts a sandbox of its own.
+    expect(await transaction('bob')).toBe(fresh);
+    expect(await transaction('bob', 'large')).toBe(fresh);
+    expect(await transaction('alice')).toBe(fresh);
+  });
+
+  it('leave nothing of a run to the next: the random seed, staged files', async () => {
+    await transaction('carol');
+    // setseed() changes the connection's generator; a run on the same connection would draw this.
+    const reference = await DuckDBInstance.create(':memory:');
+    const connection = await reference.connect();
+    await connection.run('SELECT setseed(0.5)');
+    const seeded = (await connection.runAndReadAll('SELECT random()')).getRows()[0]![0];
+    connection.closeSync();
+    reference.closeSync();
+
+    const before = await transaction('carol');
+    await firstRow('SELECT setseed(0.5) AS s', { accountId: 'carol' });
+    const next = await firstRow('SELECT random() AS r, txid_current() AS t', { accountId: 'carol' });
+    expect(Number(next.t)).toBeGreaterThan(before); // the same sandbox…
+    expect(next.r).not.toBe(seeded); // …on a connection of its own
+
+    // Results are moved out of the staging directory, the only place the sandbox may write.
+    const staging = join(fixture.resultsDir, '.staging');
+    for (const directory of await readdir(staging)) {
+      expect(await readdir(join(staging, directory))).toEqual([]);
+    }
+  });
+
+  it('are closed after a failed run and never serve a run that reads a view', async () => {
+    const fresh = await transaction('dave');
+    expect(await transaction('dave')).toBeGreaterThan(fresh);
+    // A run that fails in the engine closes its sandbox.
+    const failed = await failureOf(
+      engine.run(runRequest("SELECT CAST('x' AS integer) AS n", { accountId: 'dave' })),
+    );
+    expect(failed.type).toBe('execution_error');
+    expect(await transaction('dave')).toBe(fresh);
+
+    // A view is set up instance-wide: a run reading one gets a sandbox of its own, and the next
+    // run does not find the view's sandbox.
+    expect(await transaction('dave')).toBeGreaterThan(fresh);
+    const source = runRequest('SELECT 42 AS answer', { accountId: 'dave' });
+    const { columns } = await engine.run(source);
+    const relations = [
+      { catalog: 'mv', schema: 'dave', name: 'result_answer', executionId: source.executionId, columns },
+    ];
+    const viaView = await firstRow('SELECT answer, txid_current() AS t FROM mv.dave.result_answer', {
+      accountId: 'dave',
+      relations,
+    });
+    expect(viaView.answer).toBe(42);
+    expect(await transaction('dave')).toBe(fresh);
+  });
+});
