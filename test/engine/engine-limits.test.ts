@@ -1,10 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
-import { DuckDbResultStore } from '../../functions/local/engine/result-store';
+import type { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
+import type { DuckDbResultStore } from '../../functions/local/engine/result-store';
 import { parseDuckDbSize } from '../../functions/local/engine/sandbox-run';
-import { createEngineFixture, type EngineFixture, failureOf, runRequest } from './fixture';
+import { createEngineFixture, type EngineFixture, engineOver, failureOf, runRequest } from './fixture';
 
 /** Runs for minutes unless stopped. */
 const RUNAWAY = 'SELECT sum(a.range * b.range) AS s FROM range(100000000) a, range(100000000) b';
@@ -20,12 +20,7 @@ beforeAll(async () => {
   fixture = await createEngineFixture({ sampleData: false });
   // The engine processes' limits are proven with raw DuckDB SQL that abuses DuckDB directly
   // (strings beyond its memory limit, spilling sorts, test_all_types()); the dialect is not the point.
-  engine = new DuckDbQueryEngine({
-    warehousePath: fixture.warehousePath,
-    resultsDir: fixture.resultsDir,
-    rawDuckDbForEngineTests: true,
-  });
-  store = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+  ({ engine, store } = engineOver(fixture, { rawDuckDbForEngineTests: true }));
 });
 
 afterAll(async () => {
@@ -35,12 +30,7 @@ afterAll(async () => {
 });
 
 function engineWith(options: Partial<ConstructorParameters<typeof DuckDbQueryEngine>[0]>) {
-  return new DuckDbQueryEngine({
-    warehousePath: fixture.warehousePath,
-    resultsDir: fixture.resultsDir,
-    rawDuckDbForEngineTests: true,
-    ...options,
-  });
+  return engineOver(fixture, { rawDuckDbForEngineTests: true, ...options }).engine;
 }
 
 async function leftovers(executionId: string): Promise<string[]> {

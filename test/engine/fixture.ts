@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { expect } from 'vitest';
 import { QueryFailure } from '../../functions/core/engine';
-import type { EngineRunRequest } from '../../functions/local/engine/query-engine';
+import {
+  DuckDbQueryEngine,
+  type DuckDbQueryEngineOptions,
+  type EngineRunRequest,
+} from '../../functions/local/engine/query-engine';
+import { DuckDbResultStore } from '../../functions/local/engine/result-store';
 import { generateSampleData } from '../../functions/local/sample-data/generate';
 
 export interface EngineFixture {
@@ -76,4 +81,16 @@ export async function failureOf(promise: Promise<unknown>): Promise<QueryFailure
     return error as QueryFailure;
   }
   throw new Error('expected the run to fail with a QueryFailure');
+}
+
+/** An engine over the fixture's warehouse, and a result store over the results it writes. */
+export function engineOver(fixture: EngineFixture, options: Partial<DuckDbQueryEngineOptions> = {}) {
+  return {
+    engine: new DuckDbQueryEngine({
+      warehousePath: fixture.warehousePath,
+      resultsDir: fixture.resultsDir,
+      ...options,
+    }),
+    store: new DuckDbResultStore({ resultsDir: fixture.resultsDir }),
+  };
 }

@@ -2,9 +2,9 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
-import { DuckDbResultStore } from '../../functions/local/engine/result-store';
-import { createEngineFixture, type EngineFixture, failureOf, runRequest } from './fixture';
+import type { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
+import type { DuckDbResultStore } from '../../functions/local/engine/result-store';
+import { createEngineFixture, type EngineFixture, engineOver, failureOf, runRequest } from './fixture';
 
 /**
  * Runs of one account and tier share a reusable sandbox (sandbox.ts, ReusableSandbox), which keeps
@@ -21,12 +21,7 @@ let store: DuckDbResultStore;
 beforeAll(async () => {
   fixture = await createEngineFixture({ sampleData: false });
   // One engine process: every run lands where the previous one left its sandbox.
-  engine = new DuckDbQueryEngine({
-    warehousePath: fixture.warehousePath,
-    resultsDir: fixture.resultsDir,
-    pool: { size: 1 },
-  });
-  store = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+  ({ engine, store } = engineOver(fixture, { pool: { size: 1 } }));
 });
 
 afterAll(async () => {

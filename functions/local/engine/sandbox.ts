@@ -86,17 +86,18 @@ export async function openSandbox(
   options: SandboxOptions,
   fresh?: Promise<DuckDBInstance>,
 ): Promise<Sandbox> {
-  const { instance, connection: open } = await lockDown(options, fresh);
+  const { instance, connection } = await lockDown(options, fresh);
+  return { connection, connect: () => instance.connect(), close: closeOnce(connection, instance) };
+}
+
+/** Closes the setup connection and the instance, the first time only. */
+function closeOnce(connection: DuckDBConnection, instance: DuckDBInstance): () => void {
   let closed = false;
-  return {
-    connection: open,
-    connect: () => instance.connect(),
-    close() {
-      if (closed) return;
-      closed = true;
-      open.closeSync();
-      instance.closeSync();
-    },
+  return () => {
+    if (closed) return;
+    closed = true;
+    connection.closeSync();
+    instance.closeSync();
   };
 }
 
@@ -168,14 +169,5 @@ export async function openReusableSandbox(
     { ...rest, allowedDirectories: [`${stagingDirectory.replace(/\/+$/, '')}/`] },
     fresh,
   );
-  let closed = false;
-  return {
-    connect: () => instance.connect(),
-    close() {
-      if (closed) return;
-      closed = true;
-      connection.closeSync();
-      instance.closeSync();
-    },
-  };
+  return { connect: () => instance.connect(), close: closeOnce(connection, instance) };
 }
