@@ -16,6 +16,7 @@ import { failInterrupted, heldByEngine, recoverAfterRestart } from '../runner/re
 import { configureServices, createServices, type Services } from '../services';
 import { ensureTables, startDynalite } from './dynalite';
 import { DuckDbQueryEngine, type DuckDbQueryEngineOptions } from './engine/query-engine';
+import { removeRunLeftovers } from './engine/result-files';
 import { DuckDbResultStore } from './engine/result-store';
 import { startHttpServer } from './http-server';
 import { revocationStamp } from './key-revocations';
@@ -98,6 +99,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const config = { ...executionConfigFromEnv(process.env, LOCAL_RUNNER_ARN), ...options.execution };
   const resultsDir = join(dataDir, 'results');
   await mkdir(resultsDir, { recursive: true });
+  // Only this host uses the data dir (checked above) and its engine has run nothing yet: what a
+  // crash left half-written is garbage.
+  await removeRunLeftovers(resultsDir);
   const engine = new DuckDbQueryEngine({
     warehousePath: warehouse.path,
     resultsDir,

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../functions/local/host';
@@ -155,8 +155,25 @@ describe('npm start: the local host as a process', () => {
     // Its engine processes (one was running the query) die with it instead of running on.
     await expect.poll(() => engineProcesses.filter(isAlive), { timeout: 10_000 }).toEqual([]);
 
+    // What killed runs can leave: half-written results (staged, or beside the results), spill files.
+    const results = join(dataDir, 'results');
+    const leftovers = [
+      join(results, '.staging', 'k-medium', `${id}.parquet.partial`),
+      join(results, `${id}.parquet.partial`),
+      join(results, '.spill', 'k-medium-1', 'duckdb_temp_block-0.block'),
+    ];
+    for (const path of leftovers) {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, 'half');
+    }
+    const staged = async () =>
+      (await readdir(results, { recursive: true })).filter((name) => /partial|\.spill|\.staging/.test(name));
+    expect((await staged()).length).toBeGreaterThanOrEqual(3);
+
     const second = await startService(dataDir);
     expect(second.output()).toMatch(/Recovered executions: 1 marked failed/);
+    // The next start removes them.
+    expect(await staged()).toEqual([]);
     const status = (await (
       await fetch(`${second.baseUrl}/v1/execution/${id}/status`, { headers })
     ).json()) as {

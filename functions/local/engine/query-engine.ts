@@ -13,7 +13,13 @@ import {
 import { RESULT_LIMITS, resultLimitOf, storageQuotaUsedUp } from '../../core/result-limits';
 import { EnginePool, type EnginePoolOptions, type PoolRunHandle } from './engine-pool';
 import { relationFiles } from './relations';
-import { isValidExecutionId, partialResultFilePath, resultFilePath } from './result-files';
+import {
+  isValidExecutionId,
+  partialResultFilePath,
+  resultFilePath,
+  SPILL_DIRECTORY,
+  STAGING_DIRECTORY,
+} from './result-files';
 import type { SandboxLimits } from './sandbox';
 import { type EngineJob, parseDuckDbSize } from './sandbox-run';
 
@@ -90,7 +96,7 @@ export class DuckDbQueryEngine implements QueryEngine {
       medium: { ...DEFAULT_TIERS.medium, ...options.tiers?.medium },
       large: { ...DEFAULT_TIERS.large, ...options.tiers?.large },
     };
-    this.spillDir = options.spillDir ?? join(options.resultsDir, '.spill');
+    this.spillDir = options.spillDir ?? join(options.resultsDir, SPILL_DIRECTORY);
     this.pool = new EnginePool({ warehousePath: options.warehousePath, ...options.pool });
   }
 
@@ -101,7 +107,7 @@ export class DuckDbQueryEngine implements QueryEngine {
   private reuseOf(request: EngineSubmitRequest): EngineJob['reuse'] {
     const account = createHash('sha256').update(request.accountId).digest('hex').slice(0, 16);
     const key = `${account}-${request.tier}`;
-    return { key, stagingDirectory: join(this.options.resultsDir, '.staging', key) };
+    return { key, stagingDirectory: join(this.options.resultsDir, STAGING_DIRECTORY, key) };
   }
 
   /**

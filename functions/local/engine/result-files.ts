@@ -1,3 +1,4 @@
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotFoundError } from '../../core/errors';
 import { isValidExecutionId } from '../../core/result-encoding';
@@ -17,6 +18,24 @@ export function resultFilePath(resultsDir: string, executionId: string): string 
 /** The engine writes here and renames into place on success, so readers never see half a file. */
 export function partialResultFilePath(resultsDir: string, executionId: string): string {
   return `${resultFilePath(resultsDir, executionId)}.partial`;
+}
+
+/** Where runs stage and spill their files (under the results directory), kept apart from results. */
+export const STAGING_DIRECTORY = '.staging';
+export const SPILL_DIRECTORY = '.spill';
+
+/**
+ * Removes what runs that never finished left behind: partial results, staging and spill
+ * directories. Only while no run is in flight (the host calls it at start, before its engine runs
+ * anything); returns how many entries it removed.
+ */
+export async function removeRunLeftovers(resultsDir: string): Promise<number> {
+  const names = await readdir(resultsDir).catch(() => [] as string[]);
+  const leftovers = names.filter(
+    (name) => name.endsWith('.partial') || name === STAGING_DIRECTORY || name === SPILL_DIRECTORY,
+  );
+  await Promise.all(leftovers.map((name) => rm(join(resultsDir, name), { recursive: true, force: true })));
+  return leftovers.length;
 }
 
 /** A SQL string literal; only for values the service itself controls (paths, metadata). */
