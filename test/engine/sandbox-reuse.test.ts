@@ -8,8 +8,8 @@ import { createEngineFixture, type EngineFixture, engineOver, failureOf, runRequ
 
 /**
  * Runs of one account and tier share a reusable sandbox (sandbox.ts, ReusableSandbox), which keeps
- * DuckDB's cache warm between them; nothing a run does may reach the next one, and runs of other
- * accounts, other tiers, runs reading views and runs after a failure never share one.
+ * DuckDB's cache warm between them; nothing a run does may reach the next one (its views
+ * included), and runs of other accounts, other tiers and runs after a failure never share one.
  *
  * Which sandbox a run had is read from `txid_current()`: DuckDB numbers the transactions of an
  * instance, so a new sandbox starts at the same number every time, and a reused one goes on counting.
@@ -75,29 +75,39 @@ describe('reusable sandboxes', () => {
     }
   });
 
-  it('are closed after a failed run and never serve a run that reads a view', async () => {
+  it('are closed after a failed run', async () => {
     const fresh = await transaction('dave');
     expect(await transaction('dave')).toBeGreaterThan(fresh);
-    // A run that fails in the engine closes its sandbox.
     const failed = await failureOf(
       engine.run(runRequest("SELECT CAST('x' AS integer) AS n", { accountId: 'dave' })),
     );
     expect(failed.type).toBe('execution_error');
     expect(await transaction('dave')).toBe(fresh);
+  });
 
-    // A view is set up instance-wide: a run reading one gets a sandbox of its own, and the next
-    // run does not find the view's sandbox.
-    expect(await transaction('dave')).toBeGreaterThan(fresh);
-    const source = runRequest('SELECT 42 AS answer', { accountId: 'dave' });
+  it('serve runs that read views, and the next run finds none of them', async () => {
+    const fresh = await transaction('erin');
+    const source = runRequest('SELECT 42 AS answer', { accountId: 'erin' });
     const { columns } = await engine.run(source);
     const relations = [
-      { catalog: 'mv', schema: 'dave', name: 'result_answer', executionId: source.executionId, columns },
+      { catalog: 'mv', schema: 'erin', name: 'result_answer', executionId: source.executionId, columns },
     ];
-    const viaView = await firstRow('SELECT answer, txid_current() AS t FROM mv.dave.result_answer', {
-      accountId: 'dave',
-      relations,
-    });
+    const sql = 'SELECT answer, txid_current() AS t FROM mv.erin.result_answer';
+    const viaView = await firstRow(sql, { accountId: 'erin', relations });
     expect(viaView.answer).toBe(42);
-    expect(await transaction('dave')).toBe(fresh);
+    expect(Number(viaView.t)).toBeGreaterThan(fresh); // on the reused sandbox
+    // Its view was attached for that run only: the next run on the same sandbox, not given the
+    // view, cannot read it; nor are its files linked in the staging directory any more.
+    const staging = join(fixture.resultsDir, '.staging');
+    for (const directory of await readdir(staging)) {
+      expect(await readdir(join(staging, directory))).toEqual([]);
+    }
+    const failure = await failureOf(engine.run(runRequest(sql, { accountId: 'erin' })));
+    expect(failure.message).toMatch(
+      /result_answer.*does not exist|does not exist.*result_answer|Catalog .*mv.* does not exist/i,
+    );
+    expect(failure.message).not.toMatch(/staging/);
+    // A second view run on a new sandbox reads the view again.
+    expect((await firstRow(sql, { accountId: 'erin', relations })).answer).toBe(42);
   });
 });

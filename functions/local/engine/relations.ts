@@ -19,8 +19,10 @@ export function relationFiles(resultsDir: string, relations: readonly ReadableRe
 export interface RelationSetup {
   /** Files the sandbox must be allowed to read (the results the views read). */
   files: string[];
-  /** Statements that create the views, run before the sandbox is locked. */
+  /** Statements that create the views: each catalog attached in memory, its schemas, the views. */
   statements: string[];
+  /** The catalogs attached (a reusable sandbox detaches them after the run). */
+  catalogs: string[];
 }
 
 const parser = new DuneSqlTableReferenceParser();
@@ -39,7 +41,7 @@ export async function relationSetup(
   dialect: 'dunesql' | 'duckdb' = 'dunesql',
 ): Promise<RelationSetup> {
   const used = dialect === 'dunesql' ? await referencedBy(sql, relations) : relations;
-  if (used.length === 0) return { files: [], statements: [] };
+  if (used.length === 0) return { files: [], statements: [], catalogs: [] };
   const statements: string[] = [];
   for (const catalog of new Set(used.map((relation) => relation.catalog))) {
     // The instance is read-only (access_mode): the run's own catalog is attached writable.
@@ -55,7 +57,8 @@ export async function relationSetup(
       );
     }
   }
-  return { files: used.map((relation) => relation.path), statements };
+  const catalogs = [...new Set(used.map((relation) => relation.catalog))];
+  return { files: used.map((relation) => relation.path), statements, catalogs };
 }
 
 async function referencedBy(

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { link as fsLink, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { type DuckDBConnection, type DuckDBInstance, type DuckDBType, StatementType } from '@duckdb/node-api';
 import {
   type EngineRunResult,
@@ -129,6 +129,8 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
   let sandbox: Sandbox | undefined;
   let reusable: ReusableSandbox | undefined;
   let connection: DuckDBConnection | undefined;
+  /** Catalogs of views attached to a reusable sandbox by this run. */
+  let attached: string[] = [];
   let stopReason: StopReason | undefined;
   let repeat: NodeJS.Timeout | undefined;
   const stop = (reason: StopReason) => {
@@ -153,10 +155,17 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
   const context = { tier: job.tier, memoryLimit: job.limits.memoryLimit, maxSpillSize: job.maxSpillSize };
   let statement: RanStatement = { sql: job.sql };
   let succeeded = false;
+  // On a reusable sandbox, views read links to their files in the staging directory (the only
+  // place it may read), made for this run and removed after it.
+  const links = job.reuse ? join(job.reuse.stagingDirectory, `${job.executionId}.views`) : undefined;
   try {
     checkText(job.sql, elapsed);
     statement = await toDuckDb(job, elapsed);
-    const relations = await relationSetup(job.sql, job.relations, job.dialect);
+    const relations = await relationSetup(
+      job.sql,
+      links ? job.relations.map((r) => ({ ...r, path: join(links, basename(r.path)) })) : job.relations,
+      job.dialect,
+    );
     if (stopReason) throw new Error('stopped');
     // The files are made ready while the sandbox opens. DuckDB creates only the last level of its
     // temp directory (the run's own, created when it first spills).
@@ -167,10 +176,10 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     ]);
     // A pre-created instance that failed to open is no reason to fail the run: open one now.
     const fresh = () => control.freshInstance?.catch(() => createSandboxInstance(job.warehousePath));
-    // A run that reads no view may run on (and leave for the next run of its account and tier)
-    // a reusable sandbox; views are instance-wide, so a run reading one gets a sandbox of its own.
-    const reuse =
-      job.reuse && relations.statements.length === 0 && statement.translation ? job.reuse : undefined;
+    // A translated run may run on (and leave for the next run of its account and tier) a reusable
+    // sandbox. Its views are attached instance-wide: they are detached again after the run.
+    const reuse = job.reuse && statement.translation ? job.reuse : undefined;
+    if (links && relations.files.length) await linkRelationFiles(links, job.relations, relations.files);
     try {
       if (reuse) {
         reusable =
@@ -188,8 +197,9 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
             fresh(),
           ));
         connection = await reusable.connect();
-        const macros = sessionMacrosFor(statement.translation!.sql);
-        if (macros) await connection.run(macros);
+        const setup = [sessionMacrosFor(statement.translation!.sql), ...relations.statements].filter(Boolean);
+        if (setup.length) await connection.run(setup.join(';\n'));
+        attached = relations.catalogs;
       } else {
         control.reusable?.close();
         sandbox = await openSandbox(
@@ -250,11 +260,14 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     if (repeat) clearInterval(repeat);
     const spilled = existsSync(job.spillDirectory);
     if (reusable) {
-      // The run's connection goes; the sandbox stays for the next run only after a clean run.
+      // The run's views and their links go, then its connection; the sandbox stays for the next
+      // run only after a clean run whose views are gone.
+      const clean = succeeded && !spilled && (await removeViews(connection, attached, job));
       connection?.closeSync();
-      if (succeeded && !spilled && control.keep) control.keep(reusable);
+      if (clean && control.keep) control.keep(reusable);
       else reusable.close();
     }
+    if (links) await rm(links, { recursive: true, force: true });
     const open = sandbox;
     const cleanup = async () => {
       open?.close();
@@ -533,4 +546,27 @@ export function parseDuckDbSize(size: string): number {
   const unit = SIZE_UNITS[(match?.[2] || 'b').toLowerCase()];
   if (!match || unit === undefined) throw new Error(`Unreadable size ${JSON.stringify(size)}`);
   return Number(match[1]) * unit;
+}
+
+/** Hard links (same file system) to the view files, in the run's own directory of the staging area. */
+async function linkRelationFiles(directory: string, relations: EngineJob['relations'], links: string[]) {
+  await mkdir(directory, { recursive: true });
+  const sources = new Map(relations.map((r) => [basename(r.path), r.path]));
+  await Promise.all(
+    links.map((link) =>
+      // A view file gone meanwhile fails the run when DuckDB reads the view, as without links.
+      fsLink(sources.get(basename(link))!, link).catch(() => undefined),
+    ),
+  );
+}
+
+/** Detaches the view catalogs a run attached to a reusable sandbox; false if that fails. */
+async function removeViews(connection: DuckDBConnection | undefined, catalogs: string[], job: EngineJob) {
+  try {
+    for (const catalog of catalogs) await connection!.run(`DETACH ${sqlIdentifier(catalog)}`);
+    return true;
+  } catch (error) {
+    console.error(`engine: detaching the views of ${job.executionId} failed; its sandbox is closed`, error);
+    return false;
+  }
 }
