@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CachedApiKeys } from './accounts/api-key-cache';
+import { CreditStandingCache } from './accounts/credit-standing-cache';
 import { DynamoAccountCounters } from './aws/dynamo/account-limits-store';
 import { DynamoAccountStore } from './aws/dynamo/account-store';
 import { DynamoCatalogStatsStore } from './aws/dynamo/catalog-stats-store';
@@ -87,6 +88,12 @@ export interface StoreOptions {
    * pipelines/pipeline-cache.ts). Never in AWS.
    */
   soleWriter?: boolean;
+  /**
+   * Where every credit limit another process sets is visible at once (the local host's
+   * credit-limits log): with it, with `soleWriter`, credit standings are kept in memory
+   * (accounts/credit-standing-cache.ts).
+   */
+  creditLimitChanges?: () => string;
 }
 
 /** Key records are reused this long at most, even without a revocation. */
@@ -127,7 +134,10 @@ export function createServices(
       options.soleWriter ?? false,
     ),
     limiter: counters,
-    usage: counters,
+    usage:
+      options.soleWriter && options.creditLimitChanges
+        ? new CreditStandingCache(counters, { capacity: 10_000, limitChanges: options.creditLimitChanges })
+        : counters,
     visualizations: new DynamoVisualizationStore(db, tableName),
     dashboards: new DynamoDashboardStore(db, tableName),
     ...host,

@@ -16,7 +16,7 @@ import type { OAuthStore } from '../core/oauth';
 import { type SigningKeyStore, SigningKeys } from '../oauth/signing-keys';
 import { revokeClientAccess, setLogin } from '../oauth/use-cases';
 import { ensureTables, startDynalite } from './dynalite';
-import { recordRevocation } from './key-revocations';
+import { recordCreditLimit, recordRevocation } from './key-revocations';
 import { FileSigningKeyStore } from './signing-key-file';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -116,6 +116,8 @@ async function run(accounts: AccountStore, counters: UsageStore, oauth: OAuthSto
       if (!values.credits || !Number.isFinite(credits) || credits < 0)
         fail('--credits must be a number >= 0');
       await counters.setCreditLimit(account.accountId, credits);
+      // The running local host's credit standings see this at once (functions/local/key-revocations.ts).
+      if (!values.aws) await recordCreditLimit(resolve(values['data-dir']!), account.accountId, credits);
       console.log(`Credit limit of ${account.handle}: ${credits} credits per billing period.`);
       return;
     }

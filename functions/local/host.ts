@@ -19,7 +19,7 @@ import { DuckDbQueryEngine, type DuckDbQueryEngineOptions } from './engine/query
 import { removeRunLeftovers } from './engine/result-files';
 import { DuckDbResultStore } from './engine/result-store';
 import { startHttpServer } from './http-server';
-import { revocationStamp } from './key-revocations';
+import { creditLimitStamp, revocationStamp } from './key-revocations';
 import { PollingDependencyGate } from './polling-gate';
 import { RefreshScheduler } from './refresh-scheduler';
 import { FileSigningKeyStore } from './signing-key-file';
@@ -143,7 +143,11 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     },
     // One process writes every record here: execution and pipeline reads of what it wrote are
     // served from memory.
-    { apiKeyRevocations: revocationStamp(dataDir), soleWriter: true },
+    {
+      apiKeyRevocations: revocationStamp(dataDir),
+      soleWriter: true,
+      creditLimitChanges: creditLimitStamp(dataDir),
+    },
   );
   runner = createNodeRunner(services);
   configureServices(services);

@@ -100,6 +100,19 @@ describe('npm start: the local host as a process', () => {
     });
     expect(asAnalyst.status).toBe(200);
 
+    // A credit limit the CLI sets holds at once, though the host keeps credit standings in memory.
+    const execute = () =>
+      fetch(`${first.baseUrl}/v1/sql/execute`, {
+        method: 'POST',
+        headers: { 'x-service-api-key': analystKey },
+        body: JSON.stringify({ sql: 'select 1 as x' }),
+      });
+    expect((await execute()).status).toBe(200);
+    await admin(dataDir, 'set-credit-limit', '--account', 'analyst_one', '--credits', '0');
+    expect((await execute()).status).toBe(402);
+    await admin(dataDir, 'set-credit-limit', '--account', 'analyst_one', '--credits', '100');
+    expect((await execute()).status).toBe(200);
+
     expect(await stopWithCtrlC(first)).toBe(0);
     expect(first.output()).toContain('Stopped cleanly.');
 

@@ -5,18 +5,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CachedApiKeys } from '../../functions/accounts/api-key-cache';
+import { CreditStandingCache } from '../../functions/accounts/credit-standing-cache';
 import {
   authenticateApiKey,
   createAccount,
   createApiKey,
   revokeApiKey,
 } from '../../functions/accounts/use-cases';
+import { DynamoAccountCounters } from '../../functions/aws/dynamo/account-limits-store';
 import { DynamoAccountStore } from '../../functions/aws/dynamo/account-store';
 import { localDynamoClient } from '../../functions/aws/dynamo/client';
 import { DynamoExecutionStore } from '../../functions/aws/dynamo/execution-store';
 import { DynamoPipelineStore } from '../../functions/aws/dynamo/pipeline-store';
 import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
 import type { AccountStore } from '../../functions/core/accounts';
+import type { UsageStore } from '../../functions/core/credits';
 import type { Execution, ExecutionStore } from '../../functions/core/executions';
 import { newId } from '../../functions/core/ids';
 import type { PipelineExecution, PipelineNodeRun, PipelineStore } from '../../functions/core/pipelines';
@@ -46,10 +49,12 @@ describe('caches in front of DynamoDB', () => {
   let executions: DynamoExecutionStore;
   let accounts: DynamoAccountStore;
   let pipelines: DynamoPipelineStore;
+  let doc: ReturnType<typeof localDynamoClient>['doc'];
   beforeAll(async () => {
     dynamo = await startDynalite();
-    const { client, doc } = localDynamoClient(dynamo.endpoint);
-    await ensureTables(client);
+    const local = localDynamoClient(dynamo.endpoint);
+    await ensureTables(local.client);
+    doc = local.doc;
     executions = new DynamoExecutionStore(doc, SERVICE_TABLE.localName);
     accounts = new DynamoAccountStore(doc, SERVICE_TABLE.localName);
     pipelines = new DynamoPipelineStore(doc, SERVICE_TABLE.localName);
@@ -295,6 +300,63 @@ describe('caches in front of DynamoDB', () => {
       await expect(authenticateApiKey(cache, key.apiKey)).rejects.toThrow(/revoked/);
       await expect(authenticateApiKey(cache, key.apiKey)).rejects.toThrow(/revoked/);
       expect(reads()).toBe(3);
+    });
+  });
+
+  describe('CreditStandingCache (the local host records every run’s credits)', () => {
+    const period = '2026-11';
+    const counters = () => new DynamoAccountCounters(doc, SERVICE_TABLE.localName);
+
+    it('reads a standing once, then adds the credits it records and applies the limits it sets', async () => {
+      const accountId = newId();
+      const { store, reads } = counting<UsageStore>(counters(), 'getCreditStanding');
+      const cache = new CreditStandingCache(store, { capacity: 100, limitChanges: () => 'none' });
+      expect(await cache.getCreditStanding(accountId, period)).toEqual({ creditsUsed: 0 });
+      await cache.addCredits(accountId, period, 1.5);
+      await cache.setCreditLimit(accountId, 10);
+      expect(await cache.getCreditStanding(accountId, period)).toEqual({ creditsUsed: 1.5, creditLimit: 10 });
+      expect(reads()).toBe(1);
+      // What it serves is what DynamoDB holds.
+      expect(await counters().getCreditStanding(accountId, period)).toEqual({
+        creditsUsed: 1.5,
+        creditLimit: 10,
+      });
+    });
+
+    it('drops every standing when another process sets a limit (the admin CLI’s log changes)', async () => {
+      const accountId = newId();
+      let log = 'v1';
+      const cache = new CreditStandingCache(counters(), { capacity: 100, limitChanges: () => log });
+      await cache.getCreditStanding(accountId, period);
+      await counters().setCreditLimit(accountId, 0.5); // behind the cache's back
+      expect(await cache.getCreditStanding(accountId, period)).toEqual({ creditsUsed: 0 });
+      log = 'v2';
+      expect(await cache.getCreditStanding(accountId, period)).toEqual({ creditsUsed: 0, creditLimit: 0.5 });
+    });
+
+    it('does not keep a standing read while credits were being added', async () => {
+      const accountId = newId();
+      const store = counters();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // The first read answers only after the add has landed: it read the value before the add.
+      const slowFirstRead: UsageStore = Object.assign(Object.create(store), {
+        getCreditStanding: async (id: string, p: string) => {
+          const standing = await store.getCreditStanding(id, p);
+          await gate;
+          return standing;
+        },
+      });
+      const cache = new CreditStandingCache(slowFirstRead, { capacity: 100, limitChanges: () => 'none' });
+      const racing = cache.getCreditStanding(accountId, period);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await cache.addCredits(accountId, period, 2);
+      release();
+      expect(await racing).toEqual({ creditsUsed: 0 });
+      // Not cached: the next read sees the add.
+      expect(await cache.getCreditStanding(accountId, period)).toEqual({ creditsUsed: 2 });
     });
   });
 });
