@@ -411,6 +411,33 @@ describe('the Athena engine behind the QueryEngine port', () => {
     expect(failure.position).toEqual({ line: 2, column: sql.split('\n')[1]!.indexOf('nope') + 1 });
   });
 
+  it('positions an Athena error as written when the translation converted a nested column before it', async () => {
+    const sql = 'select outputs,\n  nope\nfrom bitcoin.transactions';
+    const client = new AthenaQueryEngine(
+      new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
+        workGroups: { medium: 'svc-medium', large: 'svc-large' },
+      }),
+      new S3ResultStore(s3.client, { bucket: 'svc-results' }),
+      { now: () => now, tables: athenaTableSchemas(BASE_TABLES) },
+    );
+    const run = await client.submit(request(sql));
+    const ran = athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input.QueryString!;
+    expect(ran).toContain('JSON_FORMAT(CAST(outputs AS JSON))');
+    const message = `COLUMN_NOT_FOUND: line 1:${ran.indexOf('nope') + 1}: Column 'nope' cannot be resolved`;
+    athena.on(GetQueryExecutionCommand).resolves(
+      execution('FAILED', {
+        Status: {
+          State: 'FAILED',
+          SubmissionDateTime: SUBMITTED,
+          StateChangeReason: message,
+          AthenaError: { ErrorCategory: 2, ErrorType: 1000, Retryable: false, ErrorMessage: message },
+        },
+      }),
+    );
+    const status = await client.status(run);
+    expect((status as { failure: QueryFailure }).failure.position).toEqual({ line: 2, column: 3 });
+  });
+
   it('refuses DuneSQL that does not parse before calling Athena, positioned as written', async () => {
     const failure = await engine()
       .submit(request('SELECT 1,\n  FROM'))

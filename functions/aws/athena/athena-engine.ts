@@ -155,7 +155,10 @@ export class AthenaQueryEngine implements QueryEngine {
         };
       }
       case 'failed':
-        return { state: 'failed', failure: await inUserSql(run, status.failure, status.statistics) };
+        return {
+          state: 'failed',
+          failure: await inUserSql(run, status.failure, status.statistics, this.options.tables ?? []),
+        };
     }
   }
 
@@ -213,10 +216,16 @@ function translationFailure(error: unknown): unknown {
  * Athena positions errors in the SQL it ran (the translation); the user wrote something else, so
  * the position is mapped back through the translation, and the scanned bytes are kept for credits.
  */
-async function inUserSql(run: EngineRun, failure: QueryFailure, statistics: AthenaStatistics) {
+async function inUserSql(
+  run: EngineRun,
+  failure: QueryFailure,
+  statistics: AthenaStatistics,
+  /** As at submit, so the translation positions match what Athena ran (nested columns converted). */
+  tables: readonly TableSchema[],
+) {
   let position = failure.position;
   if (position) {
-    const translation = await translate(run.sql, 'athena').catch(() => undefined);
+    const translation = await translate(run.sql, 'athena', { tables }).catch(() => undefined);
     const offset = translation && offsetOf(translation.sql, position);
     position = (offset !== undefined && (await translation?.userPosition(offset, 'characters'))) || position;
   }
