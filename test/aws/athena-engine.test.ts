@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AthenaQueryEngine } from '../../functions/aws/athena/athena-engine';
+import { type AthenaEngineOptions, AthenaQueryEngine } from '../../functions/aws/athena/athena-engine';
 import { AthenaQueries } from '../../functions/aws/athena/athena-queries';
 import { athenaTableSchemas } from '../../functions/aws/catalog/glue-tables';
 import { viewVersionTable } from '../../functions/aws/catalog/view-versions';
@@ -36,13 +36,13 @@ const SUBMITTED = new Date('2026-11-23T20:00:00Z');
 const OUTPUT = `s3://svc-results/athena/medium/${QUERY_ID}.csv`;
 
 let now = new Date(SUBMITTED.getTime() + 5_000);
-const engine = () =>
+const engine = (options: AthenaEngineOptions = {}) =>
   new AthenaQueryEngine(
     new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
       workGroups: { medium: 'svc-medium', large: 'svc-large' },
     }),
     new S3ResultStore(s3.client, { bucket: 'svc-results' }),
-    { now: () => now },
+    { now: () => now, ...options },
   );
 
 const request = (sql: string, overrides: Partial<EngineSubmitRequest> = {}): EngineSubmitRequest => ({
@@ -103,6 +103,18 @@ const columnsAnswer = {
     },
   },
 };
+
+/** GetQueryExecution of a query Athena failed for the user's SQL (ErrorCategory 2: user). */
+function failedWithUserError(message: string) {
+  return execution('FAILED', {
+    Status: {
+      State: 'FAILED',
+      SubmissionDateTime: SUBMITTED,
+      StateChangeReason: message,
+      AthenaError: { ErrorCategory: 2, ErrorType: 1000, Retryable: false, ErrorMessage: message },
+    },
+  });
+}
 
 /** A view the account may read, at the version its run resolved. */
 const relations = [
@@ -199,13 +211,7 @@ describe('the Athena engine behind the QueryEngine port', () => {
       `athena/medium/${QUERY_ID}.csv`,
       '"id","outputs"\n"ab 01","[{""index"":0,""value"":0.5,""address"":""bc1q"",""type"":""p2wpkh""}]"\n',
     );
-    const client = new AthenaQueryEngine(
-      new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
-        workGroups: { medium: 'svc-medium', large: 'svc-large' },
-      }),
-      new S3ResultStore(s3.client, { bucket: 'svc-results' }),
-      { now: () => now, tables: athenaTableSchemas(BASE_TABLES) },
-    );
+    const client = engine({ tables: athenaTableSchemas(BASE_TABLES) });
     const type = 'array(row(index integer, value decimal(18,8), address varchar, type varchar))';
     const run = await client.submit(request('SELECT id, outputs FROM bitcoin.transactions'));
     expect(run.nestedColumns).toEqual([{ position: 1, type }]);
@@ -392,16 +398,7 @@ describe('the Athena engine behind the QueryEngine port', () => {
     expect(ran).not.toContain('\n');
     const column = ran.indexOf('nope') + 1;
     const message = `COLUMN_NOT_FOUND: line 1:${column}: Column 'nope' cannot be resolved or requester is not authorized to access requested resources`;
-    athena.on(GetQueryExecutionCommand).resolves(
-      execution('FAILED', {
-        Status: {
-          State: 'FAILED',
-          SubmissionDateTime: SUBMITTED,
-          StateChangeReason: message,
-          AthenaError: { ErrorCategory: 2, ErrorType: 1000, Retryable: false, ErrorMessage: message },
-        },
-      }),
-    );
+    athena.on(GetQueryExecutionCommand).resolves(failedWithUserError(message));
     const status = await client.status(run);
     expect(status.state).toBe('failed');
     const failure = (status as { failure: QueryFailure }).failure;
@@ -413,27 +410,12 @@ describe('the Athena engine behind the QueryEngine port', () => {
 
   it('positions an Athena error as written when the translation converted a nested column before it', async () => {
     const sql = 'select outputs,\n  nope\nfrom bitcoin.transactions';
-    const client = new AthenaQueryEngine(
-      new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
-        workGroups: { medium: 'svc-medium', large: 'svc-large' },
-      }),
-      new S3ResultStore(s3.client, { bucket: 'svc-results' }),
-      { now: () => now, tables: athenaTableSchemas(BASE_TABLES) },
-    );
+    const client = engine({ tables: athenaTableSchemas(BASE_TABLES) });
     const run = await client.submit(request(sql));
     const ran = athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input.QueryString!;
     expect(ran).toContain('JSON_FORMAT(CAST(outputs AS JSON))');
     const message = `COLUMN_NOT_FOUND: line 1:${ran.indexOf('nope') + 1}: Column 'nope' cannot be resolved`;
-    athena.on(GetQueryExecutionCommand).resolves(
-      execution('FAILED', {
-        Status: {
-          State: 'FAILED',
-          SubmissionDateTime: SUBMITTED,
-          StateChangeReason: message,
-          AthenaError: { ErrorCategory: 2, ErrorType: 1000, Retryable: false, ErrorMessage: message },
-        },
-      }),
-    );
+    athena.on(GetQueryExecutionCommand).resolves(failedWithUserError(message));
     const status = await client.status(run);
     expect((status as { failure: QueryFailure }).failure.position).toEqual({ line: 2, column: 3 });
   });
