@@ -81,7 +81,9 @@ export function parseTrinoType(text: string): TrinoType | undefined {
   }
 }
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+/** A double-quoted Trino identifier. */
+export const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const quote = quoteIdentifier;
 
 /** Trino's lower-case spelling of a type, as the results API reports column types. */
 export function typeText(type: TrinoType): string {

@@ -7,7 +7,14 @@
  * left as Athena prints it: a wrong guess would make valid SQL fail.
  */
 import { findAll, functionCall, instantiate, nodeType } from './ast';
-import { isNestedJsonType, nestedAsJsonText, parseTrinoType, type TrinoType, typeText } from './nested-json';
+import {
+  isNestedJsonType,
+  nestedAsJsonText,
+  parseTrinoType,
+  quoteIdentifier as quote,
+  type TrinoType,
+  typeText,
+} from './nested-json';
 import type { AstNode, loadPolyglot } from './polyglot';
 import {
   arithmeticType,
@@ -115,8 +122,6 @@ export function nestedOutputsAsJson(
   if (nested.length) select.expressions = rewritten;
   return nested;
 }
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Where nested values come from: calls and nodes that build them, and CASTs to them. */
 const NESTED_ORIGINS =
@@ -269,7 +274,7 @@ class Typing {
         this.columnTypes.set(`${table.schema}.${table.name}.${column.name}`.toLowerCase(), column.type);
       }
     }
-    this.hasUnnest = JSON.stringify(statement).includes('{"unnest":');
+    this.hasUnnest = findAll(statement, 'unnest').length > 0;
   }
 
   /** The analysis of the statement with the given select list; undefined when it fails. */

@@ -9,6 +9,7 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
+import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
@@ -385,7 +386,6 @@ class UnknownRelation extends Error {
 
 /** `(SELECT <typed c0> AS "<name>", … FROM "<database>"."<table>") AS t` as a FROM item node. */
 function derivedTable(polyglot: Polyglot, relation: TextStoredRelation): AstNode {
-  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
   const columns = relation.columns.length
     ? relation.columns.map((column, i) => `${textColumnAs(`c${i}`, column.type)} AS ${quote(column.name)}`)
     : ['*'];

@@ -158,6 +158,7 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
   // On a reusable sandbox, views read links to their files in the staging directory (the only
   // place it may read), made for this run and removed after it.
   const links = job.reuse ? join(job.reuse.stagingDirectory, `${job.executionId}.views`) : undefined;
+  let linked = false;
   try {
     checkText(job.sql, elapsed);
     statement = await toDuckDb(job, elapsed);
@@ -179,7 +180,10 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     // A translated run may run on (and leave for the next run of its account and tier) a reusable
     // sandbox. Its views are attached instance-wide: they are detached again after the run.
     const reuse = job.reuse && statement.translation ? job.reuse : undefined;
-    if (links && relations.files.length) await linkRelationFiles(links, job.relations, relations.files);
+    if (links && relations.files.length) {
+      linked = true;
+      await linkRelationFiles(links, job.relations, relations.files);
+    }
     try {
       if (reuse) {
         reusable =
@@ -267,7 +271,7 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
       if (clean && control.keep) control.keep(reusable);
       else reusable.close();
     }
-    if (links) await rm(links, { recursive: true, force: true });
+    if (linked) await rm(links!, { recursive: true, force: true });
     const open = sandbox;
     const cleanup = async () => {
       open?.close();
