@@ -31,7 +31,7 @@ export class StepFunctionsSlotGate implements SlotGate {
     return undefined;
   }
 
-  async slotFreed(
+  async offerSlot(
     accountId: string,
     tryAcquireFor: (executionId: string) => Promise<SlotResult>,
   ): Promise<void> {

@@ -20,8 +20,10 @@ export interface SlotGate {
   /** The result now (local), or undefined when it will be delivered to the token later (AWS). */
   awaitSlot(request: SlotWaitRequest): Promise<SlotResult | undefined>;
   /**
-   * One of the account's slots was freed (or a waiter was cancelled): the oldest waiters are
-   * offered it, through `tryAcquireFor`, until one takes it.
+   * The account's next waiter may be able to take a slot now: one was freed, a waiter was
+   * cancelled, or the oldest queued execution took its slot and was submitted (waiters behind it
+   * wait for their turn, not only for a free slot). The oldest waiters are offered a slot, through
+   * `tryAcquireFor`, until one takes it.
    */
-  slotFreed(accountId: string, tryAcquireFor: (executionId: string) => Promise<SlotResult>): Promise<void>;
+  offerSlot(accountId: string, tryAcquireFor: (executionId: string) => Promise<SlotResult>): Promise<void>;
 }

@@ -4,7 +4,7 @@ import { type Execution, type ExecutionError, engineRunOf } from '../core/execut
 import { type QueryProgress, queryPollSeconds } from '../core/workflows';
 import { logger } from '../http/logger';
 import type { Services } from '../services';
-import { failSlotWait, releaseSlot } from './slots';
+import { failSlotWait, offerSlot, releaseSlot } from './slots';
 
 /**
  * Running one execution's query on the engine, as the StartQuery and CheckQuery Task states of the
@@ -72,6 +72,8 @@ export async function submitQuery(
     ...quota,
     ...(run.nestedColumns?.length ? { nestedColumns: run.nestedColumns } : {}),
   });
+  // No longer queued: the account's next execution in line need not wait for this one to end.
+  await offerSlot(services, execution.accountId);
   return running(0);
 }
 

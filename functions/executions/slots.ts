@@ -64,5 +64,13 @@ export async function failSlotWait(services: Services, executionId: string) {
 /** Gives a slot back and offers it to the account's oldest waiting execution (the slot gate). */
 export async function releaseSlot(services: Services, accountId: string): Promise<void> {
   await services.limiter.release(accountId);
-  await services.slotGate.slotFreed(accountId, (executionId) => acquireSlot(services, executionId, 0));
+  await offerSlot(services, accountId);
+}
+
+/**
+ * Lets the account's oldest waiting execution try for a slot now (the slot gate): after a slot
+ * was freed, a waiter cancelled, or the head of the queue was submitted.
+ */
+export function offerSlot(services: Services, accountId: string): Promise<void> {
+  return services.slotGate.offerSlot(accountId, (executionId) => acquireSlot(services, executionId, 0));
 }

@@ -14,7 +14,7 @@ import { singleQueryInput, singleQueryWorkflow } from '../core/workflows';
 import { logger } from '../http/logger';
 import { assertRunnable, readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
-import { acquireSlot } from './slots';
+import { offerSlot } from './slots';
 
 export interface SubmittedExecution {
   executionId: string;
@@ -206,7 +206,7 @@ export async function cancelExecution(
   await stopEngineRun(services, cancelled);
   // A queued execution parked on the slot gate: wake it (it finds itself cancelled and ends).
   if (!cancelled.engineRunId) {
-    await services.slotGate.slotFreed(cancelled.accountId, (id) => acquireSlot(services, id, 0));
+    await offerSlot(services, cancelled.accountId);
   }
   return { success: true };
 }

@@ -40,6 +40,11 @@ export interface LocalHostOptions {
   execution?: Partial<ExecutionConfig>;
   /** How long local Wait states (queue polls) really wait. */
   waitMillis?: number;
+  /**
+   * How often an execution waiting for a slot tries again unwoken (default 250 ms); tests set it
+   * high to prove every wake-up happens.
+   */
+  slotRecheckMillis?: number;
   /** Engine settings (tier limits, engine processes); tests use small ones. */
   engine?: Partial<
     Omit<DuckDbQueryEngineOptions, 'warehousePath' | 'resultsDir' | 'rawDuckDbForEngineTests'>
@@ -120,7 +125,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   // The orchestrator needs the runner and the runner needs the services: bind lazily.
   let runner: ReturnType<typeof createNodeRunner> | undefined;
   const dependencyGate = new PollingDependencyGate();
-  const slotGate = new LocalSlotGate();
+  const slotGate = new LocalSlotGate(options.slotRecheckMillis);
   const orchestrator = new LocalStepFunctions(() => runner!, {
     waitMillis: options.waitMillis ?? 100,
     // The DuckDB engine's status read waits for the run to change (waitForChange): no extra pause.

@@ -29,7 +29,7 @@ export class LocalSlotGate implements SlotGate {
     }
   }
 
-  async slotFreed(accountId: string): Promise<void> {
+  async offerSlot(accountId: string): Promise<void> {
     this.signals.wake(accountId);
   }
 }

@@ -1,5 +1,5 @@
 import type { Execution } from '../core/executions';
-import { acquireSlot, releaseSlot } from '../executions/slots';
+import { offerSlot, releaseSlot } from '../executions/slots';
 import { stopEngineRun } from '../executions/use-cases';
 import { failInterruptedPipeline, pipelineTimeouts } from '../pipelines/use-cases';
 import type { Services } from '../services';
@@ -55,7 +55,7 @@ export async function sweepLostWork(services: Services, now = Date.now()): Promi
   // A wake-up lost on the way (a release that crashed before offering its slot) costs a queued
   // execution at most one sweep period: every account with queued work is offered its free slots.
   for (const accountId of queuedAccounts) {
-    await services.slotGate.slotFreed(accountId, (executionId) => acquireSlot(services, executionId, 0));
+    await offerSlot(services, accountId);
   }
   let pipelines = 0;
   for (const pipeline of await services.pipelines.listActive()) {
@@ -101,7 +101,7 @@ async function correctSlotCounts(services: Services, counted: Map<string, number
     if (running > holders && (await services.limiter.correctRunning(accountId, running, holders))) {
       corrected++;
       // The freed slots go to whoever waits for them.
-      await services.slotGate.slotFreed(accountId, (executionId) => acquireSlot(services, executionId, 0));
+      await offerSlot(services, accountId);
     }
   }
   return corrected;

@@ -72,7 +72,7 @@ describe('the Step Functions slot gate (task tokens in DynamoDB, SendTaskSuccess
 
     // B was cancelled meanwhile (its try answers finished), C takes the slot, D keeps waiting.
     const offered: string[] = [];
-    await slotGate.slotFreed(ACCOUNT, async (executionId) => {
+    await slotGate.offerSlot(ACCOUNT, async (executionId) => {
       offered.push(executionId);
       return executionId.endsWith('B') ? finished : acquired;
     });
@@ -86,7 +86,7 @@ describe('the Step Functions slot gate (task tokens in DynamoDB, SendTaskSuccess
     ]);
 
     // A freed slot the oldest waiter cannot take (an older queued execution is ahead) goes to nobody.
-    await slotGate.slotFreed(ACCOUNT, async () => waiting);
+    await slotGate.offerSlot(ACCOUNT, async () => waiting);
     expect(sent()).toHaveLength(2);
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Execution } from '../../functions/core/executions';
 import { acquireSlot } from '../../functions/executions/slots';
 import type { Services } from '../../functions/services';
-import { storeExecution } from '../support/executions';
+import { RUNAWAY_SQL, storeExecution, submitSql, waitUntilFinished } from '../support/executions';
 import { startTestHost, type TestHost } from '../support/test-host';
 
 /** Slots go oldest first, judged on the execution records, not on a lagging index. */
@@ -11,7 +11,11 @@ describe('taking an execution slot', () => {
   const record = (changes: Partial<Execution> = {}) => storeExecution(host, new Date(), changes);
 
   beforeAll(async () => {
-    host = await startTestHost(undefined, { execution: { maxConcurrentExecutions: 2 } });
+    // Waiters try again only when woken: a missing wake-up shows as a wait of a minute.
+    host = await startTestHost(undefined, {
+      execution: { maxConcurrentExecutions: 2 },
+      slotRecheckMillis: 60_000,
+    });
   });
   afterAll(async () => {
     await host?.stop();
@@ -39,6 +43,23 @@ describe('taking an execution slot', () => {
       await host.services.executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
         state: 'QUERY_STATE_CANCELLED',
       });
+    }
+  });
+
+  it('lets the next execution in line take a free slot as soon as the one ahead of it is submitted', async () => {
+    // Submitted together: the younger one finds the older one still queued and waits for its turn.
+    const [older, younger] = await Promise.all([submitSql(host, RUNAWAY_SQL), submitSql(host, RUNAWAY_SQL)]);
+    const submitted = async (executionId: string) =>
+      (await host.services.executions.get(executionId))?.engineRunId !== undefined;
+    const deadline = Date.now() + 15_000;
+    while (!((await submitted(older)) && (await submitted(younger))) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Both hold a slot while the older one still runs (it runs until cancelled).
+    expect([await submitted(older), await submitted(younger)]).toEqual([true, true]);
+    for (const executionId of [older, younger]) {
+      await host.call(`/v1/execution/${executionId}/cancel`, { method: 'POST' });
+      expect((await waitUntilFinished(host, executionId)).state).toBe('QUERY_STATE_CANCELLED');
     }
   });
 });
