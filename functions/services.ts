@@ -34,8 +34,10 @@ import { CatalogService } from './datasets/catalog-service';
 import type { ExecutionConfig } from './executions/config';
 import { FinishedExecutionCache } from './executions/finished-execution-cache';
 import { MaterializedViewTables } from './matviews/catalog-entries';
+import { SoleWriterViewCache } from './matviews/view-cache';
 import type { SigningKeys } from './oauth/signing-keys';
 import { SoleWriterPipelineCache } from './pipelines/pipeline-cache';
+import { SoleWriterQueryCache } from './queries/query-cache';
 
 /**
  * The ports and services a handler needs. Each host builds them once: the local host calls
@@ -109,7 +111,10 @@ export function createServices(
   const catalogStats = new DynamoCatalogStatsStore(db, tableName);
   const accounts = new DynamoAccountStore(db, tableName);
   const counters = new DynamoAccountCounters(db, tableName);
-  const materializedViews = new DynamoMaterializedViewStore(db, tableName);
+  const viewStore = new DynamoMaterializedViewStore(db, tableName);
+  // A process that writes every record itself keeps the records it reads (never in AWS).
+  const materializedViews = options.soleWriter ? new SoleWriterViewCache(viewStore) : viewStore;
+  const queryStore = new DynamoQueryStore(db, tableName);
   return {
     accounts: options.apiKeyRevocations
       ? new CachedApiKeys(accounts, {
@@ -126,7 +131,7 @@ export function createServices(
       : new DynamoPipelineStore(db, tableName),
     mcpEvents: new DynamoMcpEventLog(db, tableName),
     oauth: new DynamoOAuthStore(db, tableName),
-    queries: new DynamoQueryStore(db, tableName),
+    queries: options.soleWriter ? new SoleWriterQueryCache(queryStore) : queryStore,
     // Finished runs never change: their status and result reads skip DynamoDB (both hosts).
     executions: new FinishedExecutionCache(
       new DynamoExecutionStore(db, tableName),

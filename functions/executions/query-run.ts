@@ -144,15 +144,24 @@ type Outcome = { state: 'succeeded'; result: EngineRunResult } | { state: 'faile
 
 /** Records the run's end, charges it and frees the account's slot. */
 async function recordOutcome(services: Services, execution: Execution, outcome: Outcome): Promise<void> {
+  let released: Promise<void> | undefined;
+  // Freed once the outcome is recorded (a success frees it while it charges), or after a failure.
+  const release = () => (released ??= releaseSlot(services, execution.accountId));
   try {
-    if (outcome.state === 'succeeded') await recordSuccess(services, execution, outcome.result);
+    if (outcome.state === 'succeeded') await recordSuccess(services, execution, outcome.result, release);
     else await recordRunFailure(services, execution, outcome.failure);
   } finally {
-    await releaseSlot(services, execution.accountId);
+    await release();
   }
 }
 
-async function recordSuccess(services: Services, execution: Execution, result: EngineRunResult) {
+async function recordSuccess(
+  services: Services,
+  execution: Execution,
+  result: EngineRunResult,
+  /** Frees the account's slot (once): called as soon as the execution reads COMPLETED. */
+  releaseSlotNow: () => Promise<void>,
+) {
   const { executionId } = execution;
   // A query's first page is usually asked for at once: let the store read the result's shape
   // meanwhile. Not for view refreshes and pipeline nodes, whose results are rarely paged then.
@@ -216,6 +225,7 @@ async function recordSuccess(services: Services, execution: Execution, result: E
   await Promise.all([
     charge(services, execution, credits),
     services.usage.addStorageBytes(execution.accountId, result.resultBytes),
+    releaseSlotNow(),
   ]);
   // After the execution reads COMPLETED: dropping old versions need not delay the refresh.
   if (view && services.viewVersions) await retireViewVersions(services, view);

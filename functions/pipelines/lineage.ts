@@ -1,10 +1,11 @@
 import type { Account } from '../core/accounts';
 import type { PerformanceTier } from '../core/engine';
 import { BadRequestError } from '../core/errors';
-import { normalizeTableName } from '../core/lineage';
+import { normalizeTableName, type TableReference } from '../core/lineage';
 import { MATERIALIZED_VIEW_CATALOG, type MaterializedView } from '../core/materialized-views';
 import type { ParameterOverrides } from '../core/parameters';
 import type { PipelineGraph, PipelineNode } from '../core/pipeline-graph';
+import type { SavedQuery } from '../core/queries';
 import { BASE_TABLES } from '../datasets/base-tables';
 import { readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
@@ -44,6 +45,27 @@ export async function resolveLineage(
     ]),
   );
 
+  // A query is read and parsed once, and the views a query reads are loaded together ahead of
+  // the (sequential, cycle-checking) walk: a deep lineage costs a round trip per level, not per view.
+  const loads = new Map<number, Promise<{ query: SavedQuery; references: TableReference[] }>>();
+  const load = (id: number) => {
+    let loading = loads.get(id);
+    if (!loading) {
+      loading = readableQuery(services.queries, account, id).then(async (query) => ({
+        query,
+        // Parameters only stand for values, never for tables: any literal does for finding tables.
+        references: await services.sqlParser.tablesReadBy(query.querySql.replace(/\{\{[^}]*\}\}/g, 'NULL')),
+      }));
+      loading.catch(() => undefined); // awaited (and thrown) when the walk gets there
+      loads.set(id, loading);
+    }
+    return loading;
+  };
+  const viewNamed = (reference: TableReference) =>
+    reference.catalog?.toLowerCase() === MATERIALIZED_VIEW_CATALOG
+      ? readable.get(normalizeTableName(reference))
+      : undefined;
+
   const visit = async (key: string, queryIdToRead: number, view?: MaterializedView): Promise<void> => {
     if (nodes.has(key)) return;
     if (visiting.includes(key)) {
@@ -53,11 +75,11 @@ export async function resolveLineage(
       );
     }
     visiting.push(key);
-    const query = await readableQuery(services.queries, account, queryIdToRead);
-    // Parameters only stand for values, never for tables: any literal does for finding tables.
-    const references = await services.sqlParser.tablesReadBy(
-      query.querySql.replace(/\{\{[^}]*\}\}/g, 'NULL'),
-    );
+    const { query, references } = await load(queryIdToRead);
+    for (const reference of references) {
+      const matview = viewNamed(reference);
+      if (matview?.accountId === account.accountId) load(matview.queryId);
+    }
     const reads: string[] = [];
     const baseTables: string[] = [];
     for (const reference of references) {
@@ -66,8 +88,7 @@ export async function resolveLineage(
         baseTables.push(name);
         continue;
       }
-      const matview =
-        reference.catalog?.toLowerCase() === MATERIALIZED_VIEW_CATALOG ? readable.get(name) : undefined;
+      const matview = viewNamed(reference);
       if (!matview) {
         throw new BadRequestError(
           `Query ${query.queryId} reads ${reference.text}, which is neither a table nor a materialized view you can read. Search tables with POST /v1/datasets/search.`,

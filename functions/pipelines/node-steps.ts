@@ -125,28 +125,31 @@ export async function startNode(
     return { state: 'cancelled' };
   }
   const now = new Date().toISOString();
-  // The first node to start moves the pipeline to executing (the others see it done already).
-  if (run.execution.state === 'pending') {
-    await services.pipelines.transition(pipelineExecutionId, ['pending'], {
-      state: 'executing',
-      startedAt: now,
-    });
-  }
-  if (
-    !(await services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['pending'], {
+  // What the execution is made of is read meanwhile (wasted only if the node does not start).
+  const request = services.accounts
+    .getAccount(run.execution.accountId)
+    .then(async (account) => ({ account: account!, request: await nodeRequest(services, account!, node) }));
+  request.catch(() => undefined); // awaited below when the node starts
+  const [, startedNode] = await Promise.all([
+    // The first node to start moves the pipeline to executing (the others find it done already).
+    run.execution.state === 'pending'
+      ? services.pipelines.transition(pipelineExecutionId, ['pending'], {
+          state: 'executing',
+          startedAt: now,
+        })
+      : undefined,
+    services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['pending'], {
       state: 'running',
       startedAt: now,
-    }))
-  ) {
+    }),
+  ]);
+  if (!startedNode) {
     return { state: (await services.pipelines.getNode(pipelineExecutionId, nodeId))?.state };
   }
-  const account = await services.accounts.getAccount(run.execution.accountId);
   let executionId: string;
   try {
-    const execution = await createExecution(services, account!, {
-      ...(await nodeRequest(services, account!, node)),
-      pipelineExecutionId,
-    });
+    const { account, request: executionRequest } = await request;
+    const execution = await createExecution(services, account, { ...executionRequest, pipelineExecutionId });
     executionId = execution.executionId;
   } catch (error) {
     // The node could not start (e.g. its query was archived, or the credit limit was reached).

@@ -99,25 +99,26 @@ export async function startPipeline(
 ): Promise<StartedPipeline> {
   validatePipelineGraph(graph);
   await assertWithinCreditLimit(services, account, now);
-  // Every node must be runnable by the caller before anything is recorded.
-  for (const node of graph.nodes) {
-    if (node.queryExecution) {
-      await savedQueryRequest(services, account, node.queryExecution.queryId, {
-        tier: node.queryExecution.performance,
-        parameters: node.queryExecution.queryParameters as ParameterOverrides,
-      }).catch((error: Error) => {
-        throw withNode(error, node.id);
-      });
-    } else if (node.materializedViewRefresh) {
-      await refreshRequest(
-        services,
-        account,
-        node.materializedViewRefresh.name,
-        node.materializedViewRefresh.performance,
-      ).catch((error: Error) => {
-        throw withNode(error, node.id);
-      });
-    }
+  // Every node must be runnable by the caller before anything is recorded (checked together; the
+  // first node that is not is named).
+  const checks = await Promise.allSettled(
+    graph.nodes.map((node) =>
+      node.queryExecution
+        ? savedQueryRequest(services, account, node.queryExecution.queryId, {
+            tier: node.queryExecution.performance,
+            parameters: node.queryExecution.queryParameters as ParameterOverrides,
+          })
+        : refreshRequest(
+            services,
+            account,
+            node.materializedViewRefresh!.name,
+            node.materializedViewRefresh!.performance,
+          ),
+    ),
+  );
+  const refused = checks.findIndex((check) => check.status === 'rejected');
+  if (refused !== -1) {
+    throw withNode((checks[refused] as PromiseRejectedResult).reason as Error, graph.nodes[refused]!.id);
   }
   const pipelineExecutionId = newId(now.getTime());
   const nodes: PipelineNodeRun[] = graph.nodes.map((node) => {

@@ -1,6 +1,6 @@
 /**
- * The two in-memory caches in front of DynamoDB (issue 13): finished executions and API-key
- * records. Real stores on dynalite underneath; a second, uncached store on the same table plays
+ * The in-memory caches in front of DynamoDB (issue 13): finished executions, API-key records,
+ * credit standings, and the sole writer's (the local host's) pipelines, queries and views. Real stores on dynalite underneath; a second, uncached store on the same table plays
  * another process (the runner Lambda, the admin CLI) writing behind the cache's back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,16 +16,22 @@ import { DynamoAccountCounters } from '../../functions/aws/dynamo/account-limits
 import { DynamoAccountStore } from '../../functions/aws/dynamo/account-store';
 import { localDynamoClient } from '../../functions/aws/dynamo/client';
 import { DynamoExecutionStore } from '../../functions/aws/dynamo/execution-store';
+import { DynamoMaterializedViewStore } from '../../functions/aws/dynamo/materialized-view-store';
 import { DynamoPipelineStore } from '../../functions/aws/dynamo/pipeline-store';
+import { DynamoQueryStore } from '../../functions/aws/dynamo/query-store';
 import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
 import type { AccountStore } from '../../functions/core/accounts';
 import type { UsageStore } from '../../functions/core/credits';
 import type { Execution, ExecutionStore } from '../../functions/core/executions';
 import { newId } from '../../functions/core/ids';
+import type { MaterializedView, MaterializedViewStore } from '../../functions/core/materialized-views';
 import type { PipelineExecution, PipelineNodeRun, PipelineStore } from '../../functions/core/pipelines';
+import type { QueryStore, SavedQuery } from '../../functions/core/queries';
 import { FinishedExecutionCache } from '../../functions/executions/finished-execution-cache';
 import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/local/dynalite';
+import { SoleWriterViewCache } from '../../functions/matviews/view-cache';
 import { SoleWriterPipelineCache } from '../../functions/pipelines/pipeline-cache';
+import { SoleWriterQueryCache } from '../../functions/queries/query-cache';
 
 /** Counts reads that reach the store (a decorator, like the cache it observes). */
 function counting<T extends object>(store: T, method: keyof T): { store: T; reads: () => number } {
@@ -237,6 +243,109 @@ describe('caches in front of DynamoDB', () => {
       await Promise.all([cache.get(id), cache.transitionNode(id, 2, ['pending'], { state: 'skipped' })]);
       expect(await cache.get(id)).toEqual(await pipelines.get(id));
       expect((await cache.getNode(id, 2))!.state).toBe('skipped');
+    });
+  });
+
+  describe('SoleWriterQueryCache and SoleWriterViewCache (the local host writes every query and view)', () => {
+    const savedQuery = async (store: QueryStore): Promise<SavedQuery> => {
+      const now = new Date().toISOString();
+      const query = {
+        queryId: await store.nextQueryId(),
+        accountId: 'acct',
+        ownerHandle: 'local',
+        name: 'daily volume',
+        querySql: 'select 1',
+        parameters: [],
+        isPrivate: true,
+        isArchived: false,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      } as unknown as SavedQuery;
+      await store.create(query);
+      return query;
+    };
+    const view = (name: string, accountId: string, isPrivate: boolean): MaterializedView => {
+      const now = new Date().toISOString();
+      return {
+        fullName: `mv.${accountId}.${name}`,
+        name,
+        accountId,
+        ownerHandle: accountId,
+        queryId: 1,
+        isPrivate,
+        performance: 'medium',
+        lastExecutionIds: [],
+        createdAt: now,
+        updatedAt: now,
+      };
+    };
+
+    it('serves a query read once from memory, and what its own writes changed after them', async () => {
+      const queries = new DynamoQueryStore(doc, SERVICE_TABLE.localName);
+      const { store, reads } = counting<QueryStore>(queries, 'get');
+      const cache = new SoleWriterQueryCache(store);
+      const { queryId } = await savedQuery(cache);
+      const first = await cache.get(queryId);
+      expect(await cache.get(queryId)).toEqual(first);
+      expect(reads()).toBe(1);
+      // Answers are copies: changing one does not change the next.
+      first!.querySql = 'changed by a caller';
+      expect((await cache.get(queryId))!.querySql).toBe('select 1');
+      await cache.update(queryId, 1, { querySql: 'select 2' }, new Date().toISOString());
+      await cache.setLatestCompletedExecution(queryId, 'e-1');
+      expect(await cache.get(queryId)).toEqual(await queries.get(queryId));
+      expect(await cache.get(queryId)).toMatchObject({
+        querySql: 'select 2',
+        latestCompletedExecutionId: 'e-1',
+      });
+      expect(reads()).toBe(2);
+    });
+
+    it('does not keep a query read while it was being written', async () => {
+      const queries = new DynamoQueryStore(doc, SERVICE_TABLE.localName);
+      const cache = new SoleWriterQueryCache(queries);
+      const { queryId } = await savedQuery(queries);
+      await Promise.all([
+        cache.get(queryId),
+        cache.update(queryId, 1, { querySql: 'select 3' }, new Date().toISOString()),
+      ]);
+      expect((await cache.get(queryId))!.querySql).toBe('select 3');
+    });
+
+    it('serves views and readable lists from memory until a view is written, by any account', async () => {
+      const views = new DynamoMaterializedViewStore(doc, SERVICE_TABLE.localName);
+      const { store, reads } = counting<MaterializedViewStore>(views, 'listReadableBy');
+      const cache = new SoleWriterViewCache(store);
+      const reader = `reader-${newId()}`;
+      const other = `other-${newId()}`;
+      const own = view('result_own', reader, true);
+      await cache.create(own);
+      expect((await cache.listReadableBy(reader)).map((v) => v.fullName)).toEqual([own.fullName]);
+      expect(await cache.listReadableBy(reader)).toHaveLength(1);
+      expect(reads()).toBe(1);
+      // Another account publishes a public view: every account's readable list changes.
+      const shared = view('result_shared', other, false);
+      await cache.create(shared);
+      expect((await cache.listReadableBy(reader)).map((v) => v.fullName).sort()).toEqual(
+        [own.fullName, shared.fullName].sort(),
+      );
+      await cache.update(shared.fullName, { isPrivate: true }, new Date().toISOString());
+      expect((await cache.listReadableBy(reader)).map((v) => v.fullName)).toEqual([own.fullName]);
+      // A refresh published through the cache is what the next read sees.
+      const version = {
+        executionId: 'e-9',
+        columns: [],
+        rowCount: 3,
+        tableSizeBytes: 10,
+        refreshedAt: new Date().toISOString(),
+      };
+      expect(await cache.publish(own.fullName, version)).toBe(true);
+      expect(await cache.get(own.fullName)).toEqual(await views.get(own.fullName));
+      expect(await cache.get(own.fullName)).toMatchObject({ currentExecutionId: 'e-9', rowCount: 3 });
+      await cache.delete(own.fullName);
+      expect(await cache.get(own.fullName)).toBeUndefined();
+      expect(await cache.listReadableBy(reader)).toEqual([]);
     });
   });
 
