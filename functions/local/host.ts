@@ -97,7 +97,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   });
 
   const dynamo = await startDynalite({ path: join(dataDir, 'dynamodb') });
-  const client = localDynamoClient(dynamo.endpoint);
+  const client = localDynamoClient(dynamo.endpoint, dynamo.requestHandler);
   await ensureTables(client.client);
   process.env[SERVICE_TABLE.envVar] = SERVICE_TABLE.localName;
   process.env.SERVICE_RUNTIME = 'local';

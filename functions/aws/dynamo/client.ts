@@ -12,11 +12,16 @@ export function toDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient
 }
 
 /** A client for a local endpoint (dynalite): any static credentials do. */
-export function localDynamoClient(endpoint: string): { client: DynamoDBClient; doc: DynamoDBDocumentClient } {
+export function localDynamoClient(
+  endpoint: string,
+  /** Dynalite in this process: its in-process handler (functions/local/dynalite.ts). */
+  requestHandler?: DynamoDBClientConfig['requestHandler'],
+): { client: DynamoDBClient; doc: DynamoDBDocumentClient } {
   const client = new DynamoDBClient({
     endpoint,
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    ...(requestHandler ? { requestHandler } : {}),
   });
   return { client, doc: toDocumentClient(client) };
 }

@@ -1,0 +1,107 @@
+/**
+ * The local host's DynamoDB client hands requests to dynalite in process (no socket). Every answer
+ * must be what dynalite sends over HTTP: items, conditional failures and validation errors alike.
+ */
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDynamoClient } from '../../functions/aws/dynamo/client';
+import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
+import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/local/dynalite';
+
+const TableName = SERVICE_TABLE.localName;
+
+describe('dynalite in process', () => {
+  let dynamo: LocalDynamo;
+  let overHttp: ReturnType<typeof localDynamoClient>['doc'];
+  let inProcess: ReturnType<typeof localDynamoClient>['doc'];
+  beforeAll(async () => {
+    dynamo = await startDynalite();
+    const http = localDynamoClient(dynamo.endpoint);
+    await ensureTables(http.client);
+    overHttp = http.doc;
+    inProcess = localDynamoClient(dynamo.endpoint, dynamo.requestHandler).doc;
+  });
+  afterAll(() => dynamo?.close());
+
+  /** The outcome of a call without its per-request metadata: the answer, or the error's name and message. */
+  const outcome = async (call: Promise<{ $metadata?: unknown }>) => {
+    try {
+      const { $metadata, ...answer } = await call;
+      return { answer };
+    } catch (error) {
+      return { error: (error as Error).name, message: (error as Error).message };
+    }
+  };
+
+  let overHttpOutcomes: unknown;
+
+  it('answers reads, writes, failed conditions and validation errors as over HTTP', async () => {
+    const item = {
+      pk: 'ACCOUNT#a',
+      sk: 'ITEM#1',
+      n: 1,
+      text: 'naïve ✓ "quoted"',
+      list: [1, 'two', { three: 3 }],
+    };
+    for (const [label, client] of [
+      ['http', overHttp],
+      ['in process', inProcess],
+    ] as const) {
+      const key = { pk: `ACCOUNT#${label}`, sk: 'ITEM#1' };
+      await client.send(new PutCommand({ TableName, Item: { ...item, ...key } }));
+      const calls = {
+        get: await outcome(client.send(new GetCommand({ TableName, Key: key, ConsistentRead: true }))),
+        update: await outcome(
+          client.send(
+            new UpdateCommand({
+              TableName,
+              Key: key,
+              UpdateExpression: 'ADD n :one',
+              ConditionExpression: 'n = :n',
+              ExpressionAttributeValues: { ':one': 1, ':n': 1 },
+              ReturnValues: 'ALL_NEW',
+            }),
+          ),
+        ),
+        conditionFails: await outcome(
+          client.send(
+            new UpdateCommand({
+              TableName,
+              Key: key,
+              UpdateExpression: 'ADD n :one',
+              ConditionExpression: 'n = :n',
+              ExpressionAttributeValues: { ':one': 1, ':n': 1 },
+            }),
+          ),
+        ),
+        invalid: await outcome(client.send(new GetCommand({ TableName, Key: { pk: key.pk } }))),
+        query: await outcome(
+          client.send(
+            new QueryCommand({
+              TableName,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': key.pk },
+            }),
+          ),
+        ),
+      };
+      const expected = JSON.parse(JSON.stringify(calls).replaceAll(`ACCOUNT#${label}`, 'ACCOUNT#x'));
+      if (label === 'http') {
+        expect(calls.get.answer).toEqual({ Item: { ...item, ...key } });
+        expect(calls.update.answer).toMatchObject({ Attributes: { n: 2 } });
+        expect(calls.conditionFails.error).toBe('ConditionalCheckFailedException');
+        expect(calls.invalid.error).toBe('ValidationException');
+        expect(calls.query.answer).toMatchObject({ Count: 1 });
+        overHttpOutcomes = expected;
+      } else {
+        expect(expected).toEqual(overHttpOutcomes);
+      }
+    }
+  });
+});
