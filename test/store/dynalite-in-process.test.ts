@@ -2,13 +2,7 @@
  * The local host's DynamoDB client hands requests to dynalite in process (no socket). Every answer
  * must be what dynalite sends over HTTP: items, conditional failures and validation errors alike.
  */
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDynamoClient } from '../../functions/aws/dynamo/client';
 import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
