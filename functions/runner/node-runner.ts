@@ -205,12 +205,15 @@ async function advanceNode(
     if (isTerminal(execution.state)) return finish();
     // WaitForSlot_n was handed a slot (taken for this execution by whoever freed it): use it.
     const handedOn = input.progress?.slot?.status === 'acquired';
+    // What the submit reads is read while the slot is taken (wasted only when none is free).
+    const prefetched = submitInputs(services, execution, readableBy(services));
+    prefetched.catch(() => undefined);
     const slot = handedOn
       ? ({ status: 'acquired', attempts: 1 } as const)
       : await acquireSlot(services, executionId, polls, execution);
     if (slot.status === 'waiting') return next('waiting', polls + 1, services.config.slotPollSeconds);
     if (slot.status === 'finished') return advanceNode(services, input, executionId, polls + 1);
-    const submitted = await submitWithRelations(services, executionId, execution);
+    const submitted = await submitWithRelations(services, executionId, execution, prefetched);
     return submitted.status === 'running' ? next('running', polls + 1) : finish();
   }
   const progress = await checkQuery(services, executionId, polls, execution);
