@@ -127,10 +127,11 @@ export function duneSqlTypeName(engineType: string): string {
 }
 
 function structField(field: string): string {
-  const match = /^("(?:[^"]|"")+"|\S+)\s+(.+)$/s.exec(field);
+  const match = /^("(?:[^"]|"")*"|\S+)\s+(.+)$/s.exec(field);
   if (!match) return field.toLowerCase();
   const name = match[1]!.startsWith('"') ? match[1]!.slice(1, -1).replaceAll('""', '"') : match[1]!;
-  return `${name} ${duneSqlTypeName(match[2]!)}`;
+  // An unnamed field (DuckDB's ""), as Trino spells it: the type alone.
+  return name === '' ? duneSqlTypeName(match[2]!) : `${name} ${duneSqlTypeName(match[2]!)}`;
 }
 
 /** Splits at commas outside parentheses and double quotes. */

@@ -348,6 +348,12 @@ export const DUCKDB_RULES: RuleSet = {
   format: renameTo('printf'),
   regexp_count: (args, context) => context.template('len(regexp_extract_all(__1, __2))', args),
   transform: renameTo('list_transform'),
+  // Arrays of unnamed rows, as Trino's (DuckDB's list_zip pads the shorter lists with NULLs too).
+  zip: renameTo('list_zip'),
+  // polyglot would turn flatten into UNNEST (rows, not one array).
+  flatten: (args, context) => context.template('list_reduce(__1, (a, b) -> list_concat(a, b), [])', args),
+  map_entries: (args, context) =>
+    context.template('list_transform(map_entries(__1), entry -> ROW(entry.key, entry.value))', args),
   // reduce(array, initial, (state, x) -> ..., state -> result): DuckDB folds without the output lambda.
   reduce: (args, context) =>
     context.template('list_transform(ARRAY[list_reduce(__1, __3, __2)], __4)[1]', args),

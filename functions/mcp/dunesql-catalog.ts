@@ -1159,7 +1159,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'Concatenates nested arrays.',
         'flatten(array[array[1], array[2, 3]])',
         'array[1, 2, 3]',
-        { localDiffers: 'the translation unnests the outer array into rows instead; avoid flatten locally.' },
       ),
       trino(
         'slice(array, start, length) → array',
@@ -1200,10 +1199,9 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         'zip(a, b, …) → array(row)',
-        'Arrays combined element-wise into rows.',
-        'cardinality(zip(array[1, 2], array[3, 4]))',
-        '2',
-        { notLocal: 'not on the local engine yet.' },
+        'Arrays combined element-wise into rows of unnamed fields (results show them as objects keyed field0, field1, …); shorter arrays are padded with NULL.',
+        'cardinality(zip(array[1, 2], array[3, 4, 5]))',
+        '3',
       ),
       trino(
         'zip_with(a, b, (x, y) -> z) → array',

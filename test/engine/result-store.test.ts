@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultPageRequest } from '../../functions/core/engine';
 import { BadRequestError, NotFoundError } from '../../functions/core/errors';
 import { parseResultFilter, parseSortBy } from '../../functions/core/result-filter';
+import { duneSqlTypeName } from '../../functions/core/sql-types';
 import { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
 import { DuckDbResultStore } from '../../functions/local/engine/result-store';
 import { createEngineFixture, type EngineFixture, runRequest } from './fixture';
@@ -253,7 +254,10 @@ describe('value encoding', () => {
              [1, 2, NULL] AS list,
              [340282366920938463463374607431768211455::UHUGEINT, 7::UHUGEINT] AS amounts,
              {'addr': '\\x01\\x02'::BLOB, 'at': TIMESTAMP '2024-01-01', 'n': [1::HUGEINT]} AS nested,
-             MAP {'a': 1, 'b': 2} AS map
+             MAP {'a': 1, 'b': 2} AS map,
+             ROW(1, 'x') AS unnamed,
+             list_zip([1, 2], ['a']) AS zipped,
+             [ROW(1::HUGEINT, 'y')] AS unnamed_huge
       FROM (VALUES (1), (2)) t(x)`);
     await engine.run(request);
     executionId = request.executionId;
@@ -285,7 +289,20 @@ describe('value encoding', () => {
         amounts: ['340282366920938463463374607431768211455', '7'],
         nested: { addr: '0x0102', at: '2024-01-01 00:00:00.000 UTC', n: ['1'] },
         map: { a: 1, b: 2 },
+        // Unnamed row fields (DuckDB names them all "") keyed by position, as Trino's clients do.
+        unnamed: { field0: 1, field1: 'x' },
+        zipped: [
+          { field0: 1, field1: 'a' },
+          { field0: 2, field1: null },
+        ],
+        unnamed_huge: [{ field0: '1', field1: 'y' }],
       },
+    ]);
+    const typeOf = (name: string) => duneSqlTypeName(columns.find((column) => column.name === name)!.type);
+    expect([typeOf('unnamed'), typeOf('zipped'), typeOf('unnamed_huge')]).toEqual([
+      'row(integer, varchar)',
+      'array(row(integer, varchar))',
+      'array(row(int256, varchar))',
     ]);
     expect(columns.find((column) => column.name === 'uint256_max')?.type).toBe('UHUGEINT');
     expect(columns.find((column) => column.name === 'small_sum')?.type).toBe('HUGEINT');

@@ -7,7 +7,9 @@ import { sqlIdentifier } from './result-files';
  * DuckDB's Parquet writer stores HUGEINT and UHUGEINT as DOUBLE, which would turn an exact uint256
  * amount into an approximation; those are stored as their exact decimal text instead (also inside
  * lists, structs, maps and arrays). UNION has no Parquet form worth reading back and is stored as
- * text. Returns undefined when the column can be written as is.
+ * text. A row's unnamed fields (`ROW(1, 'a')`, zip's elements), which DuckDB names "" and a reader
+ * would collapse into one key, are named `field0`, `field1`, … by position, as Trino's clients name
+ * them (and the Athena host does). Returns undefined when the column can be written as is.
  *
  * UHUGEINT→VARCHAR is very slow in DuckDB 1.5 (~60 µs a value, 1.2 s for 20k rows) while
  * HUGEINT→VARCHAR is fast, so values below 2^127 (all but the top half of the range) go through
@@ -29,11 +31,14 @@ function needsRewrite(type: DuckDBType): boolean {
     case DuckDBTypeId.MAP:
       return needsRewrite(type.keyType) || needsRewrite(type.valueType);
     case DuckDBTypeId.STRUCT:
-      return type.entryTypes.some(needsRewrite);
+      return type.entryNames.includes('') || type.entryTypes.some(needsRewrite);
     default:
       return false;
   }
 }
+
+/** A struct field's stored name: its own, or `field<position>` when it has none. */
+const fieldName = (name: string, position: number) => (name === '' ? `field${position}` : name);
 
 const HUGEINT_MAX = '170141183460469231731687303715884105727';
 
@@ -50,10 +55,14 @@ function rewrite(type: DuckDBType, source: string, depth: number): string {
       return `list_transform(${source}, lambda ${element}: ${rewrite(type.valueType, element, depth + 1)})`;
     }
     case DuckDBTypeId.STRUCT: {
-      const fields = type.entryNames.map(
-        (name, i) =>
-          `${sqlIdentifier(name)} := ${rewrite(type.entryTypes[i]!, `struct_extract(${source}, '${name.replaceAll("'", "''")}')`, depth + 1)}`,
-      );
+      // An unnamed field is read by its position (its name "" may be shared).
+      const fields = type.entryNames.map((name, i) => {
+        const field =
+          name === ''
+            ? `struct_extract(${source}, ${i + 1})`
+            : `struct_extract(${source}, '${name.replaceAll("'", "''")}')`;
+        return `${sqlIdentifier(fieldName(name, i))} := ${rewrite(type.entryTypes[i]!, field, depth + 1)}`;
+      });
       return `CASE WHEN ${source} IS NULL THEN NULL ELSE struct_pack(${fields.join(', ')}) END`;
     }
     default:
@@ -74,7 +83,7 @@ function castTarget(type: DuckDBType): string {
     case DuckDBTypeId.MAP:
       return `MAP(${castTarget(type.keyType)}, ${castTarget(type.valueType)})`;
     case DuckDBTypeId.STRUCT:
-      return `STRUCT(${type.entryNames.map((name, i) => `${sqlIdentifier(name)} ${castTarget(type.entryTypes[i]!)}`).join(', ')})`;
+      return `STRUCT(${type.entryNames.map((name, i) => `${sqlIdentifier(fieldName(name, i))} ${castTarget(type.entryTypes[i]!)}`).join(', ')})`;
     default:
       return type.toString();
   }
