@@ -9,15 +9,29 @@
  * Trino's rules (docs/aws.md, "Nested values"): only boolean, integers, real, double, decimal and
  * varchar cast to JSON, and arrays, rows and varchar-keyed maps of them; a row casts to a JSON
  * object keyed by its field names; JSON casts back to arrays, maps and rows (from objects).
+ *
+ * A row's unnamed fields (`ROW(1, 'a')`, `zip`'s elements, `map_entries`') are keyed `field0`,
+ * `field1`, … by position, the names Trino's clients give them; the local host does the same.
  */
 import { splitTopLevel } from '../core/sql-types';
 
-/** A Trino type as a tree; rows with unnamed fields are not represented (nothing here handles them). */
+/** A Trino type as a tree; a row field without a name (`row(integer, varchar)`) has none here either. */
 export type TrinoType =
   | { kind: 'scalar'; name: string }
   | { kind: 'array'; element: TrinoType }
   | { kind: 'map'; key: TrinoType; value: TrinoType }
-  | { kind: 'row'; fields: { name: string; type: TrinoType }[] };
+  | { kind: 'row'; fields: RowField[] };
+
+export interface RowField {
+  name?: string;
+  type: TrinoType;
+}
+
+/** The key of a row field in JSON: its name, or `field<position>` when it has none. */
+export const fieldKey = (field: RowField, position: number) => field.name ?? `field${position}`;
+
+const hasUnnamedField = (type: TrinoType) =>
+  type.kind === 'row' && type.fields.some((f) => f.name === undefined);
 
 /** Scalars that cast to JSON as they are. */
 const JSON_SCALARS =
@@ -67,12 +81,18 @@ export function parseTrinoType(text: string): TrinoType | undefined {
       return parts.length === 2 && key && value ? { kind: 'map', key, value } : undefined;
     }
     default: {
-      const fields: { name: string; type: TrinoType }[] = [];
+      const fields: RowField[] = [];
       for (const part of parts) {
         const match = /^("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_]*)\s+([\s\S]+)$/.exec(part);
-        const fieldType = match && parseTrinoType(match[2]!);
-        // A lone type (`row(integer, varchar)`) is an unnamed field.
-        if (!match || !fieldType || /^(array|map|row)$/i.test(match[1]!)) return undefined;
+        // A lone type (`row(integer, varchar)`, `row(timestamp with time zone)`) is an unnamed field.
+        if (!match || /^(array|map|row|timestamp|time)$/i.test(match[1]!)) {
+          const fieldType = parseTrinoType(part);
+          if (!fieldType) return undefined;
+          fields.push({ type: fieldType });
+          continue;
+        }
+        const fieldType = parseTrinoType(match[2]!);
+        if (!fieldType) return undefined;
         const name = match[1]!.startsWith('"') ? match[1]!.slice(1, -1).replaceAll('""', '"') : match[1]!;
         fields.push({ name: name.toLowerCase(), type: fieldType });
       }
@@ -95,8 +115,13 @@ export function typeText(type: TrinoType): string {
     case 'map':
       return `map(${typeText(type.key)}, ${typeText(type.value)})`;
     case 'row':
-      return `row(${type.fields.map((f) => `${/^[a-z_][a-z0-9_]*$/.test(f.name) ? f.name : quote(f.name)} ${typeText(f.type)}`).join(', ')})`;
+      return `row(${type.fields.map((f) => (f.name === undefined ? typeText(f.type) : `${/^[a-z_][a-z0-9_]*$/.test(f.name) ? f.name : quote(f.name)} ${typeText(f.type)}`)).join(', ')})`;
   }
+}
+
+/** The row with its unnamed fields named `field<position>`, so they can be read by name. */
+function withFieldNames(type: TrinoType & { kind: 'row' }): TrinoType & { kind: 'row' } {
+  return { kind: 'row', fields: type.fields.map((f, i) => ({ name: fieldKey(f, i), type: f.type })) };
 }
 
 /** Whether a value of the type casts to JSON unchanged. Undefined: a scalar nothing here knows. */
@@ -114,7 +139,7 @@ function castsToJson(type: TrinoType): boolean | undefined {
     }
     case 'row': {
       const fields = type.fields.map((f) => castsToJson(f.type));
-      return fields.includes(undefined) ? undefined : fields.every(Boolean);
+      return fields.includes(undefined) ? undefined : fields.every(Boolean) && !hasUnnamedField(type);
     }
   }
 }
@@ -129,7 +154,10 @@ function jsonReadyType(type: TrinoType): TrinoType {
     case 'map':
       return { kind: 'map', key: { kind: 'scalar', name: 'varchar' }, value: jsonReadyType(type.value) };
     case 'row':
-      return { kind: 'row', fields: type.fields.map((f) => ({ name: f.name, type: jsonReadyType(f.type) })) };
+      return {
+        kind: 'row',
+        fields: type.fields.map((f, i) => ({ name: fieldKey(f, i), type: jsonReadyType(f.type) })),
+      };
   }
 }
 
@@ -169,7 +197,12 @@ function convert(e: string, type: TrinoType, depth: number, way: Way): string {
       return map;
     }
     case 'row': {
-      const fields = type.fields.map((f) => convert(`${e}.${quote(f.name)}`, f.type, depth + 1, way));
+      // Unnamed fields are read by position through a cast naming them (`field0`, …).
+      const named =
+        way === 'toText' && hasUnnamedField(type) ? `CAST(${e} AS ${typeText(withFieldNames(type))})` : e;
+      const fields = type.fields.map((f, i) =>
+        convert(`${named}.${quote(fieldKey(f, i))}`, f.type, depth + 1, way),
+      );
       const target = way === 'toText' ? jsonReadyType(type) : type;
       // A NULL row stays NULL (ROW(NULL, …) would be an object of nulls).
       return `IF(${e} IS NULL, NULL, CAST(ROW(${fields.join(', ')}) AS ${typeText(target)}))`;
@@ -190,8 +223,11 @@ function mapKeysSupported(type: TrinoType): boolean {
       return mapKeysSupported(type.element);
     case 'map':
       return type.key.kind === 'scalar' && mapKeysSupported(type.value);
-    case 'row':
-      return type.fields.every((f) => mapKeysSupported(f.type));
+    case 'row': {
+      // A name that is also another field's positional key (`row(field1 integer, varchar)`) would clash.
+      const keys = type.fields.map(fieldKey);
+      return new Set(keys).size === keys.length && type.fields.every((f) => mapKeysSupported(f.type));
+    }
   }
 }
 

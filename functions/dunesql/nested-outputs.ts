@@ -1,39 +1,31 @@
 /**
- * Finds the output columns of an Athena statement that hold arrays, maps or rows, and rewrites
- * each into JSON text (nested-json.ts), so the results API can return them as JSON. A column's type
- * comes from polyglot's schema-aware analysis where that is reliable (a column read from a table,
- * a CAST) and from a few typing rules of our own for the calls that build arrays and maps
- * (`array_agg`, `ARRAY[…]`, `map_agg`, `split`, …). A column whose type is not known for sure is
- * left as Athena prints it: a wrong guess would make valid SQL fail.
+ * Rewrites the output columns of an Athena statement that hold arrays, maps or rows into JSON text
+ * (nested-json.ts), so the results API can return them as JSON; their types come from
+ * nested-typing.ts. In the select list itself where it can; otherwise in a SELECT over the query
+ * that names its columns by position (`SELECT … FROM (<query>) AS q(c0, c1, …)`): for set
+ * operations, a query whose ORDER BY sorts on a nested output (by its values, not its JSON text),
+ * and stars that cannot be written out as their columns (over joins). A column whose type is not
+ * known for sure is left as Athena prints it: a wrong guess would make valid SQL fail.
  */
-import { findAll, functionCall, instantiate, nodeType } from './ast';
+import { findAll, instantiate, nodeType } from './ast';
 import {
   isNestedJsonType,
   nestedAsJsonText,
-  parseTrinoType,
   quoteIdentifier as quote,
   type TrinoType,
   typeText,
 } from './nested-json';
-import type { AstNode, loadPolyglot } from './polyglot';
 import {
-  arithmeticType,
-  BIGINT,
-  BOOLEAN,
-  INTERVAL,
-  isNumeric,
-  numberLiteralType,
-  VARCHAR,
-} from './scalar-types';
+  type OutputColumn,
+  type Polyglot,
+  type SelectItem,
+  sameType,
+  type TableSchema,
+  Typing,
+} from './nested-typing';
+import type { AstNode } from './polyglot';
 
-type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
-
-/** A table SQL may read, with its columns' Trino types as Athena sees them. */
-export interface TableSchema {
-  schema: string;
-  name: string;
-  columns: { name: string; type: string }[];
-}
+export type { TableSchema } from './nested-typing';
 
 /** An output column returned as JSON text, and its type (Trino's spelling). */
 export interface NestedOutput {
@@ -41,21 +33,10 @@ export interface NestedOutput {
   type: string;
 }
 
-interface Projection {
-  name?: string | null;
-  transformKind: string;
-  typeHint?: string | null;
-  castType?: string | null;
-  upstream: { table?: string | null; column?: string | null }[];
-}
-
-/** Set operations: their outputs are converted by a SELECT over them (`wrappedAsJson`). */
+/** Set operations: their outputs are converted by a SELECT over them (`wrappedByPosition`). */
 const SET_OPERATIONS = new Set(['union', 'intersect', 'except']);
 
-/**
- * Rewrites the statement's nested output columns into JSON text, in place, and returns them: a
- * SELECT's own select list, or a select list over a set operation.
- */
+/** Rewrites the statement's nested output columns into JSON text, in place, and returns them. */
 export function nestedOutputsAsJson(
   polyglot: Polyglot,
   statement: AstNode,
@@ -65,62 +46,248 @@ export function nestedOutputsAsJson(
   // than analysing the SQL.
   const named = tablesNamed(statement, tables);
   if (!mayHoldNested(statement, named)) return [];
-  tables = named;
   const kind = nodeType(statement);
-  if (kind && SET_OPERATIONS.has(kind)) return wrappedAsJson(polyglot, statement, kind, tables);
-  const select = statement?.select;
-  if (!select?.expressions) return [];
-  const typing = new Typing(polyglot, statement, tables);
-  const projections = typing.analyze(select.expressions);
-  if (!projections) return [];
-  const stars: { index: number; expandedColumns: string[] }[] = typing.stars;
-  const excluded = orderedOutputs(select, projections);
-  const orderedNested = [...excluded].some((i) => {
-    const type = projections[i] && typing.trusted(projections[i]!);
-    return type !== undefined && isNestedJsonType(type);
-  });
-  if (orderedNested) {
-    const wrapped = wrappedAsJson(polyglot, statement, 'select', tables);
-    if (wrapped.length) return wrapped;
-  }
-  const nested: NestedOutput[] = [];
+  if (kind && SET_OPERATIONS.has(kind)) return wrappedByPosition(polyglot, statement, kind, named);
+  if (!statement?.select?.expressions) return [];
+  const items = new Typing(polyglot, statement, named).outputs();
+  // After a star of unknown columns, no position is known for sure.
+  if (!items || items.some((item) => item.unknownStar)) return [];
+  if (!items.some((item) => item.columns.some(isNested))) return [];
+  return (
+    inSelectList(polyglot, statement.select, items) ?? wrappedByPosition(polyglot, statement, 'select', named)
+  );
+}
+
+const isNested = (column: OutputColumn) => column.type !== undefined && isNestedJsonType(column.type);
+
+/**
+ * Converts the nested outputs in the select list itself (a star holding one written out as its
+ * columns). Undefined, changing nothing, when ORDER BY sorts on one (it would sort the JSON text)
+ * or a star holding one cannot be written out.
+ */
+function inSelectList(polyglot: Polyglot, select: AstNode, items: SelectItem[]): NestedOutput[] | undefined {
+  const ordered = orderedOutputs(
+    select,
+    items.flatMap((item) => item.columns),
+  );
   const rewritten: AstNode[] = [];
+  const nested: NestedOutput[] = [];
   let position = 0;
-  select.expressions.forEach((expression: AstNode, index: number) => {
-    if (nodeType(expression) === 'star') {
-      const star = stars.find((s) => s.index === index);
-      const count = star?.expandedColumns.length ?? 0;
-      const types = projections.slice(position, position + count).map((p) => typing.trusted(p));
-      const expandable = star && count > 0 && typing.canExpand(expression, star.expandedColumns);
-      if (
-        expandable &&
-        types.some((type, k) => type && isNestedJsonType(type) && !excluded.has(position + k))
-      ) {
-        star.expandedColumns.forEach((name, k) => {
-          const column = instantiate(polyglot, columnRef(expression.star.table?.name, name), []);
-          const type = types[k];
-          if (type && isNestedJsonType(type) && !excluded.has(position + k)) {
-            rewritten.push(asJson(polyglot, column, type, name));
-            nested.push({ position: position + k, type: typeText(type) });
-          } else rewritten.push(column);
-        });
-      } else rewritten.push(expression);
-      position += count || 1;
-      return;
+  for (const item of items) {
+    const start = position;
+    position += item.columns.length;
+    const holds = item.columns.map(isNested);
+    if (holds.some((held, k) => held && ordered.has(start + k))) return undefined;
+    if (!holds.includes(true)) {
+      rewritten.push(item.node);
+      continue;
     }
-    const projection = projections[position];
-    const inner = nodeType(expression) === 'alias' ? expression.alias.this : expression;
-    const type = projection && (typing.trusted(projection) ?? typing.typeOf(inner));
-    if (type && isNestedJsonType(type) && !excluded.has(position)) {
-      const name =
-        nodeType(expression) === 'alias' || nodeType(inner) === 'column' ? projection.name : undefined;
-      rewritten.push(asJson(polyglot, inner, type, name ?? undefined));
-      nested.push({ position, type: typeText(type) });
-    } else rewritten.push(expression);
-    position += 1;
-  });
-  if (nested.length) select.expressions = rewritten;
+    if (item.star) {
+      if (!item.expandable) return undefined;
+      item.columns.forEach((column, k) => {
+        const reference = instantiate(polyglot, columnRef(item.star!.qualifier, column.name!), []);
+        if (!holds[k]) {
+          rewritten.push(reference);
+          return;
+        }
+        rewritten.push(asJson(polyglot, reference, column.type!, quote(column.name!)));
+        nested.push({ position: start + k, type: typeText(column.type!) });
+      });
+      continue;
+    }
+    const [column] = item.columns as [OutputColumn];
+    const expression = nodeType(item.node) === 'alias' ? item.node.alias.this : item.node;
+    rewritten.push(asJson(polyglot, expression, column.type!, aliasOf(column)));
+    nested.push({ position: start, type: typeText(column.type!) });
+  }
+  select.expressions = rewritten;
   return nested;
+}
+
+/**
+ * `WITH … SELECT q.c0 AS <name>, <q.c1 as JSON> AS <name>, … FROM (<query>) AS q(c0, c1, …) ORDER BY …`:
+ * the query's columns named by position, so duplicate or missing names do not matter. Its ORDER BY
+ * moves out (Trino does not keep a subquery's order) unless a LIMIT or OFFSET needs it inside to
+ * pick the rows, and is repeated outside on the values: keys naming outputs sort on q's columns;
+ * other keys of a SELECT become extra columns of the query (output names in them replaced by the
+ * outputs' expressions, which is what Trino resolves them to); a set operation's sort on
+ * expressions of q's columns. Changes nothing and returns [] when the columns or a key cannot be
+ * placed for sure.
+ */
+function wrappedByPosition(
+  polyglot: Polyglot,
+  statement: AstNode,
+  kind: string,
+  tables: readonly TableSchema[],
+): NestedOutput[] {
+  const query = structuredClone(statement[kind]);
+  const { with: ctes, order_by: orderBy } = query;
+  query.with = null;
+  const items =
+    kind === 'select'
+      ? new Typing(polyglot, statement, tables).outputs()
+      : setOperationItems(polyglot, { [kind]: query }, ctes, tables);
+  if (!items || items.some((item) => item.unknownStar)) return [];
+  if (kind === 'select' && items.some((item) => item.star && !item.star.qualifier)) {
+    // `*` over a USING join lists the join columns once, which the analysis may not do.
+    if ((query.joins ?? []).some((join: AstNode) => join.using?.length)) return [];
+  }
+  const columns = items.flatMap((item) => item.columns);
+  if (!columns.some(isNested)) return [];
+  const keys: AstNode[] = [];
+  const extra: AstNode[] = [];
+  for (const key of orderBy?.expressions ?? []) {
+    const index = outputIndex(key.this, columns);
+    let sorted: AstNode | undefined;
+    if (index !== undefined) sorted = instantiate(polyglot, `q.c${index}`, []);
+    else if (kind === 'select' && !query.distinct) {
+      const inlined = withOutputsInlined(structuredClone(key.this), items);
+      if (inlined) {
+        extra.push(inlined);
+        sorted = instantiate(polyglot, `q.c${columns.length + extra.length - 1}`, []);
+      }
+    } else if (kind !== 'select') sorted = withOutputReferences(polyglot, structuredClone(key.this), columns);
+    if (!sorted) return [];
+    keys.push({ ...key, this: sorted });
+  }
+  if (!query.limit && !query.offset) query.order_by = null;
+  if (extra.length) query.expressions = [...query.expressions, ...extra];
+  const names = [...columns, ...extra].map((_, i) => `c${i}`);
+  const template = polyglot.parse(
+    `SELECT 1 FROM (SELECT 1) AS q(${names.join(', ')})`,
+    polyglot.Dialect.Trino,
+  );
+  if (!template.success || !template.ast) return [];
+  const outer = (template.ast[0] as AstNode).select;
+  outer.from.expressions[0].subquery.this = { [kind]: query };
+  outer.with = ctes;
+  const nested: NestedOutput[] = [];
+  outer.expressions = columns.map((column, i) => {
+    const alias = aliasOf(column) ?? `_col${i}`;
+    if (!isNested(column)) return instantiate(polyglot, `q.c${i} AS ${alias}`, []);
+    nested.push({ position: i, type: typeText(column.type!) });
+    return asJson(polyglot, instantiate(polyglot, `q.c${i}`, []), column.type!, alias);
+  });
+  outer.order_by = keys.length ? { ...orderBy, expressions: keys } : null;
+  delete statement[kind];
+  statement.select = outer;
+  return nested;
+}
+
+/**
+ * A set operation's columns: named by its first SELECT, typed by the common super type of its
+ * SELECTs' columns (Trino coerces them to it); untyped if one SELECT's is unknown.
+ */
+function setOperationItems(
+  polyglot: Polyglot,
+  operation: AstNode,
+  ctes: AstNode,
+  tables: readonly TableSchema[],
+): SelectItem[] | undefined {
+  const selects = selectsOf(operation);
+  if (!selects?.length) return undefined;
+  const typed = selects.map((select) =>
+    new Typing(polyglot, { select: { ...select, with: ctes, order_by: null } }, tables).outputs(),
+  );
+  if (typed.some((items) => !items || items.some((item) => item.unknownStar))) return undefined;
+  const lists = typed.map((items) => items!.flatMap((item) => item.columns));
+  const [first] = lists as [OutputColumn[]];
+  if (lists.some((list) => list.length !== first.length)) return undefined;
+  const columns = first.map((column, i) => ({
+    name: column.name,
+    quoted: column.quoted,
+    type: sameType(lists.map((list) => list[i]!.type)),
+  }));
+  return [{ node: operation, columns }];
+}
+
+/** The SELECTs a set operation combines (through nested ones and parentheses). */
+function selectsOf(node: AstNode): AstNode[] | undefined {
+  const kind = nodeType(node);
+  if (kind === 'select') return [node.select];
+  if (kind === 'subquery' || kind === 'paren') return selectsOf(node[kind].this);
+  if (!kind || !SET_OPERATIONS.has(kind)) return undefined;
+  const [left, right] = [selectsOf(node[kind].left), selectsOf(node[kind].right)];
+  return left && right ? [...left, ...right] : undefined;
+}
+
+/** The output an ORDER BY key names: by ordinal, or by a name only one output has. */
+function outputIndex(key: AstNode, columns: OutputColumn[]): number | undefined {
+  if (key?.literal?.literal_type === 'number') {
+    const index = Number(key.literal.value) - 1;
+    return index >= 0 && index < columns.length ? index : undefined;
+  }
+  if (nodeType(key) !== 'column' || key.column.table) return undefined;
+  return uniqueOutput(String(key.column.name?.name ?? ''), columns);
+}
+
+function uniqueOutput(name: string, columns: OutputColumn[]): number | undefined {
+  const lower = name.toLowerCase();
+  const matches = columns.flatMap((c, i) => (c.name?.toLowerCase() === lower ? [i] : []));
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** Names a lambda binds inside an expression: they are not outputs. */
+function lambdaParameters(expression: AstNode): Set<string> {
+  return new Set(
+    findAll(expression, 'lambda').flatMap((node: AstNode) =>
+      (node.lambda.parameters ?? []).map((p: AstNode) => String(p.name).toLowerCase()),
+    ),
+  );
+}
+
+/**
+ * An ORDER BY expression of a SELECT made a select item: Trino resolves its names to outputs first,
+ * so a name of an expression output is replaced by that expression. Undefined when a name matches
+ * several outputs.
+ */
+function withOutputsInlined(expression: AstNode, items: SelectItem[]): AstNode | undefined {
+  const bound = lambdaParameters(expression);
+  const outputs = items.filter((item) => nodeType(item.node) === 'alias');
+  const columns = items.flatMap((item) => item.columns);
+  let ambiguous = false;
+  const replace = (node: AstNode): AstNode => {
+    if (!node || typeof node !== 'object') return node;
+    if (Array.isArray(node)) return node.map(replace);
+    if (nodeType(node) === 'column' && !node.column.table) {
+      const name = String(node.column.name?.name ?? '').toLowerCase();
+      if (bound.has(name)) return node;
+      const count = columns.filter((c) => c.name?.toLowerCase() === name).length;
+      if (count > 1) ambiguous = true;
+      const output = outputs.find((item) => String(item.node.alias.alias.name).toLowerCase() === name);
+      return count === 1 && output ? structuredClone(output.node.alias.this) : node;
+    }
+    for (const key of Object.keys(node)) node[key] = replace(node[key]);
+    return node;
+  };
+  const inlined = replace(expression);
+  return ambiguous ? undefined : inlined;
+}
+
+/** A set operation's ORDER BY expression over q's columns; undefined if a name is not an output. */
+function withOutputReferences(
+  polyglot: Polyglot,
+  expression: AstNode,
+  columns: OutputColumn[],
+): AstNode | undefined {
+  const bound = lambdaParameters(expression);
+  let unplaced = false;
+  const replace = (node: AstNode): AstNode => {
+    if (!node || typeof node !== 'object') return node;
+    if (Array.isArray(node)) return node.map(replace);
+    if (nodeType(node) === 'column') {
+      const name = String(node.column.name?.name ?? '').toLowerCase();
+      if (!node.column.table && bound.has(name)) return node;
+      const index = node.column.table ? undefined : uniqueOutput(name, columns);
+      if (index === undefined) unplaced = true;
+      return index === undefined ? node : instantiate(polyglot, `q.c${index}`, []);
+    }
+    if (nodeType(node) === 'subquery') unplaced = true;
+    for (const key of Object.keys(node)) node[key] = replace(node[key]);
+    return node;
+  };
+  const replaced = replace(expression);
+  return unplaced ? undefined : replaced;
 }
 
 /** Where nested values come from: calls and nodes that build them, and CASTs to them. */
@@ -146,434 +313,43 @@ function mayHoldNested(statement: AstNode, named: readonly TableSchema[]): boole
   return named.some((table) => table.columns.some((column) => /^\s*(array|map|row)\s*\(/i.test(column.type)));
 }
 
-/**
- * `WITH … SELECT <q's columns, nested ones as JSON> FROM (<query>) AS q ORDER BY …`, for a set
- * operation, or a SELECT ordered by a nested output (ordering by its JSON text would differ). The
- * query's ORDER BY moves out (Trino does not keep a subquery's order) unless a LIMIT or OFFSET
- * needs it inside to pick the rows, and is repeated outside on q's columns, so it still orders by
- * the values. Left alone when an ORDER BY key is not one of the outputs, or the outputs' names are
- * not all distinct and given.
- */
-function wrappedAsJson(
-  polyglot: Polyglot,
-  statement: AstNode,
-  kind: string,
-  tables: readonly TableSchema[],
-): NestedOutput[] {
-  const operation = structuredClone(statement[kind]);
-  const { with: ctes, order_by: orderBy } = operation;
-  operation.with = null;
-  if (!operation.limit && !operation.offset) operation.order_by = null;
-  const template = polyglot.parse('SELECT * FROM (SELECT 1) AS q', polyglot.Dialect.Trino);
-  if (!template.success || !template.ast) return [];
-  const outer = template.ast[0] as AstNode;
-  outer.select.from.expressions[0].subquery.this = { [kind]: operation };
-  outer.select.with = ctes;
-  const typing = new Typing(polyglot, outer, tables);
-  const projections = typing.analyze(outer.select.expressions);
-  const names = typing.stars[0]?.expandedColumns ?? [];
-  if (!projections || projections.length !== names.length || names.length === 0) return [];
-  const lower = names.map((name) => name.toLowerCase());
-  if (new Set(lower).size !== names.length || lower.some((name) => /^_col/.test(name))) return [];
-  const keys: AstNode[] = [];
-  for (const key of orderBy?.expressions ?? []) {
-    const ordinal = key.this?.literal?.literal_type === 'number' ? Number(key.this.literal.value) : undefined;
-    const named =
-      nodeType(key.this) === 'column' && !key.this.column.table ? key.this.column.name?.name : undefined;
-    const index = ordinal !== undefined ? ordinal - 1 : lower.indexOf(String(named ?? '').toLowerCase());
-    if (index < 0 || index >= names.length) return [];
-    keys.push({ ...key, this: instantiate(polyglot, columnRef('q', names[index]!), []) });
-  }
-  const nested: NestedOutput[] = [];
-  outer.select.expressions = names.map((name, position) => {
-    const column = instantiate(polyglot, columnRef('q', name), []);
-    const type = typing.trusted(projections[position]!);
-    if (!type || !isNestedJsonType(type)) return column;
-    nested.push({ position, type: typeText(type) });
-    return asJson(polyglot, column, type, name);
-  });
-  if (!nested.length) return [];
-  outer.select.order_by = keys.length ? { ...orderBy, expressions: keys } : null;
-  delete statement[kind];
-  statement.select = outer.select;
-  return nested;
-}
-
 function columnRef(qualifier: string | undefined, name: string): string {
   return qualifier ? `${quote(qualifier)}.${quote(name)}` : quote(name);
 }
 
-function asJson(polyglot: Polyglot, expression: AstNode, type: TrinoType, name: string | undefined): AstNode {
+/** The expression as JSON text, under the alias (SQL text) if given. */
+function asJson(
+  polyglot: Polyglot,
+  expression: AstNode,
+  type: TrinoType,
+  alias: string | undefined,
+): AstNode {
   const json = nestedAsJsonText('__1', type);
-  return instantiate(polyglot, name === undefined ? json : `${json} AS ${quote(name)}`, [expression]);
+  return instantiate(polyglot, alias === undefined ? json : `${json} AS ${alias}`, [expression]);
 }
 
 /**
  * Output positions ORDER BY names, by ordinal or by output name (also inside an expression: Trino
  * resolves ORDER BY names to outputs first). Converting one in place would order by its JSON text.
  */
-function orderedOutputs(select: AstNode, projections: Projection[]): Set<number> {
-  const excluded = new Set<number>();
+function orderedOutputs(select: AstNode, columns: OutputColumn[]): Set<number> {
+  const ordered = new Set<number>();
   for (const { this: key } of select.order_by?.expressions ?? []) {
     const ordinal = key?.literal?.literal_type === 'number' ? Number(key.literal.value) : undefined;
-    if (ordinal !== undefined) excluded.add(ordinal - 1);
+    if (ordinal !== undefined) ordered.add(ordinal - 1);
     for (const column of findAll(key, 'column')) {
       if (column.column.table) continue;
       const name = String(column.column.name?.name ?? '').toLowerCase();
-      projections.forEach((p, i) => {
-        if (p.name?.toLowerCase() === name) excluded.add(i);
+      columns.forEach((c, i) => {
+        if (c.name?.toLowerCase() === name) ordered.add(i);
       });
     }
   }
-  return excluded;
+  return ordered;
 }
 
-/**
- * Calls whose result has the type of their first argument, by their number of arguments (`max(x,
- * n)` returns an array of the n largest: not the same type, so not listed).
- */
-const SAME_AS_FIRST: Readonly<Record<string, number[]>> = {
-  filter: [2],
-  slice: [3],
-  reverse: [1],
-  array_sort: [1, 2],
-  array_distinct: [1],
-  array_remove: [2],
-  array_except: [2],
-  array_intersect: [2],
-  array_union: [2],
-  shuffle: [1],
-  max: [1],
-  min: [1],
-  arbitrary: [1],
-  any_value: [1],
-  max_by: [2],
-  min_by: [2],
-  nullif: [2],
-  try: [1],
-  map_filter: [2],
-};
-
-class Typing {
-  readonly stars: { index: number; expandedColumns: string[] }[] = [];
-  private readonly schema: {
-    tables: { schema: string; name: string; columns: { name: string; type: string }[] }[];
-  };
-  private readonly columnTypes = new Map<string, string>();
-  /** UNNEST columns are typed wrongly by the analysis (a row's fields, not the row). */
-  private readonly hasUnnest: boolean;
-
-  constructor(
-    private readonly polyglot: Polyglot,
-    private readonly statement: AstNode,
-    tables: readonly TableSchema[],
-  ) {
-    this.schema = { tables: tables.map((t) => ({ schema: t.schema, name: t.name, columns: t.columns })) };
-    for (const table of tables) {
-      for (const column of table.columns) {
-        this.columnTypes.set(`${table.schema}.${table.name}.${column.name}`.toLowerCase(), column.type);
-      }
-    }
-    this.hasUnnest = findAll(statement, 'unnest').length > 0;
-  }
-
-  /** The analysis of the statement with the given select list; undefined when it fails. */
-  analyze(expressions: AstNode[]): Projection[] | undefined {
-    // Clauses that may name outputs by position are dropped: they do not change the types.
-    const clauses = { order_by: null, group_by: null, having: null, qualify: null };
-    const probe = { ...this.statement, select: { ...this.statement.select, expressions, ...clauses } };
-    const generated = this.polyglot.generate([probe], this.polyglot.Dialect.Trino);
-    const sql = generated.success ? generated.sql?.[0] : undefined;
-    if (!sql) return undefined;
-    const result = this.polyglot.analyzeQuery(sql, {
-      dialect: this.polyglot.Dialect.Trino,
-      schema: this.schema,
-    });
-    if (!result.success || !result.analysis || result.analysis.shape !== 'select') return undefined;
-    if (expressions === this.statement.select.expressions)
-      this.stars.push(...result.analysis.starProjections);
-    return result.analysis.projections as Projection[];
-  }
-
-  /** A projection's type where the analysis is reliable: a CAST, or a column read as stored. */
-  trusted(projection: Projection): TrinoType | undefined {
-    if (projection.transformKind === 'cast' && projection.castType)
-      return parseTrinoType(projection.castType);
-    if (projection.transformKind !== 'direct' || !projection.typeHint) return undefined;
-    const type = parseTrinoType(projection.typeHint);
-    if (!type || !this.hasUnnest) return type;
-    // With UNNEST about, only a column whose stored type agrees with the analysis.
-    const [source] = projection.upstream;
-    const stored = source?.table && this.columnTypes.get(`${source.table}.${source.column}`.toLowerCase());
-    const storedType = stored ? parseTrinoType(stored) : undefined;
-    return projection.upstream.length === 1 && storedType && typeText(storedType) === typeText(type)
-      ? type
-      : undefined;
-  }
-
-  /**
-   * The type of an expression of the top-level select list, by our rules; undefined if unsure.
-   * `lambda` holds the types of the parameters of the lambdas the expression is inside.
-   */
-  typeOf(node: AstNode, lambda: ReadonlyMap<string, TrinoType> = new Map()): TrinoType | undefined {
-    const typeOf = (child: AstNode) => this.typeOf(child, lambda);
-    const type = nodeType(node);
-    switch (type) {
-      case 'alias':
-        return typeOf(node.alias.this);
-      case 'paren':
-        return typeOf(node.paren.this);
-      case 'literal':
-        return literalType(node.literal);
-      case 'boolean':
-        return BOOLEAN;
-      case 'interval':
-        return INTERVAL;
-      case 'add':
-      case 'sub':
-      case 'mul':
-      case 'div':
-      case 'mod':
-        return arithmeticType(type, typeOf(node[type].left), typeOf(node[type].right));
-      case 'neg': {
-        const operand = typeOf(node.neg.this);
-        return isNumeric(operand) ? operand : undefined;
-      }
-      case 'concat': {
-        const [left, right] = [typeOf(node.concat.left), typeOf(node.concat.right)];
-        return left && right && typeText(left) === typeText(right) ? left : undefined;
-      }
-      case 'column': {
-        // A lambda's parameter, or a field of one (`x.value` parses as column value of table x).
-        const name = String(node.column.name?.name ?? '').toLowerCase();
-        const table = node.column.table && String(node.column.table.name).toLowerCase();
-        if (!table && lambda.has(name)) return lambda.get(name);
-        if (table && lambda.has(table)) return fieldOf(lambda.get(table), name);
-        const [projection] = this.analyze([node]) ?? [];
-        return projection && this.trusted(projection);
-      }
-      case 'cast': {
-        const [projection] = this.analyze([node]) ?? [];
-        return projection && this.trusted(projection);
-      }
-      case 'array_agg': {
-        const element = typeOf(node.array_agg.this);
-        return element && { kind: 'array', element };
-      }
-      case 'array_func': {
-        const types = (node.array_func.expressions ?? []).map((e: AstNode) => typeOf(e));
-        const [first] = types;
-        if (!first || types.some((t: TrinoType | undefined) => !t || typeText(t) !== typeText(first)))
-          return undefined;
-        return { kind: 'array', element: first };
-      }
-      case 'subscript':
-      case 'element_at': {
-        const base = typeOf(node[type].this);
-        if (base?.kind === 'array') return base.element;
-        return base?.kind === 'map' ? base.value : undefined;
-      }
-      case 'dot':
-        return fieldOf(typeOf(node.dot.this), String(node.dot.field?.name ?? '').toLowerCase());
-      case 'coalesce':
-        return sameType((node.coalesce.expressions ?? []).map(typeOrSkip(typeOf)));
-      case 'if_func':
-        return sameType([node.if_func.true_value, node.if_func.false_value].map(typeOrSkip(typeOf)));
-      case 'case':
-        return sameType(
-          [...(node.case.whens ?? []).map((when: AstNode[]) => when[1]), node.case.else_].map(
-            typeOrSkip(typeOf),
-          ),
-        );
-    }
-    if (type && BOOLEAN_NODES.has(type)) return BOOLEAN;
-    // Generic calls, and the calls polyglot gives a node type of their own (`map_keys`, `max`, …).
-    const call = functionCall(node) ?? (type ? ownNodeCall(node, type) : undefined);
-    if (!call) return undefined;
-    if (Object.hasOwn(SCALAR_RESULTS, call.name)) return SCALAR_RESULTS[call.name];
-    switch (call.name) {
-      case 'abs':
-      case 'date_trunc': {
-        const operand = call.args.at(-1) && typeOf(call.args.at(-1));
-        return call.name === 'date_trunc' || isNumeric(operand) ? operand : undefined;
-      }
-      case 'split':
-      case 'regexp_split':
-      case 'regexp_extract_all':
-        return { kind: 'array', element: { kind: 'scalar', name: 'varchar' } };
-      case 'sequence': {
-        // Integers step as bigint; dates and timestamps keep their type.
-        const start = call.args[0] && typeOf(call.args[0]);
-        if (start?.kind !== 'scalar') return undefined;
-        const integer = /^(tinyint|smallint|integer|int|bigint)$/.test(start.name);
-        return { kind: 'array', element: integer ? { kind: 'scalar', name: 'bigint' } : start };
-      }
-      case 'transform':
-      case 'zip_with': {
-        // The lambda's parameters are the arrays' elements; the result is an array of its body.
-        const arrays = call.args.slice(0, -1).map(typeOf);
-        if (!arrays.every((a) => a?.kind === 'array')) return undefined;
-        const elements = arrays.map((a) => (a as { element: TrinoType }).element);
-        const body = this.lambdaBody(call.args.at(-1), elements, lambda);
-        return body && { kind: 'array', element: body };
-      }
-      case 'transform_values':
-      case 'transform_keys': {
-        const map = call.args[0] && typeOf(call.args[0]);
-        if (map?.kind !== 'map') return undefined;
-        const body = this.lambdaBody(call.args[1], [map.key, map.value], lambda);
-        if (!body) return undefined;
-        return call.name === 'transform_values' ? { ...map, value: body } : { ...map, key: body };
-      }
-      case 'map': {
-        const [keys, values] = call.args.map((arg) => typeOf(arg));
-        if (keys?.kind !== 'array' || values?.kind !== 'array') return undefined;
-        return { kind: 'map', key: keys.element, value: values.element };
-      }
-      case 'flatten': {
-        const nested = call.args[0] && typeOf(call.args[0]);
-        return nested?.kind === 'array' && nested.element.kind === 'array' ? nested.element : undefined;
-      }
-      case 'array_max':
-      case 'array_min': {
-        const array = call.args[0] && typeOf(call.args[0]);
-        return array?.kind === 'array' ? array.element : undefined;
-      }
-      case 'concat':
-      case 'map_concat': {
-        // Arrays (or maps) of one type concatenate into that type; strings are handled as scalars.
-        const types = call.args.map(typeOf);
-        const [first] = types;
-        const collection = first?.kind === 'array' || first?.kind === 'map';
-        return collection && types.every((t) => t && typeText(t) === typeText(first)) ? first : undefined;
-      }
-      case 'repeat': {
-        const element = call.args[0] && typeOf(call.args[0]);
-        return element && { kind: 'array', element };
-      }
-      case 'approx_percentile': {
-        // With an array of percentages, an array of values of the input's type.
-        const [value, percentages] = [call.args[0], call.args.at(-1)];
-        if (call.args.length < 2 || nodeType(percentages) !== 'array_func') return undefined;
-        const element = typeOf(value);
-        return element && { kind: 'array', element };
-      }
-      case 'map_agg': {
-        const [key, value] = call.args.map((arg) => typeOf(arg));
-        return key && value ? { kind: 'map', key, value } : undefined;
-      }
-      case 'histogram': {
-        const key = call.args[0] && typeOf(call.args[0]);
-        return key && { kind: 'map', key, value: { kind: 'scalar', name: 'bigint' } };
-      }
-      case 'map_keys':
-      case 'map_values': {
-        const map = call.args[0] && typeOf(call.args[0]);
-        if (map?.kind !== 'map') return undefined;
-        return { kind: 'array', element: call.name === 'map_keys' ? map.key : map.value };
-      }
-    }
-    const arities = Object.hasOwn(SAME_AS_FIRST, call.name) ? SAME_AS_FIRST[call.name] : undefined;
-    if (arities?.includes(call.args.length)) return typeOf(call.args[0]);
-    return undefined;
-  }
-
-  /** The type of a lambda's body, its parameters bound to the given types. */
-  private lambdaBody(
-    node: AstNode,
-    parameters: TrinoType[],
-    outer: ReadonlyMap<string, TrinoType>,
-  ): TrinoType | undefined {
-    const names: AstNode[] = node?.lambda?.parameters ?? [];
-    if (names.length !== parameters.length) return undefined;
-    const bound = new Map(outer);
-    for (const [i, name] of names.entries()) bound.set(String(name.name).toLowerCase(), parameters[i]!);
-    return this.typeOf(node.lambda.body, bound);
-  }
-
-  /**
-   * Whether a star can be written out as its columns: a qualified one always; `*` only over a
-   * single FROM item (with joins, a column name may be ambiguous) with distinct names.
-   */
-  canExpand(star: AstNode, names: string[]): boolean {
-    if (star.star.except || star.star.replace || star.star.rename) return false;
-    if (star.star.table) return true;
-    const select = this.statement.select;
-    const single = (select.from?.expressions?.length ?? 0) === 1 && !(select.joins?.length > 0);
-    return single && new Set(names.map((n) => n.toLowerCase())).size === names.length;
-  }
-}
-
-/** Branch values that say nothing of the type: absent, NULL, an empty `ARRAY[]`. */
-const SKIP = Symbol('skip');
-
-function typeOrSkip(typeOf: (node: AstNode) => TrinoType | undefined) {
-  return (node: AstNode): TrinoType | undefined | typeof SKIP => {
-    const kind = nodeType(node);
-    if (!node || kind === 'null' || (kind === 'array_func' && !node.array_func.expressions?.length))
-      return SKIP;
-    return typeOf(node);
-  };
-}
-
-/** The type every branch has (CASE, IF, COALESCE); undefined when one is unknown or they differ. */
-function sameType(branches: (TrinoType | undefined | typeof SKIP)[]): TrinoType | undefined {
-  const types = branches.filter((branch) => branch !== SKIP);
-  const [first] = types;
-  if (!first || types.some((t) => !t || typeText(t) !== typeText(first))) return undefined;
-  return first;
-}
-
-function fieldOf(row: TrinoType | undefined, field: string): TrinoType | undefined {
-  return row?.kind === 'row' ? row.fields.find((f) => f.name === field)?.type : undefined;
-}
-
-/** A call polyglot parses into a node of its own: its operands in order. */
-function ownNodeCall(node: AstNode, type: string): { name: string; args: AstNode[] } | undefined {
-  const body = node[type];
-  if (!body || typeof body !== 'object') return undefined;
-  const args = [body.this, body.expression, ...(Array.isArray(body.expressions) ? body.expressions : [])];
-  return { name: type, args: args.filter((arg) => arg && typeof arg === 'object') };
-}
-
-/** Operators and predicates whose value is a boolean. */
-const BOOLEAN_NODES = new Set([
-  'eq',
-  'neq',
-  'lt',
-  'lte',
-  'gt',
-  'gte',
-  'and',
-  'or',
-  'not',
-  'is_null',
-  'like',
-  'ilike',
-  'between',
-  'in',
-  'exists',
-]);
-
-/** Calls whose result type does not depend on their arguments. */
-const SCALAR_RESULTS: Readonly<Record<string, TrinoType>> = {
-  length: BIGINT,
-  cardinality: BIGINT,
-  lower: VARCHAR,
-  upper: VARCHAR,
-  to_hex: VARCHAR,
-  format: VARCHAR,
-  date_format: VARCHAR,
-  format_datetime: VARCHAR,
-  concat_ws: VARCHAR,
-  from_hex: { kind: 'scalar', name: 'varbinary' },
-  starts_with: BOOLEAN,
-  contains: BOOLEAN,
-  regexp_like: BOOLEAN,
-};
-
-/** Trino's type of a literal: strings are varchar; numbers integer, bigint, decimal or double. */
-function literalType(literal: AstNode): TrinoType | undefined {
-  if (literal?.literal_type === 'string') return VARCHAR;
-  return literal?.literal_type === 'number' ? numberLiteralType(String(literal.value)) : undefined;
+/** How to write an output's name as an alias: as the user wrote it; undefined when it has none. */
+function aliasOf(column: OutputColumn): string | undefined {
+  if (column.name === undefined) return undefined;
+  return column.quoted || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(column.name) ? quote(column.name) : column.name;
 }

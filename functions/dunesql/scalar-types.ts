@@ -94,3 +94,51 @@ export function numberLiteralType(text: string): TrinoType | undefined {
 export function isNumeric(type: TrinoType | undefined): boolean {
   return numeric(type) !== undefined;
 }
+
+/**
+ * The type Trino coerces two types to where they meet (CASE branches, ARRAY elements, set
+ * operation columns): numbers widen (integers to the wider, integers and decimals to a decimal
+ * holding both, anything with a double to double), varchars to varchar, and arrays, maps and rows
+ * element-wise. Undefined when there is none or it is not known here.
+ */
+export function commonSuperType(a: TrinoType | undefined, b: TrinoType | undefined): TrinoType | undefined {
+  if (!a || !b) return undefined;
+  switch (a.kind) {
+    case 'scalar': {
+      if (b.kind !== 'scalar') return undefined;
+      if (a.name === b.name) return a;
+      if (/^varchar/.test(a.name) && /^varchar/.test(b.name)) return VARCHAR;
+      const [x, y] = [numeric(a), numeric(b)];
+      if (!x || !y) return undefined;
+      if (x.kind === 'float' || y.kind === 'float') {
+        const real = (x.kind !== 'float' || x.name === 'real') && (y.kind !== 'float' || y.name === 'real');
+        return scalar(real ? 'real' : 'double');
+      }
+      if (x.kind === 'integer' && y.kind === 'integer')
+        return scalar(INTEGERS[x.name]!.rank >= INTEGERS[y.name]!.rank ? x.name : y.name);
+      const [d1, d2] = [asDecimal(x), asDecimal(y)];
+      const s = Math.max(d1.s, d2.s);
+      return decimal(Math.max(d1.p - d1.s, d2.p - d2.s) + s, s);
+    }
+    case 'array': {
+      const element = b.kind === 'array' ? commonSuperType(a.element, b.element) : undefined;
+      return element && { kind: 'array', element };
+    }
+    case 'map': {
+      if (b.kind !== 'map') return undefined;
+      const [key, value] = [commonSuperType(a.key, b.key), commonSuperType(a.value, b.value)];
+      return key && value ? { kind: 'map', key, value } : undefined;
+    }
+    case 'row': {
+      if (b.kind !== 'row' || a.fields.length !== b.fields.length) return undefined;
+      const fields = a.fields.map((field, i) => {
+        const other = b.fields[i]!;
+        const type = field.name === other.name ? commonSuperType(field.type, other.type) : undefined;
+        return type && { ...field, type };
+      });
+      return fields.every(Boolean)
+        ? { kind: 'row', fields: fields as { name?: string; type: TrinoType }[] }
+        : undefined;
+    }
+  }
+}

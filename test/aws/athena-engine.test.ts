@@ -216,7 +216,7 @@ describe('the Athena engine behind the QueryEngine port', () => {
     const run = await client.submit(request('SELECT id, outputs FROM bitcoin.transactions'));
     expect(run.nestedColumns).toEqual([{ position: 1, type }]);
     expect(athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input.QueryString).toMatch(
-      /^SELECT id, JSON_FORMAT\(CAST\(outputs AS JSON\)\) AS "outputs" FROM bitcoin.transactions$/,
+      /^SELECT id, JSON_FORMAT\(CAST\(outputs AS JSON\)\) AS outputs FROM bitcoin.transactions$/,
     );
     const done = await client.status(run);
     expect(done.state === 'succeeded' && done.result.columns).toEqual([

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { ResultColumn } from '../../functions/core/engine';
+import { storageExpression } from '../../functions/local/engine/storage-types';
 
 /**
  * Writes one result twice with DuckDB: as the CSV Athena writes for a SELECT (header, every value
@@ -23,7 +24,16 @@ export async function writeResultFiles(options: {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
-    await connection.run(`CREATE TEMP TABLE result AS ${options.sql}`);
+    // Stored as the local engine stores results (storage-types.ts), e.g. unnamed row fields named.
+    const prepared = await connection.prepare(options.sql);
+    const stored = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i))
+      .map((name, i) => {
+        const column = `"${name.replaceAll('"', '""')}"`;
+        return `${storageExpression(prepared.columnType(i), column) ?? column} AS ${column}`;
+      })
+      .join(', ');
+    prepared.destroySync();
+    await connection.run(`CREATE TEMP TABLE result AS SELECT ${stored} FROM (${options.sql})`);
     const asAthenaText = options.columns
       .map(({ name, type }) => {
         const column = `"${name}"`;

@@ -29,6 +29,7 @@ function asDuckDb(trino: string): string {
   return transpile(trino, Dialect.Trino, Dialect.DuckDB)
     .sql![0]!.replace(/\bTRANSFORM\(/g, 'list_transform(')
     .replace(/\bJSON_PARSE\(/g, 'json(')
+    .replace(/\bZIP\(/g, 'list_zip(')
     .replace(
       /FORMAT_DATETIME\(([^,]+), 'yyyy-MM-dd HH:mm:ss\.SSS'\)/g,
       "strftime($1, '%Y-%m-%d %H:%M:%S.%g')",
@@ -208,6 +209,91 @@ describe('arrays, maps and rows on Athena', () => {
     );
     expect(athena.nestedColumns.map((n) => n.position)).toEqual([1]);
     expect(aws.rows).toHaveLength(50);
+    expect(aws.rows).toEqual(duck.rows);
+  });
+
+  it('returns unnamed rows (zip, ROW) keyed field0, field1, … as the local host does', async () => {
+    const { aws, duck, athena } = await bothHosts(
+      'unnamed',
+      `SELECT id, zip(transform(outputs, o -> o.index), transform(outputs, o -> o.address)) AS pairs,
+              ROW(block_date, ARRAY[id, NULL]) AS r
+       FROM bitcoin.transactions ORDER BY block_time`,
+      [
+        { name: 'id', type: 'varbinary' },
+        { name: 'pairs', type: 'varchar' },
+        { name: 'r', type: 'varchar' },
+      ],
+    );
+    expect(athena.nestedColumns.map((n) => n.type)).toEqual([
+      'array(row(integer, varchar))',
+      'row(date, array(varbinary))',
+    ]);
+    expect(aws.rows).toHaveLength(200);
+    expect(aws.rows).toEqual(duck.rows);
+    expect(aws.columns.map((c) => c.type)).toEqual([
+      'varbinary',
+      'array(row(integer, varchar))',
+      'row(date, array(varbinary))',
+    ]);
+    expect(aws.rows[5]!.pairs).toEqual([{ field0: 0, field1: 'a5' }]);
+    expect(aws.rows[5]!.r).toEqual({ field0: '2024-01-01', field1: [aws.rows[5]!.id, null] });
+  });
+
+  it('sorts on nested values and unnests nested columns as the local host does', async () => {
+    const sorted = await bothHosts(
+      'sorted',
+      `SELECT id, outputs, transform(inputs, i -> i.value) AS inputs FROM bitcoin.transactions
+       ORDER BY cardinality(inputs) DESC, block_time LIMIT 40`,
+      [
+        { name: 'id', type: 'varbinary' },
+        { name: 'outputs', type: 'varchar' },
+        { name: 'inputs', type: 'varchar' },
+      ],
+    );
+    expect(sorted.athena.nestedColumns.map((n) => n.position)).toEqual([1, 2]);
+    expect(sorted.aws.rows).toHaveLength(40);
+    expect(sorted.aws.rows).toEqual(sorted.duck.rows);
+    const unnested = await bothHosts(
+      'unnested',
+      `SELECT t.id, u.o, u.n FROM bitcoin.transactions AS t
+       CROSS JOIN UNNEST(ARRAY[outputs, outputs]) WITH ORDINALITY AS u(o, n) ORDER BY t.block_time, u.n`,
+      [
+        { name: 'id', type: 'varbinary' },
+        { name: 'o', type: 'varchar' },
+        { name: 'n', type: 'bigint' },
+      ],
+    );
+    expect(unnested.athena.nestedColumns).toEqual([
+      { position: 1, type: 'array(row(index integer, value decimal(18,8), address varchar, type varchar))' },
+    ]);
+    expect(unnested.aws.rows).toHaveLength(400);
+    expect(unnested.aws.rows).toEqual(unnested.duck.rows);
+  });
+
+  it('returns the nested columns of CTEs and subqueries, and a star over them, as the local host does', async () => {
+    const { aws, duck, athena } = await bothHosts(
+      'ctes',
+      `WITH daily AS (
+         SELECT block_date, array_agg(id ORDER BY block_time) AS ids, max_by(outputs, block_time) AS last_outputs
+         FROM bitcoin.transactions GROUP BY block_date
+       )
+       SELECT d.*, s.values FROM daily AS d
+       JOIN (SELECT block_date, array_agg(cardinality(inputs) ORDER BY block_time) AS values
+             FROM bitcoin.transactions GROUP BY 1) AS s ON s.block_date = d.block_date
+       ORDER BY d.block_date`,
+      [
+        { name: 'block_date', type: 'date' },
+        { name: 'ids', type: 'varchar' },
+        { name: 'last_outputs', type: 'varchar' },
+        { name: 'values', type: 'varchar' },
+      ],
+    );
+    expect(athena.nestedColumns.map((n) => `${n.position}: ${n.type}`)).toEqual([
+      '1: array(varbinary)',
+      '2: array(row(index integer, value decimal(18,8), address varchar, type varchar))',
+      '3: array(bigint)',
+    ]);
+    expect(aws.rows).toHaveLength(5);
     expect(aws.rows).toEqual(duck.rows);
   });
 

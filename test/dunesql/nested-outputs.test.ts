@@ -12,6 +12,7 @@ const TABLES = athenaTableSchemas(BASE_TABLES);
 const athena = (sql: string) => translate(sql, 'athena', { tables: TABLES });
 const INPUTS =
   'array(row(index integer, spent_tx_id varbinary, spent_output_number bigint, value decimal(18,8), address varchar, type varchar))';
+const OUTPUTS = 'array(row(index integer, value decimal(18,8), address varchar, type varchar))';
 
 /** Positions and types of the columns returned as JSON. */
 async function nested(sql: string) {
@@ -79,7 +80,7 @@ describe('output columns holding arrays, maps and rows on Athena', () => {
     expect(translation.nestedColumns.map((n) => n.position)).toEqual([1]);
     // The LIMIT needs the ORDER BY inside to pick its rows; outside it orders them again.
     expect(translation.sql).toBe(
-      'WITH c AS (SELECT id, outputs FROM bitcoin.transactions) SELECT "q"."id", JSON_FORMAT(CAST("q"."outputs" AS JSON)) AS "outputs" FROM (SELECT id, outputs FROM c UNION SELECT id, outputs FROM c ORDER BY id DESC LIMIT 3) AS q ORDER BY "q"."id" DESC',
+      'WITH c AS (SELECT id, outputs FROM bitcoin.transactions) SELECT q.c0 AS id, JSON_FORMAT(CAST(q.c1 AS JSON)) AS outputs FROM (SELECT id, outputs FROM c UNION SELECT id, outputs FROM c ORDER BY id DESC LIMIT 3) AS q(c0, c1) ORDER BY q.c0 DESC',
     );
     expect(
       await nested(
@@ -92,7 +93,7 @@ describe('output columns holding arrays, maps and rows on Athena', () => {
     const translation = await athena('SELECT id, inputs FROM bitcoin.transactions ORDER BY inputs DESC, 1');
     expect(translation.nestedColumns.map((n) => n.position)).toEqual([1]);
     expect(translation.sql).toMatch(
-      /^SELECT "q"\."id", JSON_FORMAT\(.*\) AS "inputs" FROM \(SELECT id, inputs FROM bitcoin\.transactions\) AS q ORDER BY "q"\."inputs" DESC, "q"\."id"$/,
+      /^SELECT q\.c0 AS id, JSON_FORMAT\(.*\) AS inputs FROM \(SELECT id, inputs FROM bitcoin\.transactions\) AS q\(c0, c1\) ORDER BY q\.c1 DESC, q\.c0$/,
     );
   });
 
@@ -168,34 +169,119 @@ describe('output columns holding arrays, maps and rows on Athena', () => {
     ]);
   });
 
-  it('leaves alone what it cannot type for sure, and what ORDER BY sorts on', async () => {
-    // UNNEST columns (a row's fields), set operations, calls it has no rule for.
+  it('leaves alone what it cannot type for sure', async () => {
+    // UNNEST of an array of rows yields one column per field: one alias cannot place them.
     expect(await nested('SELECT x FROM bitcoin.transactions CROSS JOIN UNNEST(inputs) AS u(x)')).toEqual([]);
-    // A set operation ordered by an expression, or whose outputs have no names.
+    // A set operation one of whose branches is unknown.
+    expect(await nested('SELECT ARRAY[1] UNION ALL SELECT my_udf(2)')).toEqual([]);
+    // A call it has no rule for, and `*` over a USING join (its join column once).
+    expect(await nested('SELECT my_udf(inputs) AS x FROM bitcoin.transactions')).toEqual([]);
+    expect(
+      await nested('SELECT * FROM bitcoin.transactions t JOIN bitcoin.transactions u USING (id)'),
+    ).toEqual([]);
+  });
+
+  it('types unnamed rows, UNNEST columns and the calls that build nested values', async () => {
     expect(
       await nested(
-        'SELECT id, inputs FROM bitcoin.transactions UNION SELECT id, inputs FROM bitcoin.transactions ORDER BY length(id)',
+        `SELECT zip(ARRAY[1], ARRAY['a']) AS z, ROW(1, id) AS r, ROW(2.5) AS t,
+                map_entries(map(ARRAY['a'], ARRAY[block_height])) AS e,
+                reduce(inputs, 0, (s, i) -> s + 1, s -> s) AS n,
+                reduce(outputs, ARRAY[id], (s, o) -> s, s -> s) AS ids,
+                max(block_height, 3) AS top, max_by(id, block_height, 2) AS top_ids,
+                combinations(ARRAY[1, 2, 3], 2) AS pairs, split_to_map('a=1', ',', '=') AS kv,
+                multimap_agg(block_height, id) AS by_height, lag(outputs) OVER (ORDER BY block_time) AS previous
+         FROM bitcoin.transactions GROUP BY id, block_height, block_time, inputs, outputs`,
       ),
-    ).toEqual([]);
-    expect(await nested('SELECT ARRAY[1] UNION ALL SELECT ARRAY[2]')).toEqual([]);
+    ).toEqual([
+      '0: array(row(integer, varchar))',
+      '1: row(integer, varbinary)',
+      '2: row(decimal(2,1))',
+      '3: array(row(varchar, bigint))',
+      '5: array(varbinary)',
+      '6: array(bigint)',
+      '7: array(varbinary)',
+      '8: array(array(integer))',
+      '9: map(varchar, varchar)',
+      '10: map(bigint, array(varbinary))',
+      `11: ${OUTPUTS}`,
+    ]);
+    // UNNEST's columns: an array's elements, a map's keys and values, an array of rows' fields.
     expect(
       await nested(
-        'SELECT zip(ARRAY[1], ARRAY[2]), reduce(inputs, 0, (s, i) -> s + 1, s -> s) FROM bitcoin.transactions',
+        `SELECT o, k, v, n FROM bitcoin.transactions
+         CROSS JOIN UNNEST(ARRAY[outputs], map(ARRAY['a'], ARRAY[inputs])) WITH ORDINALITY AS u(o, k, v, n)`,
       ),
-    ).toEqual([]);
-    // Ordered by an expression over a nested output: left as Athena prints it.
-    expect(
-      await nested('SELECT inputs, outputs FROM bitcoin.transactions ORDER BY cardinality(inputs)'),
-    ).toEqual(['1: array(row(index integer, value decimal(18,8), address varchar, type varchar))']);
-    // An unqualified star over a join could name a column twice: left as written.
-    expect(
-      await nested('SELECT * FROM bitcoin.transactions t JOIN bitcoin.blocks b ON t.block_height = b.height'),
-    ).toEqual([]);
+    ).toEqual([`0: ${OUTPUTS}`, `2: ${INPUTS}`]);
     expect(
       await nested(
-        'SELECT t.* FROM bitcoin.transactions t JOIN bitcoin.blocks b ON t.block_height = b.height',
+        `SELECT u.x FROM bitcoin.transactions, UNNEST(transform(inputs, i -> ROW(i.spent_tx_id, ARRAY[i.value]))) AS u(id, x)`,
       ),
-    ).toHaveLength(2);
+    ).toEqual(['0: array(decimal(18,8))']);
+  });
+
+  it('types the columns of CTEs and subqueries by what computes them', async () => {
+    expect(
+      await nested(
+        `WITH c AS (SELECT id, zip(ARRAY[1], ARRAY['a']) AS z, array_agg(id) OVER () AS ids FROM bitcoin.transactions),
+              d (x, y) AS (SELECT z, ARRAY[ids] FROM c)
+         SELECT d.y, s.m, x, c.* FROM d
+         JOIN (SELECT id, transform(inputs, i -> i.value) AS m FROM bitcoin.transactions) AS s ON true
+         JOIN c ON true`,
+      ),
+    ).toEqual([
+      '0: array(array(varbinary))',
+      '1: array(decimal(18,8))',
+      '2: array(row(integer, varchar))',
+      '4: array(row(integer, varchar))',
+      '5: array(varbinary)',
+    ]);
+    // A name two FROM items could have is left to Trino (ambiguous, or the other item's).
+    expect(await nested('SELECT z FROM (SELECT ARRAY[1] AS z) AS a, (SELECT ARRAY[2] AS z) AS b')).toEqual(
+      [],
+    );
+  });
+
+  it('sorts by expressions over nested outputs on their values, in a SELECT over the query', async () => {
+    // A SELECT: the ORDER BY expression becomes an extra column of the query (`inputs` is the output).
+    const ordered = await athena(
+      'SELECT transform(inputs, i -> i.value) AS inputs, outputs FROM bitcoin.transactions ORDER BY cardinality(inputs) DESC, block_time LIMIT 5',
+    );
+    expect(ordered.nestedColumns.map((n) => `${n.position}: ${n.type}`)).toEqual([
+      '0: array(decimal(18,8))',
+      `1: ${OUTPUTS}`,
+    ]);
+    expect(ordered.sql).toMatch(
+      /^SELECT JSON_FORMAT\(CAST\(q\.c0 AS JSON\)\) AS inputs, .* FROM \(SELECT TRANSFORM\(inputs, i -> i\.value\) AS inputs, outputs, CARDINALITY\(TRANSFORM\(inputs, i -> i\.value\)\), block_time FROM bitcoin\.transactions ORDER BY CARDINALITY\(inputs\) DESC, block_time LIMIT 5\) AS q\(c0, c1, c2, c3\) ORDER BY q\.c2 DESC, q\.c3$/,
+    );
+    // A set operation ordered by an expression of its columns, and unnamed outputs.
+    const union = await athena(
+      'SELECT id, inputs FROM bitcoin.transactions UNION SELECT id, inputs FROM bitcoin.transactions ORDER BY length(id)',
+    );
+    expect(union.nestedColumns.map((n) => n.position)).toEqual([1]);
+    expect(union.sql).toMatch(/ AS q\(c0, c1\) ORDER BY LENGTH\(q\.c0\)$/);
+    // Branches, CASE branches and ARRAY elements meet in their common super type, as in Trino.
+    expect(
+      await nested(
+        `SELECT ARRAY[1, 2.5] AS a, IF(true, ARRAY[1], ARRAY[block_height]) AS b FROM bitcoin.transactions
+         UNION ALL SELECT ARRAY[3.25], ARRAY[CAST(1 AS tinyint)] FROM bitcoin.transactions`,
+      ),
+    ).toEqual(['0: array(decimal(12,2))', '1: array(bigint)']);
+    const unnamed = await athena('SELECT ARRAY[1], 2 UNION ALL SELECT ARRAY[2], 3');
+    expect(unnamed.nestedColumns).toEqual([{ position: 0, type: 'array(integer)' }]);
+    expect(unnamed.sql).toMatch(/^SELECT JSON_FORMAT\(CAST\(q\.c0 AS JSON\)\) AS _col0, q\.c1 AS _col1 FROM/);
+    // `*` over a join, column names repeated: placed by position.
+    const joined = await nested(
+      'SELECT * FROM bitcoin.transactions t JOIN bitcoin.transactions u ON t.id = u.id',
+    );
+    expect(joined).toHaveLength(4);
+    // Aggregates in ORDER BY stay in the query that groups.
+    const grouped = await athena(
+      'SELECT block_date, array_agg(id) AS ids FROM bitcoin.transactions GROUP BY 1 ORDER BY cardinality(ids) DESC, count(*)',
+    );
+    expect(grouped.sql).toContain(
+      'CARDINALITY(ARRAY_AGG(id)), COUNT(*) FROM bitcoin.transactions GROUP BY 1) AS q(c0, c1, c2, c3) ORDER BY q.c2 DESC, q.c3',
+    );
   });
 
   it('changes nothing for DuckDB, nor without the table schemas, nor for SQL that holds no nested value', async () => {
@@ -215,7 +301,10 @@ describe('nested types and their JSON text', () => {
       'ARRAY(ROW("index" INTEGER, spent_tx_id VARBINARY, "Value" DECIMAL(18, 8)))',
     )!;
     expect(typeText(type)).toBe('array(row(index integer, spent_tx_id varbinary, value decimal(18,8)))');
-    expect(parseTrinoType('row(integer, varchar)')).toBeUndefined();
+    // Unnamed fields, as ROW(…), zip and map_entries build them.
+    expect(typeText(parseTrinoType('row(integer, array(varchar), timestamp(3) with time zone)')!)).toBe(
+      'row(integer, array(varchar), timestamp(3) with time zone)',
+    );
     expect(typeText(parseTrinoType('map(varchar, array(timestamp(3) with time zone))')!)).toBe(
       'map(varchar, array(timestamp(3) with time zone))',
     );
