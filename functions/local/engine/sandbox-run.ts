@@ -22,6 +22,7 @@ import {
   type Sandbox,
   type SandboxLimits,
 } from './sandbox';
+import { BoundedCache } from './statement-cache';
 import { storageExpression } from './storage-types';
 
 /**
@@ -93,6 +94,10 @@ export function toFailure(data: FailureData): QueryFailure {
 
 /** How often an interrupt is repeated until the statement actually stops (see runJob()). */
 const INTERRUPT_REPEAT_MS = 50;
+
+/** Translations by DuneSQL text, and result columns by DuckDB text (statement-cache.ts). */
+const translations = new BoundedCache<RanStatement>(500);
+const describedColumns = new BoundedCache<StatementColumn[]>(500);
 /** How often the growing result file and spill directory are measured against their limits. */
 const DISK_CHECK_MS = 100;
 
@@ -232,7 +237,13 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
       );
     }
     await filesReady;
-    const columns = await describeStatement(connection, statement, elapsed, context);
+    // A view's columns change with its versions: SQL that reads one is described every time.
+    const columnsKey = relations.statements.length ? undefined : `${job.warehousePath}\n${statement.sql}`;
+    let columns = columnsKey === undefined ? undefined : describedColumns.get(columnsKey);
+    if (!columns) {
+      columns = await describeStatement(connection, statement, elapsed, context);
+      if (columnsKey !== undefined) describedColumns.set(columnsKey, columns);
+    }
     if (stopReason) throw new Error('stopped');
     const copy = await connection.run(copyStatement(columns, job.partialPath, job.maxResultRows), [
       statement.sql,
@@ -326,9 +337,13 @@ function checkText(sql: string, elapsed: () => number): void {
 /** The job's SQL as DuckDB runs it: DuneSQL translated, or (engine tests only) as written. */
 async function toDuckDb(job: EngineJob, elapsed: () => number): Promise<RanStatement> {
   if (job.dialect === 'duckdb') return { sql: job.sql };
+  const known = translations.get(job.sql);
+  if (known) return known;
   try {
     const translation = await translate(job.sql, 'duckdb');
-    return { sql: translation.sql, translation };
+    const statement = { sql: translation.sql, translation };
+    translations.set(job.sql, statement);
+    return statement;
   } catch (error) {
     if (error instanceof DuneSqlError) throw dunesqlFailure(error, elapsed());
     throw error;
