@@ -128,10 +128,9 @@ function wrappedByPosition(
       ? new Typing(polyglot, statement, tables).outputs()
       : setOperationItems(polyglot, { [kind]: query }, ctes, tables);
   if (!items || items.some((item) => item.unknownStar)) return [];
-  if (kind === 'select' && items.some((item) => item.star && !item.star.qualifier)) {
-    // `*` over a USING join lists the join columns once, which the analysis may not do.
-    if ((query.joins ?? []).some((join: AstNode) => join.using?.length)) return [];
-  }
+  // q's columns are named by position: stars are written out, in the order typed here (a
+  // partitioned table's `*` on Athena lists its partition column last).
+  if (kind === 'select' && !writeOutStars(polyglot, query, items)) return [];
   const columns = items.flatMap((item) => item.columns);
   if (!columns.some(isNested)) return [];
   const keys: AstNode[] = [];
@@ -190,6 +189,7 @@ function setOperationItems(
     new Typing(polyglot, { select: { ...select, with: ctes, order_by: null } }, tables).outputs(),
   );
   if (typed.some((items) => !items || items.some((item) => item.unknownStar))) return undefined;
+  if (!selects.every((select, i) => writeOutStars(polyglot, select, typed[i]!))) return undefined;
   const lists = typed.map((items) => items!.flatMap((item) => item.columns));
   const [first] = lists as [OutputColumn[]];
   if (lists.some((list) => list.length !== first.length)) return undefined;
@@ -199,6 +199,30 @@ function setOperationItems(
     type: sameType(lists.map((list) => list[i]!.type)),
   }));
   return [{ node: operation, columns }];
+}
+
+/**
+ * Replaces the select list's stars by their columns, each qualified by its FROM item, in the order
+ * they were typed (q's columns are named by position, and Athena lists a partitioned table's
+ * partition column last in `*`). False, changing nothing, when a star cannot be written out.
+ */
+function writeOutStars(polyglot: Polyglot, select: AstNode, items: SelectItem[]): boolean {
+  if (!items.some((item) => item.star)) return true;
+  const expressions: AstNode[] = [];
+  for (const item of items) {
+    if (!item.star) {
+      expressions.push(item.node);
+      continue;
+    }
+    const star = item.node.star;
+    if (star?.except || star?.replace || star?.rename) return false;
+    for (const column of item.columns) {
+      if (!column.name || !column.source) return false;
+      expressions.push(instantiate(polyglot, columnRef(column.source, column.name), []));
+    }
+  }
+  select.expressions = expressions;
+  return true;
 }
 
 /** The SELECTs a set operation combines (through nested ones and parentheses). */

@@ -79,6 +79,8 @@ export interface OutputColumn {
   /** Whether the name was written quoted (its case is then kept). */
   quoted?: boolean;
   type?: TrinoType;
+  /** A star's column: the alias of the FROM item it comes from (empty when that has none). */
+  source?: string;
 }
 
 /** A select list item and the output columns it yields (a star: several). */
@@ -514,14 +516,16 @@ export class Typing {
     const select = this.statement.select;
     if (!select?.from) return undefined;
     const sources = this.fromColumns();
+    const columnsOf = (source: FromColumns) =>
+      source.columns!.map((column) => ({ ...column, source: source.written }));
     if (qualifier) {
       const matching = sources.filter((source) => source.alias === lower(qualifier));
-      return matching.length === 1 ? matching[0]!.columns : undefined;
+      return matching.length === 1 && matching[0]!.columns ? columnsOf(matching[0]!) : undefined;
     }
     // `*` over a USING join lists the join columns once.
     if ((select.joins ?? []).some((join: AstNode) => join.using?.length)) return undefined;
     if (sources.some((source) => !source.columns)) return undefined;
-    return sources.flatMap((source) => source.columns!);
+    return sources.flatMap(columnsOf);
   }
 
   /** This SELECT's FROM items (joins included, in order) with their columns where known. */
@@ -543,10 +547,12 @@ export class Typing {
           : undefined;
       };
       if (item?.alias?.this?.unnest) {
-        const alias = lower(item.alias.alias?.name);
+        const written = item.alias.alias?.name;
+        const alias = lower(written);
         const names = aliases(item.alias.column_aliases);
         return {
           alias,
+          written,
           columns: names.map((name) => ({ name, type: unnested.get(`${alias}.${lower(name)}`) })),
         };
       }
@@ -555,22 +561,24 @@ export class Typing {
           const { subquery } = item;
           return {
             alias: lower(subquery.alias?.name),
+            written: subquery.alias?.name,
             columns: renamed(this.queryColumns(subquery.this), aliases(subquery.column_aliases)),
           };
         }
         case 'table': {
           const { table } = item;
-          const alias = lower(table.alias?.name ?? table.name?.name);
+          const written = table.alias?.name ?? table.name?.name;
+          const alias = lower(written);
           const cte = table.schema ? undefined : this.ctes.get(lower(table.name?.name));
           if (cte) {
             const names = aliases(table.column_aliases?.length ? table.column_aliases : cte.columns);
-            return { alias, columns: renamed(this.queryColumns(cte.this), names) };
+            return { alias, written, columns: renamed(this.queryColumns(cte.this), names) };
           }
           const stored = this.tables.find(
             (t) => lower(t.schema) === lower(table.schema?.name) && lower(t.name) === lower(table.name?.name),
           );
           const columns = stored?.columns.map((c) => ({ name: c.name, type: parseTrinoType(c.type) }));
-          return { alias, columns: renamed(columns, aliases(table.column_aliases)) };
+          return { alias, written, columns: renamed(columns, aliases(table.column_aliases)) };
         }
         default:
           return { alias: '' };
@@ -625,9 +633,10 @@ export class Typing {
 
 const NOT_SOURCED = Symbol('not sourced');
 
-/** A FROM item's alias and, where known for sure, its columns. */
+/** A FROM item's alias (lower case, and as written) and, where known for sure, its columns. */
 interface FromColumns {
   alias: string;
+  written?: string;
   columns?: OutputColumn[];
 }
 

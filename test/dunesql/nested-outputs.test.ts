@@ -271,10 +271,19 @@ describe('output columns holding arrays, maps and rows on Athena', () => {
     expect(unnamed.nestedColumns).toEqual([{ position: 0, type: 'array(integer)' }]);
     expect(unnamed.sql).toMatch(/^SELECT JSON_FORMAT\(CAST\(q\.c0 AS JSON\)\) AS _col0, q\.c1 AS _col1 FROM/);
     // `*` over a join, column names repeated: placed by position.
-    const joined = await nested(
+    const joined = await athena(
       'SELECT * FROM bitcoin.transactions t JOIN bitcoin.transactions u ON t.id = u.id',
     );
-    expect(joined).toHaveLength(4);
+    expect(joined.nestedColumns).toHaveLength(4);
+    // The stars are written out in the catalog's order: Athena's own `*` would list the partition
+    // column (block_date) last, and q's columns are named by position.
+    expect(joined.sql).toContain('FROM (SELECT "t"."block_time", "t"."block_date", "t"."block_height"');
+    expect(joined.sql).not.toMatch(/SELECT \*/);
+    const unionOfStars = await athena(
+      'SELECT * FROM bitcoin.transactions UNION ALL SELECT * FROM bitcoin.transactions AS u',
+    );
+    expect(unionOfStars.nestedColumns).toHaveLength(2);
+    expect(unionOfStars.sql).toContain('UNION ALL SELECT "u"."block_time", "u"."block_date"');
     // Aggregates in ORDER BY stay in the query that groups.
     const grouped = await athena(
       'SELECT block_date, array_agg(id) AS ids FROM bitcoin.transactions GROUP BY 1 ORDER BY cardinality(ids) DESC, count(*)',
