@@ -54,7 +54,8 @@ export function nestedOutputsAsJson(
   if (!items || items.some((item) => item.unknownStar)) return [];
   if (!items.some((item) => item.columns.some(isNested))) return [];
   return (
-    inSelectList(polyglot, statement.select, items) ?? wrappedByPosition(polyglot, statement, 'select', named)
+    inSelectList(polyglot, statement.select, items) ??
+    wrappedByPosition(polyglot, statement, 'select', named, items)
   );
 }
 
@@ -119,13 +120,15 @@ function wrappedByPosition(
   statement: AstNode,
   kind: string,
   tables: readonly TableSchema[],
+  /** A SELECT's items, as typed already. */
+  selectItems?: SelectItem[],
 ): NestedOutput[] {
   const query = structuredClone(statement[kind]);
   const { with: ctes, order_by: orderBy } = query;
   query.with = null;
   const items =
     kind === 'select'
-      ? new Typing(polyglot, statement, tables).outputs()
+      ? (selectItems ?? new Typing(polyglot, statement, tables).outputs())
       : setOperationItems(polyglot, { [kind]: query }, ctes, tables);
   if (!items || items.some((item) => item.unknownStar)) return [];
   // q's columns are named by position: stars are written out, in the order typed here (a
