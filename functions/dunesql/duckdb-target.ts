@@ -2,7 +2,7 @@ import { containsAggregate, functionCall, nodeType, stringLiteral } from './ast'
 import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
 import type { AstNode } from './polyglot';
-import { type Rule, type RuleSet, renameTo, unsupported } from './rules';
+import { type Rule, type RuleContext, type RuleSet, renameTo, unsupported } from './rules';
 
 /**
  * The local engine's side of DuneSQL: DuckDB macros for Dune's onchain functions and for Trino
@@ -68,6 +68,15 @@ const MACROS: Record<string, string> = {
   // Trino: NULL past the last field (DuckDB: an empty string).
   split_part: `(s, d, i) AS CASE WHEN i > len(string_split(s, d)) THEN NULL ELSE split_part(s, d, i) END`,
   map_size: `(m) AS len(map_keys(m))`,
+  // Trino's array set functions keep the first array's order and one NULL, and are NULL when an
+  // argument is (DuckDB's list_distinct keeps neither order nor NULLs). First occurrences kept by
+  // position: list_position finds NULL too.
+  array_distinct: `(a) AS list_filter(a, (x, i) -> list_position(a, x) = i)`,
+  array_union: `(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE list_filter(list_concat(a, b), (x, i) -> list_position(list_concat(a, b), x) = i) END`,
+  array_except: `(a, b) AS CASE WHEN b IS NULL THEN NULL ELSE list_filter(a, (x, i) -> list_position(a, x) = i AND list_position(b, x) IS NULL) END`,
+  array_intersect: `(a, b) AS CASE WHEN b IS NULL THEN NULL ELSE list_filter(a, (x, i) -> list_position(a, x) = i AND list_position(b, x) IS NOT NULL) END`,
+  // True on a common non-NULL element; else NULL if either holds a NULL; else false.
+  arrays_overlap: `(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL WHEN list_has_any(a, b) THEN true WHEN list_position(a, NULL) IS NOT NULL OR list_position(b, NULL) IS NOT NULL THEN NULL ELSE false END`,
   // Trino's slice takes a length; DuckDB's list_slice an inclusive end.
   slice: `(a, s, l) AS list_slice(a, s, CASE WHEN s > 0 THEN s + l - 1 ELSE len(a) + s + l END)`,
   width_bucket: `(x, lo, hi, n) AS (CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1 ELSE floor((x - lo) * n / (hi - lo)) + 1 END)::BIGINT`,
@@ -301,6 +310,50 @@ const unnestColumns: Rule = (_args, context, node) => {
 
 const stringNode = (value: string): AstNode => ({ literal: { literal_type: 'string', value } });
 
+/**
+ * The body of a Trino lambda whose parameters are a map entry's key and value, or two arrays'
+ * elements, for DuckDB's one-parameter lambda over the entry (or the zipped pair): each parameter
+ * becomes the SQL given for it (`k` → `dunesql_entry.key`). A lambda inside that binds the same
+ * name keeps its own. Undefined when the lambda does not take as many parameters.
+ */
+function overOneParameter(context: RuleContext, lambda: AstNode, fields: string[]): AstNode | undefined {
+  const names: string[] = (lambda?.lambda?.parameters ?? []).map((p: AstNode) =>
+    String(p.name).toLowerCase(),
+  );
+  if (names.length !== fields.length || !lambda.lambda.body) return undefined;
+  const replacement = new Map(names.map((name, i) => [name, fields[i]!]));
+  const substitute = (node: AstNode, shadowed: ReadonlySet<string>): AstNode => {
+    if (Array.isArray(node)) return node.map((child) => substitute(child, shadowed));
+    if (!node || typeof node !== 'object') return node;
+    const type = nodeType(node);
+    if (type === 'column' && !node.column.table) {
+      const name = String(node.column.name?.name ?? '').toLowerCase();
+      const field = replacement.get(name);
+      if (field !== undefined && !shadowed.has(name)) return context.template(field, []);
+    }
+    const inner =
+      type === 'lambda'
+        ? new Set([
+            ...shadowed,
+            ...(node.lambda.parameters ?? []).map((p: AstNode) => String(p.name).toLowerCase()),
+          ])
+        : shadowed;
+    for (const key of Object.keys(node)) node[key] = substitute(node[key], inner);
+    return node;
+  };
+  return substitute(structuredClone(lambda.lambda.body), new Set());
+}
+
+/** A rule for a Trino call whose last argument is a lambda over map entries or zipped arrays. */
+function lambdaOverEntries(template: string, fields: string[]): Rule {
+  return (args, context) => {
+    const body = overOneParameter(context, args.at(-1), fields);
+    return body && context.template(template, [...args.slice(0, -1), body]);
+  };
+}
+
+const ENTRY = ['dunesql_entry.key', 'dunesql_entry.value'];
+
 const INTEGER_TYPES = new Set(['tiny_int', 'small_int', 'int', 'big_int']);
 
 /**
@@ -352,6 +405,29 @@ export const DUCKDB_RULES: RuleSet = {
   zip: renameTo('list_zip'),
   // polyglot would turn flatten into UNNEST (rows, not one array).
   flatten: (args, context) => context.template('list_reduce(__1, (a, b) -> list_concat(a, b), [])', args),
+  // Map and zip lambdas: DuckDB's lambdas take one parameter (an entry, a zipped pair).
+  transform_values: lambdaOverEntries(
+    'map_from_entries(list_transform(map_entries(__1), dunesql_entry -> ROW(dunesql_entry.key, __2)))',
+    ENTRY,
+  ),
+  transform_keys: lambdaOverEntries(
+    'map_from_entries(list_transform(map_entries(__1), dunesql_entry -> ROW(__2, dunesql_entry.value)))',
+    ENTRY,
+  ),
+  map_filter: lambdaOverEntries(
+    'map_from_entries(list_filter(map_entries(__1), dunesql_entry -> __2))',
+    ENTRY,
+  ),
+  // Trino pads the shorter array with NULLs, as list_zip does.
+  zip_with: lambdaOverEntries('list_transform(list_zip(__1, __2), dunesql_pair -> __3)', [
+    'struct_extract(dunesql_pair, 1)',
+    'struct_extract(dunesql_pair, 2)',
+  ]),
+  array_distinct: helper('array_distinct'),
+  array_union: helper('array_union'),
+  array_except: helper('array_except'),
+  array_intersect: helper('array_intersect'),
+  arrays_overlap: helper('arrays_overlap'),
   map_entries: (args, context) =>
     context.template('list_transform(map_entries(__1), entry -> ROW(entry.key, entry.value))', args),
   // reduce(array, initial, (state, x) -> ..., state -> result): DuckDB folds without the output lambda.

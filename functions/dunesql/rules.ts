@@ -35,5 +35,7 @@ export function ruleArguments(node: AstNode, type: string): AstNode[] {
   for (const key of ['this', 'expression', 'start', 'length', 'path', 'left', 'right']) {
     if (body[key] && nodeType(body[key])) operands.push(body[key]);
   }
+  // Nodes that keep their arguments as a list (`array_intersect`).
+  if (operands.length === 0 && Array.isArray(body.expressions)) operands.push(...body.expressions);
   return operands;
 }

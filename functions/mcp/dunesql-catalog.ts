@@ -1113,9 +1113,9 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         'array_distinct(array) → array',
-        'Duplicates removed.',
-        'cardinality(array_distinct(array[1, 1, 2]))',
-        '2',
+        'Duplicates removed, first occurrences kept in order (one NULL among them).',
+        'array_distinct(array[3, 1, 3, null, 2, null])',
+        'array[3, 1, null, 2]',
       ),
       trino(
         'array_sort(array) → array',
@@ -1142,17 +1142,28 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'array[2]',
       ),
       trino(
-        ['array_union(a, b) → array', 'array_intersect(a, b)', 'array_except(a, b)'],
-        'Set operations on arrays (no duplicates).',
-        'array_sort(array_intersect(array[1, 2, 3], array[2, 3, 4]))',
-        'array[2, 3]',
+        'array_union(a, b) → array',
+        'Elements of either array, without duplicates, in the order they first appear; NULL if either array is.',
+        'array_union(array[3, 1, 3], array[1, 2])',
+        'array[3, 1, 2]',
+      ),
+      trino(
+        'array_except(a, b) → array',
+        'Elements of a not in b, without duplicates, in order.',
+        'array_except(array[3, 1, 3, 2], array[1])',
+        'array[3, 2]',
+      ),
+      trino(
+        'array_intersect(a, b) → array',
+        'Elements of a also in b, without duplicates, in order.',
+        'array_intersect(array[3, 1, 3, 2], array[2, 3, 4])',
+        'array[3, 2]',
       ),
       trino(
         'arrays_overlap(a, b) → boolean',
         'Whether the arrays share an element.',
         'arrays_overlap(array[1, 2], array[2, 3])',
         'true',
-        { notLocal: 'not on the local engine yet; use cardinality(array_intersect(a, b)) > 0.' },
       ),
       trino(
         'flatten(array(array)) → array',
@@ -1208,9 +1219,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'Arrays combined element-wise by a lambda.',
         'zip_with(array[1, 2], array[3, 4], (x, y) -> x + y)',
         'array[4, 6]',
-        {
-          notLocal: 'use transform(sequence(1, cardinality(a)), i -> a[i] + b[i]).',
-        },
       ),
       trino('array_agg(x) → array', 'See aggregate functions.', undefined, undefined, { name: 'array_agg' }),
       operator(
@@ -1271,14 +1279,18 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'Entries satisfying a lambda.',
         "cardinality(map_keys(map_filter(map(array['a', 'b'], array[1, 2]), (k, v) -> v > 1)))",
         '1',
-        { notLocal: 'not on the local engine yet.' },
       ),
       trino(
-        ['transform_values(map, (k, v) -> v2) → map', 'transform_keys(map, (k, v) -> k2)'],
-        'Values (keys) rewritten by a lambda.',
+        'transform_values(map, (k, v) -> v2) → map',
+        'Values rewritten by a lambda.',
         "transform_values(map(array['a'], array[1]), (k, v) -> v * 10)['a']",
         '10',
-        { notLocal: 'not on the local engine yet.' },
+      ),
+      trino(
+        'transform_keys(map, (k, v) -> k2) → map',
+        'Keys rewritten by a lambda.',
+        "transform_keys(map(array['a'], array[1]), (k, v) -> upper(k) || cast(v as varchar))['A1']",
+        '1',
       ),
       trino(
         'multimap_agg(key, value) → map(key, array(value))',
