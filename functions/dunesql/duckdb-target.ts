@@ -423,11 +423,12 @@ export const DUCKDB_RULES: RuleSet = {
     'struct_extract(dunesql_pair, 1)',
     'struct_extract(dunesql_pair, 2)',
   ]),
-  array_distinct: helper('array_distinct'),
-  array_union: helper('array_union'),
-  array_except: helper('array_except'),
-  array_intersect: helper('array_intersect'),
-  arrays_overlap: helper('arrays_overlap'),
+  ...Object.fromEntries(
+    ['array_distinct', 'array_union', 'array_except', 'array_intersect', 'arrays_overlap'].map((name) => [
+      name,
+      helper(name),
+    ]),
+  ),
   map_entries: (args, context) =>
     context.template('list_transform(map_entries(__1), entry -> ROW(entry.key, entry.value))', args),
   // reduce(array, initial, (state, x) -> ..., state -> result): DuckDB folds without the output lambda.

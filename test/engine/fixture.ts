@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { QueryFailure } from '../../functions/core/engine';
 import {
   DuckDbQueryEngine,
@@ -92,5 +92,37 @@ export function engineOver(fixture: EngineFixture, options: Partial<DuckDbQueryE
       ...options,
     }),
     store: new DuckDbResultStore({ resultsDir: fixture.resultsDir }),
+  };
+}
+
+/**
+ * An engine with a single engine process (every run lands where the previous one left its
+ * sandbox) over a fixture without sample data: set up before the file's tests, closed after them.
+ * `run` runs SQL and reads its first rows.
+ */
+export function oneProcessEngine() {
+  const setup = {} as { fixture: EngineFixture; engine: DuckDbQueryEngine; store: DuckDbResultStore };
+  beforeAll(async () => {
+    setup.fixture = await createEngineFixture({ sampleData: false });
+    Object.assign(setup, engineOver(setup.fixture, { pool: { size: 1 } }));
+  });
+  afterAll(async () => {
+    await setup.engine?.close();
+    await setup.store?.close();
+    await setup.fixture?.cleanup();
+  });
+  return {
+    get fixture() {
+      return setup.fixture;
+    },
+    get engine() {
+      return setup.engine;
+    },
+    async run(sql: string, overrides: Partial<EngineRunRequest> = {}, limit = 10) {
+      const request = runRequest(sql, overrides);
+      const result = await setup.engine.run(request);
+      const page = await setup.store.readPage({ executionId: request.executionId, limit, offset: 0 });
+      return { columns: result.columns, rows: page.rows };
+    },
   };
 }

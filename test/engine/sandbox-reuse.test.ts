@@ -1,10 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
-import type { DuckDbResultStore } from '../../functions/local/engine/result-store';
-import { createEngineFixture, type EngineFixture, engineOver, failureOf, runRequest } from './fixture';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { failureOf, oneProcessEngine, runRequest } from './fixture';
 
 /**
  * Runs of one account and tier share a reusable sandbox (sandbox.ts, ReusableSandbox), which keeps
@@ -14,29 +12,11 @@ import { createEngineFixture, type EngineFixture, engineOver, failureOf, runRequ
  * Which sandbox a run had is read from `txid_current()`: DuckDB numbers the transactions of an
  * instance, so a new sandbox starts at the same number every time, and a reused one goes on counting.
  */
-let fixture: EngineFixture;
-let engine: DuckDbQueryEngine;
-let store: DuckDbResultStore;
-
-beforeAll(async () => {
-  fixture = await createEngineFixture({ sampleData: false });
-  // One engine process: every run lands where the previous one left its sandbox.
-  ({ engine, store } = engineOver(fixture, { pool: { size: 1 } }));
-});
-
-afterAll(async () => {
-  await engine?.close();
-  await store?.close();
-  await fixture?.cleanup();
-});
+const setup = oneProcessEngine();
 
 /** Runs the SQL and returns its first row. */
-async function firstRow(sql: string, overrides: Parameters<typeof runRequest>[1] = {}) {
-  const request = runRequest(sql, overrides);
-  await engine.run(request);
-  const page = await store.readPage({ executionId: request.executionId, limit: 1, offset: 0 });
-  return page.rows[0]!;
-}
+const firstRow = async (sql: string, overrides: Parameters<typeof runRequest>[1] = {}) =>
+  (await setup.run(sql, overrides, 1)).rows[0]!;
 
 const transaction = async (accountId: string, tier: 'medium' | 'large' = 'medium') =>
   Number((await firstRow('SELECT txid_current() AS t', { accountId, tier })).t);
@@ -73,7 +53,7 @@ describe('reusable sandboxes', () => {
     expect(next.r).not.toBe(seeded); // …on a connection of its own
 
     // Results are moved out of the staging directory, the only place the sandbox may write.
-    const staging = join(fixture.resultsDir, '.staging');
+    const staging = join(setup.fixture.resultsDir, '.staging');
     for (const directory of await readdir(staging)) {
       expect(await readdir(join(staging, directory))).toEqual([]);
     }
@@ -83,7 +63,7 @@ describe('reusable sandboxes', () => {
     const fresh = await transaction('dave');
     expect(await transaction('dave')).toBeGreaterThan(fresh);
     const failed = await failureOf(
-      engine.run(runRequest("SELECT CAST('x' AS integer) AS n", { accountId: 'dave' })),
+      setup.engine.run(runRequest("SELECT CAST('x' AS integer) AS n", { accountId: 'dave' })),
     );
     expect(failed.type).toBe('execution_error');
     expect(await transaction('dave')).toBe(fresh);
@@ -92,7 +72,7 @@ describe('reusable sandboxes', () => {
   it('serve runs that read views, and the next run finds none of them', async () => {
     const fresh = await transaction('erin');
     const source = runRequest('SELECT 42 AS answer', { accountId: 'erin' });
-    const { columns } = await engine.run(source);
+    const { columns } = await setup.engine.run(source);
     const relations = [
       { catalog: 'mv', schema: 'erin', name: 'result_answer', executionId: source.executionId, columns },
     ];
@@ -102,11 +82,11 @@ describe('reusable sandboxes', () => {
     expect(Number(viaView.t)).toBeGreaterThan(fresh); // on the reused sandbox
     // Its view was attached for that run only: the next run on the same sandbox, not given the
     // view, cannot read it; nor are its files linked in the staging directory any more.
-    const staging = join(fixture.resultsDir, '.staging');
+    const staging = join(setup.fixture.resultsDir, '.staging');
     for (const directory of await readdir(staging)) {
       expect(await readdir(join(staging, directory))).toEqual([]);
     }
-    const failure = await failureOf(engine.run(runRequest(sql, { accountId: 'erin' })));
+    const failure = await failureOf(setup.engine.run(runRequest(sql, { accountId: 'erin' })));
     expect(failure.message).toMatch(
       /result_answer.*does not exist|does not exist.*result_answer|Catalog .*mv.* does not exist/i,
     );

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
-import type { DuckDbResultStore } from '../../functions/local/engine/result-store';
+import { describe, expect, it } from 'vitest';
 import { BoundedCache } from '../../functions/local/engine/statement-cache';
-import { createEngineFixture, type EngineFixture, engineOver, failureOf, runRequest } from './fixture';
+import { failureOf, oneProcessEngine, runRequest } from './fixture';
 
 /**
  * The engine process keeps each DuneSQL text's translation and each statement's columns for the
@@ -10,27 +8,8 @@ import { createEngineFixture, type EngineFixture, engineOver, failureOf, runRequ
  * failures never kept, and SQL that reads a view described again on every run, since a view's
  * columns change with its versions.
  */
-let fixture: EngineFixture;
-let engine: DuckDbQueryEngine;
-let store: DuckDbResultStore;
-
-beforeAll(async () => {
-  fixture = await createEngineFixture({ sampleData: false });
-  ({ engine, store } = engineOver(fixture, { pool: { size: 1 } }));
-});
-
-afterAll(async () => {
-  await engine?.close();
-  await store?.close();
-  await fixture?.cleanup();
-});
-
-async function run(sql: string, overrides: Parameters<typeof runRequest>[1] = {}) {
-  const request = runRequest(sql, overrides);
-  const result = await engine.run(request);
-  const page = await store.readPage({ executionId: request.executionId, limit: 10, offset: 0 });
-  return { columns: result.columns, rows: page.rows };
-}
+const engine = oneProcessEngine();
+const run = engine.run;
 
 describe('statements known from an earlier run', () => {
   it('give the same answers run after run, for every account', async () => {
@@ -44,11 +23,11 @@ describe('statements known from an earlier run', () => {
 
   it('are never failures: SQL that failed fails again, and runs once it can', async () => {
     const source = runRequest('SELECT 42 AS answer', { accountId: 'erin' });
-    const { columns } = await engine.run(source);
+    const { columns } = await engine.engine.run(source);
     const sql = 'SELECT * FROM mv.erin.result_answer';
     // Not readable without the view: refused every time, then read once the run may read it.
     for (let i = 0; i < 2; i++) {
-      expect((await failureOf(engine.run(runRequest(sql, { accountId: 'erin' })))).message).toMatch(
+      expect((await failureOf(engine.engine.run(runRequest(sql, { accountId: 'erin' })))).message).toMatch(
         /result_answer|mv/,
       );
     }
@@ -62,7 +41,7 @@ describe('statements known from an earlier run', () => {
     const sql = 'SELECT * FROM mv.erin.result_changing';
     const version = async (versionSql: string) => {
       const request = runRequest(versionSql, { accountId: 'erin' });
-      const { columns } = await engine.run(request);
+      const { columns } = await engine.engine.run(request);
       return [
         { catalog: 'mv', schema: 'erin', name: 'result_changing', executionId: request.executionId, columns },
       ];
