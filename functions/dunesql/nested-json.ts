@@ -11,7 +11,7 @@
  * object keyed by its field names; JSON casts back to arrays, maps and rows (from objects).
  *
  * A row's unnamed fields (`ROW(1, 'a')`, `zip`'s elements, `map_entries`') are keyed `field0`,
- * `field1`, … by position, the names Trino's clients give them; the local host does the same.
+ * `field1`, … by position (Trino's own cast would key them all ""); the local host does the same.
  */
 import { splitTopLevel } from '../core/sql-types';
 

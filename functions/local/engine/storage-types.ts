@@ -8,8 +8,8 @@ import { sqlIdentifier } from './result-files';
  * amount into an approximation; those are stored as their exact decimal text instead (also inside
  * lists, structs, maps and arrays). UNION has no Parquet form worth reading back and is stored as
  * text. A row's unnamed fields (`ROW(1, 'a')`, zip's elements), which DuckDB names "" and a reader
- * would collapse into one key, are named `field0`, `field1`, … by position, as Trino's clients name
- * them (and the Athena host does). Returns undefined when the column can be written as is.
+ * would collapse into one key, are named `field0`, `field1`, … by position, as the Athena host
+ * names them. Returns undefined when the column can be written as is.
  *
  * UHUGEINT→VARCHAR is very slow in DuckDB 1.5 (~60 µs a value, 1.2 s for 20k rows) while
  * HUGEINT→VARCHAR is fast, so values below 2^127 (all but the top half of the range) go through
