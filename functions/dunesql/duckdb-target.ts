@@ -68,6 +68,31 @@ const MACROS: Record<string, string> = {
   // Trino: NULL past the last field (DuckDB: an empty string).
   split_part: `(s, d, i) AS CASE WHEN i > len(string_split(s, d)) THEN NULL ELSE split_part(s, d, i) END`,
   map_size: `(m) AS len(map_keys(m))`,
+  // Trino names DuckDB spells differently, or builds from DuckDB's own functions.
+  is_finite: `(x) AS isfinite(x)`,
+  is_infinite: `(x) AS isinf(x)`,
+  infinity: `() AS CAST('Infinity' AS DOUBLE)`,
+  nan: `() AS CAST('NaN' AS DOUBLE)`,
+  codepoint: `(s) AS CAST(unicode(s) AS INTEGER)`,
+  levenshtein_distance: `(a, b) AS CAST(levenshtein(a, b) AS BIGINT)`,
+  hamming_distance: `(a, b) AS CAST(hamming(a, b) AS BIGINT)`,
+  normalize: `(s) AS nfc_normalize(s)`,
+  bitwise_left_shift: `(x, n) AS x << n`,
+  // Bits of x as a bits-wide two's complement integer.
+  bit_count: `(x, bits) AS CAST(bit_count(CAST(x AS BIGINT) & CASE WHEN bits >= 64 THEN -1 ELSE (CAST(1 AS BIGINT) << bits) - 1 END) AS BIGINT)`,
+  // Digits 0-9 then a-z; a digit the radix does not have fails, as in Trino.
+  from_base: `(s, radix) AS CASE WHEN s IS NULL OR radix IS NULL THEN NULL ELSE (CASE WHEN starts_with(s, '-') THEN -1 ELSE 1 END) * list_reduce(list_transform(string_split(lower(ltrim(s, '-')), ''), c -> CASE WHEN strpos('0123456789abcdefghijklmnopqrstuvwxyz', c) BETWEEN 1 AND radix THEN strpos('0123456789abcdefghijklmnopqrstuvwxyz', c) - 1 ELSE error('Not a valid base-' || radix || ' number: ' || s) END), (acc, d) -> acc * radix + d, CAST(0 AS BIGINT)) END`,
+  to_big_endian_64: `(x) AS unhex(printf('%016x', CAST(x AS BIGINT)))`,
+  to_big_endian_32: `(x) AS unhex(printf('%08x', CAST(x AS INTEGER)))`,
+  from_unixtime_nanos: `(n) AS make_timestamp_ns(CAST(n AS BIGINT))::TIMESTAMPTZ`,
+  to_iso8601: `(x DATE) AS strftime(x, '%Y-%m-%d'), (x TIMESTAMPTZ) AS strftime(x AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ'), (x TIMESTAMP) AS strftime(x, '%Y-%m-%dT%H:%M:%S.%g')`,
+  // An array's length, an object's number of keys, 0 for a scalar.
+  json_size: `(j, p) AS CASE json_type(j, p) WHEN 'ARRAY' THEN CAST(json_array_length(j, p) AS BIGINT) WHEN 'OBJECT' THEN CAST(len(json_keys(j, p)) AS BIGINT) WHEN NULL THEN NULL ELSE CAST(0 AS BIGINT) END`,
+  json_array_get: `(j, i) AS json_extract(j, CASE WHEN i < 0 THEN '$[#' || i || ']' ELSE '$[' || i || ']' END)`,
+  is_json_scalar: `(j) AS json_type(j) NOT IN ('OBJECT', 'ARRAY')`,
+  url_extract_host: `(u) AS nullif(regexp_extract(u, '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/:?#]*)', 1), '')`,
+  url_extract_path: `(u) AS regexp_extract(u, '^(?:[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*)?([^?#]*)', 1)`,
+  url_extract_parameter: `(u, name) AS CASE WHEN regexp_matches(u, '[?&]' || name || '=') THEN regexp_extract(u, '[?&]' || name || '=([^&#]*)', 1) END`,
   // Trino's array set functions keep the first array's order and one NULL, and are NULL when an
   // argument is (DuckDB's list_distinct keeps neither order nor NULLs). First occurrences kept by
   // position: list_position finds NULL too.
@@ -405,6 +430,12 @@ export const DUCKDB_RULES: RuleSet = {
   zip: renameTo('list_zip'),
   // polyglot would turn flatten into UNNEST (rows, not one array).
   flatten: (args, context) => context.template('list_reduce(__1, (a, b) -> list_concat(a, b), [])', args),
+  // Trino's and Dune's names for what the varbinary helpers do (lenient about the byte count).
+  from_big_endian_64: helper('varbinary_to_bigint'),
+  from_big_endian_32: helper('varbinary_to_integer'),
+  bytea2numeric: helper('varbinary_to_bigint'),
+  varbinary_to_decimal: (args, context) =>
+    context.template(`CAST(${HELPER_PREFIX}varbinary_to_uint256(__1) AS DECIMAL(38, 0))`, args),
   // Map and zip lambdas: DuckDB's lambdas take one parameter (an entry, a zipped pair).
   transform_values: lambdaOverEntries(
     'map_from_entries(list_transform(map_entries(__1), dunesql_entry -> ROW(dunesql_entry.key, __2)))',
@@ -424,10 +455,34 @@ export const DUCKDB_RULES: RuleSet = {
     'struct_extract(dunesql_pair, 2)',
   ]),
   ...Object.fromEntries(
-    ['array_distinct', 'array_union', 'array_except', 'array_intersect', 'arrays_overlap'].map((name) => [
-      name,
-      helper(name),
-    ]),
+    [
+      'array_distinct',
+      'array_union',
+      'array_except',
+      'array_intersect',
+      'arrays_overlap',
+      'is_finite',
+      'is_infinite',
+      'infinity',
+      'nan',
+      'codepoint',
+      'levenshtein_distance',
+      'hamming_distance',
+      'normalize',
+      'bitwise_left_shift',
+      'bit_count',
+      'from_base',
+      'to_big_endian_64',
+      'to_big_endian_32',
+      'from_unixtime_nanos',
+      'to_iso8601',
+      'json_size',
+      'json_array_get',
+      'is_json_scalar',
+      'url_extract_host',
+      'url_extract_path',
+      'url_extract_parameter',
+    ].map((name) => [name, helper(name)]),
   ),
   map_entries: (args, context) =>
     context.template('list_transform(map_entries(__1), entry -> ROW(entry.key, entry.value))', args),

@@ -299,9 +299,8 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       trino(
         ['is_finite(x) → boolean', 'is_infinite(x)', 'infinity() → double', 'nan() → double'],
         'Infinity tests; infinity and NaN values.',
-        'is_finite(1e0)',
+        'is_infinite(infinity()) and is_finite(1e0) and is_nan(nan())',
         'true',
-        { notLocal: "not under these names in DuckDB; compare with cast('Infinity' as double) instead." },
       ),
       trino(
         ['sin(x) → double', 'cos, tan, asin, acos, atan, atan2(y, x), sinh, cosh, tanh'],
@@ -319,9 +318,8 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       trino(
         'from_base(string, radix) → bigint',
         'Parses a number written in base radix.',
-        "from_base('ff', 16)",
-        '255',
-        { notLocal: "no from_base in DuckDB; for hex use varbinary_to_bigint(from_hex('ff'))." },
+        "from_base('ff', 16) + from_base('-101', 2)",
+        '250',
       ),
       trino('to_base(x, radix) → varchar', 'Writes x in base radix.', 'to_base(255, 16)', "'ff'", {
         localDiffers: "letters are upper case locally ('FF'); wrap it in lower().",
@@ -338,18 +336,21 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       trino(
         'bit_count(x, bits) → bigint',
         'Number of set bits in x as a bits-wide integer.',
-        'bit_count(7, 64)',
-        '3',
-        {
-          notLocal: "DuckDB's bit_count takes one argument; use bit_count(x) on a bigint (ignore the width).",
-        },
+        'bit_count(7, 64) + bit_count(-1, 8)',
+        '11',
       ),
       trino(
-        ['bitwise_left_shift(x, n) → same type', 'bitwise_right_shift(x, n)'],
-        'Shifts x left or right by n bits.',
+        'bitwise_left_shift(x, n) → same type',
+        'Shifts x left by n bits.',
         'bitwise_left_shift(1, 4)',
         '16',
-        { notLocal: 'no bitwise_left_shift in DuckDB; multiply by power(2, n) instead.' },
+      ),
+      trino(
+        'bitwise_right_shift(x, n) → same type',
+        'Shifts x right by n bits (a logical shift: zeros come in).',
+        'bitwise_right_shift(16, 4)',
+        '1',
+        { notLocal: 'not on the local engine yet; divide a non-negative x by power(2, n) instead.' },
       ),
     ],
   },
@@ -433,9 +434,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         "'def'",
       ),
       trino('chr(n) → varchar', 'The character with code point n.', 'chr(65)', "'A'"),
-      trino('codepoint(string) → integer', 'Code point of a one-character string.', "codepoint('A')", '65', {
-        notLocal: 'no codepoint in DuckDB; use unicode(string).',
-      }),
+      trino('codepoint(string) → integer', 'Code point of a one-character string.', "codepoint('A')", '65'),
       trino(
         'concat_ws(separator, a, b, …) → varchar',
         'Concatenation with a separator, skipping NULLs.',
@@ -445,9 +444,8 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       trino(
         ['levenshtein_distance(a, b) → bigint', 'hamming_distance(a, b) → bigint'],
         'Edit distance; number of positions that differ.',
-        "levenshtein_distance('kitten', 'sitting')",
-        '3',
-        { notLocal: 'DuckDB names them levenshtein and hamming; no spelling runs on both engines.' },
+        "levenshtein_distance('kitten', 'sitting') + hamming_distance('abc', 'abd')",
+        '4',
       ),
       trino(
         'format(format, args…) → varchar',
@@ -468,9 +466,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         "translate('abc', 'ab', 'xy')",
         "'xyc'",
       ),
-      trino('normalize(string) → varchar', 'Unicode NFC normalization.', "normalize('abc')", "'abc'", {
-        notLocal: 'DuckDB has nfc_normalize(string) instead.',
-      }),
+      trino('normalize(string) → varchar', 'Unicode NFC normalization.', "normalize('abc')", "'abc'"),
     ],
   },
   {
@@ -580,16 +576,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'The signed integer of exactly 8 (4) big-endian bytes.',
         'from_big_endian_64(0x00000000000003e8)',
         '1000',
-        {
-          notLocal: 'use varbinary_to_bigint / varbinary_to_integer (Dune), which the local engine supports.',
-        },
       ),
       trino(
         ['to_big_endian_64(bigint) → varbinary', 'to_big_endian_32(integer) → varbinary'],
         'The 8 (4) big-endian bytes of an integer.',
         'to_big_endian_64(1000)',
         '0x00000000000003e8',
-        { notLocal: 'no to_big_endian_64 in DuckDB.' },
       ),
       trino('xxhash64(varbinary) → varbinary', 'xxHash64 digest.', undefined, undefined, {
         notLocal: 'no xxhash64 in DuckDB; hash(x) gives a (different) 64-bit hash.',
@@ -648,7 +640,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'varbinary_to_decimal(0x03e8)',
         '1000',
         {
-          notLocal: 'use varbinary_to_uint256 or varbinary_to_int256 (exact, up to 128 bits locally).',
           notAthena: 'use varbinary_to_uint256 or varbinary_to_int256.',
         },
       ),
@@ -727,7 +718,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'bytea2numeric(0x03e8)',
         '1000',
         {
-          notLocal: 'use varbinary_to_bigint.',
           notAthena: 'use varbinary_to_bigint.',
         },
       ),
@@ -785,7 +775,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'The instant of a Unix time in nanoseconds.',
         'from_unixtime_nanos(1700000000000000000)',
         "timestamp '2023-11-14 22:13:20'",
-        { notLocal: 'use from_unixtime(nanoseconds / 1e9).' },
       ),
       trino(
         'format_datetime(timestamp, format) → varchar',
@@ -837,9 +826,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'ISO 8601 text of a date or timestamp.',
         "to_iso8601(date '2024-01-02')",
         "'2024-01-02'",
-        {
-          notLocal: "use format_datetime(x, 'yyyy-MM-dd''T''HH:mm:ss') or cast(x as varchar).",
-        },
       ),
       operator(
         'extract',
@@ -1339,21 +1325,15 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         'json_array_get(json_array, index) → json',
-        'Element of a JSON array (0-based).',
-        undefined,
-        undefined,
-        {
-          notLocal: "use json_extract(json, '$[0]').",
-        },
+        'Element of a JSON array (0-based; negative counts from the end).',
+        "cast(json_array_get('[1, 2, 3]', -1) as varchar)",
+        "'3'",
       ),
       trino(
         'json_size(json, path) → bigint',
         'Size of the array or object at path.',
         "json_size('{\"a\": [1, 2]}', '$.a')",
         '2',
-        {
-          notLocal: 'use json_array_length(json_extract(json, path)).',
-        },
       ),
       trino(
         'json_value(json, path) → varchar',
@@ -1374,9 +1354,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
           notLocal: 'use json_format(json_extract(json, path)).',
         },
       ),
-      trino('is_json_scalar(json) → boolean', 'Whether the value is a JSON scalar.', undefined, undefined, {
-        notLocal: "use json_type(json) not in ('OBJECT', 'ARRAY').",
-      }),
+      trino(
+        'is_json_scalar(json) → boolean',
+        'Whether the value is a JSON scalar.',
+        "is_json_scalar('1') and not is_json_scalar('[1]')",
+        'true',
+      ),
     ],
   },
   {
@@ -1387,16 +1370,19 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'Host of a URL.',
         "url_extract_host('https://dune.com/queries/1?x=2')",
         "'dune.com'",
-        {
-          notLocal: "use regexp_extract(url, '^[a-z]+://([^/:?#]+)', 1).",
-        },
       ),
-      trino('url_extract_path(url) → varchar', 'Path of a URL.', undefined, undefined, {
-        notLocal: 'use regexp_extract on the URL.',
-      }),
-      trino('url_extract_parameter(url, name) → varchar', 'A query-string parameter.', undefined, undefined, {
-        notLocal: 'use regexp_extract on the URL.',
-      }),
+      trino(
+        'url_extract_path(url) → varchar',
+        'Path of a URL.',
+        "url_extract_path('https://dune.com/queries/1?x=2')",
+        "'/queries/1'",
+      ),
+      trino(
+        'url_extract_parameter(url, name) → varchar',
+        'A query-string parameter (NULL when absent).',
+        "url_extract_parameter('https://dune.com/q?x=2&y=3', 'y')",
+        "'3'",
+      ),
       trino(
         ['url_encode(value) → varchar', 'url_decode(value)'],
         'Percent-encoding.',

@@ -79,9 +79,9 @@ The local host runs DuneSQL through a translator to DuckDB. Where it differs fro
   \`now()\` or \`random()\` fails locally.
 - \`format_datetime\`, \`parse_datetime\`, \`date_format\` and \`date_parse\` need a literal pattern
   with the common letters.
-- Some Trino functions are not available locally yet (among them \`levenshtein_distance\`,
-  \`from_base\`, \`xxhash64\`, \`json_size\`, \`url_extract_host\`, \`multimap_agg\`); the function
-  reference marks each one and says what to write instead.
+- Some Trino functions are not available locally yet (among them \`xxhash64\`, \`crc32\`,
+  \`human_readable_seconds\`, \`multimap_agg\`, \`approx_most_frequent\`, \`json_query\`); the
+  function reference marks each one and says what to write instead.
 - Statements other than one read-only query are refused.
 
 ## The sandbox
