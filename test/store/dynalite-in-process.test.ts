@@ -98,4 +98,26 @@ describe('dynalite in process', () => {
       }
     }
   });
+
+  it('hands requests over unsigned (dynalite checks only that a signature is present)', async () => {
+    const seen: Record<string, string>[] = [];
+    const handler = dynamo.requestHandler as unknown as {
+      handle(request: { headers: Record<string, string> }): Promise<unknown>;
+    };
+    const watching = {
+      ...handler,
+      handle: (request: { headers: Record<string, string> }) => {
+        seen.push({ ...request.headers });
+        return handler.handle(request);
+      },
+    };
+    const client = localDynamoClient(dynamo.endpoint, watching as never).doc;
+    const key = { pk: 'ACCOUNT#unsigned', sk: 'ITEM#1' };
+    await client.send(new PutCommand({ TableName, Item: { ...key, n: 1 } }));
+    expect((await client.send(new GetCommand({ TableName, Key: key }))).Item).toEqual({ ...key, n: 1 });
+    expect(seen).toHaveLength(2);
+    expect(seen.some((headers) => Object.keys(headers).some((name) => /^authorization$/i.test(name)))).toBe(
+      false,
+    );
+  });
 });

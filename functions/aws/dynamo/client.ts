@@ -21,7 +21,9 @@ export function localDynamoClient(
     endpoint,
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    ...(requestHandler ? { requestHandler } : {}),
+    // Handed to dynalite in process, a request needs no signature (functions/local/dynalite.ts):
+    // signing was half of the SDK's work per call, on the event loop that serves the API.
+    ...(requestHandler ? { requestHandler, signer: { sign: async (request) => request } } : {}),
   });
   return { client, doc: toDocumentClient(client) };
 }
