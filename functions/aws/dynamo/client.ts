@@ -17,10 +17,13 @@ export function localDynamoClient(
   /** Dynalite in this process: its in-process handler (functions/local/dynalite.ts). */
   requestHandler?: DynamoDBClientConfig['requestHandler'],
 ): { client: DynamoDBClient; doc: DynamoDBDocumentClient } {
+  const url = new URL(endpoint);
   const client = new DynamoDBClient({
     endpoint,
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // The endpoint is fixed: no rule set to evaluate per call (about 0.06 ms of CPU each).
+    endpointProvider: () => ({ url }),
     // Handed to dynalite in process, a request needs no signature (functions/local/dynalite.ts):
     // signing was half of the SDK's work per call, on the event loop that serves the API.
     ...(requestHandler ? { requestHandler, signer: { sign: async (request) => request } } : {}),
