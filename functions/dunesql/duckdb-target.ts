@@ -77,7 +77,10 @@ const MACROS: Record<string, string> = {
   levenshtein_distance: `(a, b) AS CAST(levenshtein(a, b) AS BIGINT)`,
   hamming_distance: `(a, b) AS CAST(hamming(a, b) AS BIGINT)`,
   normalize: `(s) AS nfc_normalize(s)`,
-  bitwise_left_shift: `(x, n) AS x << n`,
+  // Shifts within the value's width, as Java's (Trino's): bits shifted out are dropped, zeros come
+  // in (a logical right shift); DuckDB's integer << fails on overflow, its BIT strings do not.
+  bitwise_left_shift: shiftMacro('<<'),
+  bitwise_right_shift: shiftMacro('>>'),
   // Bits of x as a bits-wide two's complement integer.
   bit_count: `(x, bits) AS CAST(bit_count(CAST(x AS BIGINT) & CASE WHEN bits >= 64 THEN -1 ELSE (CAST(1 AS BIGINT) << bits) - 1 END) AS BIGINT)`,
   // Digits 0-9 then a-z; a digit the radix does not have fails, as in Trino.
@@ -140,6 +143,12 @@ const MACROS: Record<string, string> = {
   // A bigint, 0 when absent (as strpos).
   varbinary_position: `(b, p) AS (CASE WHEN octet_length(p) = 0 THEN 1 ELSE coalesce(list_position(list_transform(range(0, octet_length(b) - octet_length(p) + 1), i -> substring(hex(b), 2 * i + 1, 2 * octet_length(p)) = hex(p)), true), 0) END)::BIGINT`,
 };
+
+function shiftMacro(operator: '<<' | '>>'): string {
+  return ['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT']
+    .map((type) => `(x ${type}, n) AS CAST(CAST(x AS BIT) ${operator} n AS ${type})`)
+    .join(', ');
+}
 
 /** Dune's `bytearray_*` names are aliases of `varbinary_*`. */
 const BYTEARRAY_ALIASES = [
@@ -470,6 +479,7 @@ export const DUCKDB_RULES: RuleSet = {
       'hamming_distance',
       'normalize',
       'bitwise_left_shift',
+      'bitwise_right_shift',
       'bit_count',
       'from_base',
       'to_big_endian_64',
