@@ -81,6 +81,23 @@ const MACROS: Record<string, string> = {
   // in (a logical right shift); DuckDB's integer << fails on overflow, its BIT strings do not.
   bitwise_left_shift: shiftMacro('<<'),
   bitwise_right_shift: shiftMacro('>>'),
+  // Weeks, days, hours, minutes and seconds that are not zero, as Trino words them.
+  human_readable_seconds: `(s) AS CASE WHEN s IS NULL THEN NULL WHEN round(s) = 0 THEN '0 seconds' ELSE array_to_string(list_filter([${[
+    ['604800', '', 'week'],
+    ['86400', '604800', 'day'],
+    ['3600', '86400', 'hour'],
+    ['60', '3600', 'minute'],
+    ['1', '60', 'second'],
+  ]
+    .map(([size, within, unit]) => {
+      const count = `(${within ? `CAST(round(s) AS BIGINT) % ${within}` : 'CAST(round(s) AS BIGINT)'}) // ${size}`;
+      return `CASE WHEN ${count} > 0 THEN (${count}) || ' ${unit}' || CASE WHEN ${count} > 1 THEN 's' ELSE '' END END`;
+    })
+    .join(', ')}], x -> x IS NOT NULL), ', ') END`,
+  // Each key's values as an array (aggregate).
+  multimap_agg: `(k, v) AS map_from_entries(list_transform(list_distinct(list(k)), key -> ROW(key, list_transform(list_filter(list(ROW(k, v)), e -> struct_extract(e, 1) IS NOT DISTINCT FROM key), e -> struct_extract(e, 2)))))`,
+  // The buckets most frequent values and their counts (exact here).
+  approx_most_frequent: `(buckets, x, capacity) AS map_from_entries(list_transform(list_slice(list_reverse_sort(list_transform(map_entries(histogram(x)), e -> ROW(e.value, e.key))), 1, buckets), e -> ROW(struct_extract(e, 2), CAST(struct_extract(e, 1) AS BIGINT))))`,
   // Bits of x as a bits-wide two's complement integer.
   bit_count: `(x, bits) AS CAST(bit_count(CAST(x AS BIGINT) & CASE WHEN bits >= 64 THEN -1 ELSE (CAST(1 AS BIGINT) << bits) - 1 END) AS BIGINT)`,
   // Digits 0-9 then a-z; a digit the radix does not have fails, as in Trino.
@@ -480,6 +497,9 @@ export const DUCKDB_RULES: RuleSet = {
       'normalize',
       'bitwise_left_shift',
       'bitwise_right_shift',
+      'human_readable_seconds',
+      'multimap_agg',
+      'approx_most_frequent',
       'bit_count',
       'from_base',
       'to_big_endian_64',

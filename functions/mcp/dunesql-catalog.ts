@@ -880,7 +880,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'A duration in words.',
         'human_readable_seconds(3661)',
         "'1 hour, 1 minute, 1 second'",
-        { notLocal: 'no human_readable_seconds in DuckDB.' },
       ),
     ],
   },
@@ -1008,12 +1007,9 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         'approx_most_frequent(buckets, x, capacity) → map(x, bigint)',
-        'The most frequent values and their counts, approximately.',
-        undefined,
-        undefined,
-        {
-          notLocal: 'use count(*) with group by and order by ... limit.',
-        },
+        'The most frequent values and their counts, approximately (exactly on the local engine).',
+        "select element_at(approx_most_frequent(1, x, 100), 'c') from (values 'a', 'c', 'b', 'c') as t (x)",
+        '2',
       ),
       trino('checksum(x) → varbinary', 'An order-insensitive checksum of the group.', undefined, undefined, {
         notLocal: 'use bit_xor(hash(x)) for a comparable order-insensitive fingerprint.',
@@ -1280,11 +1276,8 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       trino(
         'multimap_agg(key, value) → map(key, array(value))',
         'A map from each key to all its values.',
-        undefined,
-        undefined,
-        {
-          notLocal: 'use map_agg(key, values) over a subquery that array_aggs the values per key.',
-        },
+        "select cardinality(element_at(multimap_agg(k, v), 'a')) from (values ('a', 1), ('a', 2), ('b', 3)) as t (k, v)",
+        '2',
       ),
     ],
   },
