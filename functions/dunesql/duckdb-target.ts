@@ -43,6 +43,9 @@ const substringOf = `unhex(substring(hex(b), 2 * s - 1, 2 * l))`;
 const substringFrom = `unhex(substring(hex(b), 2 * s - 1))`;
 
 /** Macros created in each sandbox before it locks (name without prefix → overloads). */
+/** A SQL/JSON path (`lax $.a`) as a JSON path DuckDB reads (`$.a`). */
+const SQL_JSON_PATH = `regexp_replace(p, '^\\s*(lax|strict)\\s+', '')`;
+
 const MACROS: Record<string, string> = {
   // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact. Trino's
   // sum of bigint (and of integer) is a bigint; DuckDB's a HUGEINT.
@@ -94,6 +97,10 @@ const MACROS: Record<string, string> = {
       return `CASE WHEN ${count} > 0 THEN (${count}) || ' ${unit}' || CASE WHEN ${count} > 1 THEN 's' ELSE '' END END`;
     })
     .join(', ')}], x -> x IS NOT NULL), ', ') END`,
+  // SQL/JSON paths start with a mode (lax, strict) DuckDB's JSON paths do not have; json_value
+  // answers scalars only, json_query objects and arrays only (NULL otherwise, Trino's defaults).
+  json_value: `(j, p) AS CASE WHEN json_type(j, ${SQL_JSON_PATH}) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(j, ${SQL_JSON_PATH}) END`,
+  json_query: `(j, p) AS CASE WHEN json_type(j, ${SQL_JSON_PATH}) IN ('OBJECT', 'ARRAY') THEN CAST(json_extract(j, ${SQL_JSON_PATH}) AS VARCHAR) END`,
   // Each key's values as an array (aggregate).
   multimap_agg: `(k, v) AS map_from_entries(list_transform(list_distinct(list(k)), key -> ROW(key, list_transform(list_filter(list(ROW(k, v)), e -> struct_extract(e, 1) IS NOT DISTINCT FROM key), e -> struct_extract(e, 2)))))`,
   // The buckets most frequent values and their counts (exact here).
@@ -500,6 +507,8 @@ export const DUCKDB_RULES: RuleSet = {
       'human_readable_seconds',
       'multimap_agg',
       'approx_most_frequent',
+      'json_value',
+      'json_query',
       'bit_count',
       'from_base',
       'to_big_endian_64',

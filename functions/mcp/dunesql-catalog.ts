@@ -1332,19 +1332,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'SQL/JSON scalar at path.',
         "json_value('{\"a\": 1}', 'lax $.a')",
         "'1'",
-        {
-          localDiffers:
-            'the lax/strict path mode is not understood locally (the answer is NULL); use json_extract_scalar(json, path).',
-        },
       ),
       trino(
         'json_query(json, path) → varchar',
-        'SQL/JSON value at path, as JSON text.',
-        undefined,
-        undefined,
-        {
-          notLocal: 'use json_format(json_extract(json, path)).',
-        },
+        'SQL/JSON object or array at path, as JSON text (NULL for a scalar).',
+        'json_query(\'{"a": {"b": 1}}\', \'lax $.a\')',
+        '\'{"b":1}\'',
       ),
       trino(
         'is_json_scalar(json) → boolean',

@@ -80,8 +80,8 @@ The local host runs DuneSQL through a translator to DuckDB. Where it differs fro
 - \`format_datetime\`, \`parse_datetime\`, \`date_format\` and \`date_parse\` need a literal pattern
   with the common letters.
 - Some Trino functions are not available locally yet (among them \`xxhash64\`, \`crc32\`,
-  \`checksum\`, \`json_query\`, \`varbinary_replace\`); the function reference marks each one and
-  says what to write instead.
+  \`checksum\`, \`varbinary_replace\`); the function reference marks each one and says what to
+  write instead.
 - Statements other than one read-only query are refused.
 
 ## The sandbox
