@@ -57,13 +57,6 @@ interface SdkRequest {
 }
 
 /**
- * An SDK request handler that calls dynalite's request listener with the request as an in-memory
- * message. The host runs dynalite in its own process, where every DynamoDB call paid for HTTP
- * twice (client and server) on the event loop the requests are served from. Dynalite's listener
- * reads the method, url, headers and body events of the request and answers through `setHeader`,
- * `statusCode` and `end`; the SDK reads any `{ statusCode, headers, body }` as a response.
- */
-/**
  * Dynalite checks that a request carries a signature of the right form, never the signature
  * itself, so requests handed over in process go unsigned (`localDynamoClient`: signing a request
  * cost half of the SDK's work per call) and get this header instead.
@@ -74,6 +67,13 @@ const UNSIGNED_REQUEST = {
   'x-amz-date': '20200101T000000Z',
 };
 
+/**
+ * An SDK request handler that calls dynalite's request listener with the request as an in-memory
+ * message. The host runs dynalite in its own process, where every DynamoDB call paid for HTTP
+ * twice (client and server) on the event loop the requests are served from. Dynalite's listener
+ * reads the method, url, headers and body events of the request and answers through `setHeader`,
+ * `statusCode` and `end`; the SDK reads any `{ statusCode, headers, body }` as a response.
+ */
 function inProcessHandler(server: Server): LocalDynamo['requestHandler'] {
   const handle = (request: SdkRequest) =>
     new Promise<{ response: { statusCode: number; headers: Record<string, string>; body: Readable } }>(

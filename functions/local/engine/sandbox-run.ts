@@ -98,6 +98,7 @@ const INTERRUPT_REPEAT_MS = 50;
 /** Translations by DuneSQL text, and result columns by DuckDB text (statement-cache.ts). */
 const translations = new BoundedCache<RanStatement>(500);
 const describedColumns = new BoundedCache<StatementColumn[]>(500);
+
 /** How often the growing result file and spill directory are measured against their limits. */
 const DISK_CHECK_MS = 100;
 
