@@ -42,6 +42,36 @@ export function findAll(node: AstNode, type: string, found: AstNode[] = []): Ast
   return found;
 }
 
+/**
+ * Replaces, in place, the column references `visit` answers for, leaving alone those a lambda
+ * around them binds (`x` or `x.field` inside `x -> …`). `visit` sees every other column node and
+ * returns its replacement, or undefined to keep it. Returns the node, replaced if it is a column.
+ */
+export function mapFreeColumns(node: AstNode, visit: (column: AstNode) => AstNode | undefined): AstNode {
+  const walk = (current: AstNode, bound: ReadonlySet<string>): AstNode => {
+    if (Array.isArray(current)) return current.map((child) => walk(child, bound));
+    if (!current || typeof current !== 'object') return current;
+    const type = nodeType(current);
+    if (type === 'column') {
+      const head = String(current.column.table?.name ?? current.column.name?.name ?? '').toLowerCase();
+      return bound.has(head) ? current : (visit(current) ?? current);
+    }
+    const inner =
+      type === 'lambda'
+        ? new Set([
+            ...bound,
+            ...(current.lambda.parameters ?? []).map((p: AstNode) => String(p.name).toLowerCase()),
+          ])
+        : bound;
+    for (const key of Object.keys(current)) current[key] = walk(current[key], inner);
+    return current;
+  };
+  return walk(node, new Set());
+}
+
+/** The lower-case name of a column reference (its last part). */
+export const columnName = (column: AstNode) => String(column.column.name?.name ?? '').toLowerCase();
+
 /** A generic function call's lower-case name and arguments, if the node is one. */
 export function functionCall(node: AstNode): { name: string; args: AstNode[] } | undefined {
   const call = node?.function ?? node?.aggregate_function;

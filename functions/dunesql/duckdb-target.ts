@@ -1,4 +1,4 @@
-import { containsAggregate, functionCall, nodeType, stringLiteral } from './ast';
+import { columnName, containsAggregate, functionCall, mapFreeColumns, nodeType, stringLiteral } from './ast';
 import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
 import type { AstNode } from './polyglot';
@@ -380,26 +380,10 @@ function overOneParameter(context: RuleContext, lambda: AstNode, fields: string[
   );
   if (names.length !== fields.length || !lambda.lambda.body) return undefined;
   const replacement = new Map(names.map((name, i) => [name, fields[i]!]));
-  const substitute = (node: AstNode, shadowed: ReadonlySet<string>): AstNode => {
-    if (Array.isArray(node)) return node.map((child) => substitute(child, shadowed));
-    if (!node || typeof node !== 'object') return node;
-    const type = nodeType(node);
-    if (type === 'column' && !node.column.table) {
-      const name = String(node.column.name?.name ?? '').toLowerCase();
-      const field = replacement.get(name);
-      if (field !== undefined && !shadowed.has(name)) return context.template(field, []);
-    }
-    const inner =
-      type === 'lambda'
-        ? new Set([
-            ...shadowed,
-            ...(node.lambda.parameters ?? []).map((p: AstNode) => String(p.name).toLowerCase()),
-          ])
-        : shadowed;
-    for (const key of Object.keys(node)) node[key] = substitute(node[key], inner);
-    return node;
-  };
-  return substitute(structuredClone(lambda.lambda.body), new Set());
+  return mapFreeColumns(structuredClone(lambda.lambda.body), (column) => {
+    const field = column.column.table ? undefined : replacement.get(columnName(column));
+    return field === undefined ? undefined : context.template(field, []);
+  });
 }
 
 /** A rule for a Trino call whose last argument is a lambda over map entries or zipped arrays. */

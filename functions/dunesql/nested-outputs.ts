@@ -7,7 +7,7 @@
  * and stars that cannot be written out as their columns (over joins). A column whose type is not
  * known for sure is left as Athena prints it: a wrong guess would make valid SQL fail.
  */
-import { findAll, instantiate, nodeType } from './ast';
+import { columnName, findAll, instantiate, mapFreeColumns, nodeType } from './ast';
 import {
   isNestedJsonType,
   nestedAsJsonText,
@@ -254,40 +254,23 @@ function uniqueOutput(name: string, columns: OutputColumn[]): number | undefined
   return matches.length === 1 ? matches[0] : undefined;
 }
 
-/** Names a lambda binds inside an expression: they are not outputs. */
-function lambdaParameters(expression: AstNode): Set<string> {
-  return new Set(
-    findAll(expression, 'lambda').flatMap((node: AstNode) =>
-      (node.lambda.parameters ?? []).map((p: AstNode) => String(p.name).toLowerCase()),
-    ),
-  );
-}
-
 /**
  * An ORDER BY expression of a SELECT made a select item: Trino resolves its names to outputs first,
  * so a name of an expression output is replaced by that expression. Undefined when a name matches
  * several outputs.
  */
 function withOutputsInlined(expression: AstNode, items: SelectItem[]): AstNode | undefined {
-  const bound = lambdaParameters(expression);
   const outputs = items.filter((item) => nodeType(item.node) === 'alias');
   const columns = items.flatMap((item) => item.columns);
   let ambiguous = false;
-  const replace = (node: AstNode): AstNode => {
-    if (!node || typeof node !== 'object') return node;
-    if (Array.isArray(node)) return node.map(replace);
-    if (nodeType(node) === 'column' && !node.column.table) {
-      const name = String(node.column.name?.name ?? '').toLowerCase();
-      if (bound.has(name)) return node;
-      const count = columns.filter((c) => c.name?.toLowerCase() === name).length;
-      if (count > 1) ambiguous = true;
-      const output = outputs.find((item) => String(item.node.alias.alias.name).toLowerCase() === name);
-      return count === 1 && output ? structuredClone(output.node.alias.this) : node;
-    }
-    for (const key of Object.keys(node)) node[key] = replace(node[key]);
-    return node;
-  };
-  const inlined = replace(expression);
+  const inlined = mapFreeColumns(expression, (column) => {
+    if (column.column.table) return undefined;
+    const name = columnName(column);
+    const count = columns.filter((c) => c.name?.toLowerCase() === name).length;
+    if (count > 1) ambiguous = true;
+    const output = outputs.find((item) => String(item.node.alias.alias.name).toLowerCase() === name);
+    return count === 1 && output ? structuredClone(output.node.alias.this) : undefined;
+  });
   return ambiguous ? undefined : inlined;
 }
 
@@ -297,23 +280,13 @@ function withOutputReferences(
   expression: AstNode,
   columns: OutputColumn[],
 ): AstNode | undefined {
-  const bound = lambdaParameters(expression);
+  if (findAll(expression, 'subquery').length) return undefined;
   let unplaced = false;
-  const replace = (node: AstNode): AstNode => {
-    if (!node || typeof node !== 'object') return node;
-    if (Array.isArray(node)) return node.map(replace);
-    if (nodeType(node) === 'column') {
-      const name = String(node.column.name?.name ?? '').toLowerCase();
-      if (!node.column.table && bound.has(name)) return node;
-      const index = node.column.table ? undefined : uniqueOutput(name, columns);
-      if (index === undefined) unplaced = true;
-      return index === undefined ? node : instantiate(polyglot, `q.c${index}`, []);
-    }
-    if (nodeType(node) === 'subquery') unplaced = true;
-    for (const key of Object.keys(node)) node[key] = replace(node[key]);
-    return node;
-  };
-  const replaced = replace(expression);
+  const replaced = mapFreeColumns(expression, (column) => {
+    const index = column.column.table ? undefined : uniqueOutput(columnName(column), columns);
+    if (index === undefined) unplaced = true;
+    return index === undefined ? undefined : instantiate(polyglot, `q.c${index}`, []);
+  });
   return unplaced ? undefined : replaced;
 }
 
