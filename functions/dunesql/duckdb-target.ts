@@ -1,6 +1,7 @@
 import { columnName, containsAggregate, functionCall, mapFreeColumns, nodeType, stringLiteral } from './ast';
 import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
+import { quoteIdentifier } from './nested-json';
 import type { AstNode } from './polyglot';
 import { type Rule, type RuleContext, type RuleSet, renameTo, unsupported } from './rules';
 
@@ -381,8 +382,14 @@ function overOneParameter(context: RuleContext, lambda: AstNode, fields: string[
   if (names.length !== fields.length || !lambda.lambda.body) return undefined;
   const replacement = new Map(names.map((name, i) => [name, fields[i]!]));
   return mapFreeColumns(structuredClone(lambda.lambda.body), (column) => {
-    const field = column.column.table ? undefined : replacement.get(columnName(column));
-    return field === undefined ? undefined : context.template(field, []);
+    // `v` itself, or a field of it (`v.amount`, parsed as column amount of table v).
+    const table = column.column.table && String(column.column.table.name).toLowerCase();
+    const field = replacement.get(table ?? columnName(column));
+    if (field === undefined) return undefined;
+    return context.template(
+      table ? `(${field}).${quoteIdentifier(String(column.column.name.name))}` : field,
+      [],
+    );
   });
 }
 
