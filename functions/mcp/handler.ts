@@ -15,7 +15,7 @@ import { errorResponse, requestIdOf } from '../http/route-handler';
 import { getServices, type Services } from '../services';
 import { AccountEventStore, mcpEventLog, sseEvent } from './event-store';
 import { McpServerPool } from './server';
-import { answersAsStream, malformedToolCallAnswer } from './tool-arguments';
+import { answersAsStream, malformedToolCallAnswer, type ParsedBody, parseBody } from './tool-arguments';
 
 /** No MCP request runs longer than this (API Gateway ends requests at 29 s). */
 export const MCP_REQUEST_DEADLINE_MS = 25_000;
@@ -47,7 +47,8 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       if (refused) return refused;
       const account = await authenticate(event, requestId);
       if ('statusCode' in account) return account;
-      const malformed = malformedToolCallAnswer(event);
+      const parsed = parseBody(event);
+      const malformed = malformedToolCallAnswer(parsed);
       if (malformed) {
         return {
           statusCode: 200,
@@ -67,7 +68,7 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const acceptsJson = /application\/json|\*\/\*/i.test(accept);
       const jsonOnly =
         !/text\/event-stream/i.test(accept) ||
-        (acceptsJson && !(await answersAsStream(event, (id) => isFinished(services, id))));
+        (acceptsJson && !(await answersAsStream(parsed, (id) => isFinished(services, id))));
       const eventStore = jsonOnly
         ? undefined
         : new AccountEventStore(mcpEventLog(services), account.accountId);
@@ -80,12 +81,20 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const deadline = startDeadline(requestDeadlineMs());
       try {
         const handled = await Promise.race([
-          transport.handleRequest(toRequest(event, baseUrl)),
+          transport.handleRequest(
+            toRequest(event, baseUrl, parsed),
+            parsed ? { parsedBody: parsed.value } : undefined,
+          ),
           deadline.expired,
         ]);
-        // Reads to the end: in SSE mode the stream closes itself after the final response.
+        // A JSON answer is complete once handled; an SSE stream is read to its end (it closes
+        // itself after the final response) or to the deadline.
         const { body, timedOut } =
-          handled === TIMED_OUT ? { body: '', timedOut: true } : await readBody(handled, deadline.expired);
+          handled === TIMED_OUT
+            ? { body: '', timedOut: true }
+            : jsonOnly
+              ? { body: await handled.text(), timedOut: false }
+              : await readBody(handled, deadline.expired);
         if (timedOut) {
           logger.warn('mcp request cut at the deadline', { deadlineMs: deadline.ms });
           const answer = deadlineAnswer(
@@ -325,7 +334,7 @@ function rpcError(
   };
 }
 
-function toRequest(event: APIGatewayProxyEvent, baseUrl: string): Request {
+function toRequest(event: APIGatewayProxyEvent, baseUrl: string, parsed: ParsedBody): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) headers.set(name, value);
@@ -345,8 +354,9 @@ function toRequest(event: APIGatewayProxyEvent, baseUrl: string): Request {
     if (value !== undefined && name !== API_KEY_QUERY_PARAMETER) query.set(name, value);
   }
   const search = query.size ? `?${query.toString()}` : '';
+  // A body parsed already goes to the transport as such: the Request needs none.
   const body =
-    event.body === null || event.body === undefined
+    parsed || event.body === null || event.body === undefined
       ? undefined
       : event.isBase64Encoded
         ? Buffer.from(event.body, 'base64')

@@ -1,5 +1,24 @@
+import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+
+/** A POST's body parsed once for every reader; `undefined` when the transport should read it. */
+export type ParsedBody = { value: unknown } | undefined;
+
+/**
+ * The POST's JSON body, parsed once for the checks below and handed to the transport (which
+ * then neither reads nor parses it again). A body that is not JSON, or longer than the SDK's own
+ * limit, is left to the transport, so it answers -32700 or 413 as it always has.
+ */
+export function parseBody(event: APIGatewayProxyEvent): ParsedBody {
+  const text = bodyText(event);
+  if (Buffer.byteLength(text) > DEFAULT_MAX_REQUEST_BODY_SIZE) return undefined;
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * `tools/call` whose `params` or `params.arguments` is not a JSON object (null, a list, a string, a
@@ -7,13 +26,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
  * gets instead a tool result with `isError` that says what to send; undefined when the request is
  * anything else (the SDK handles it).
  */
-export function malformedToolCallAnswer(event: APIGatewayProxyEvent): JSONRPCMessage | undefined {
-  let message: unknown;
-  try {
-    message = JSON.parse(bodyText(event));
-  } catch {
-    return undefined;
-  }
+export function malformedToolCallAnswer(body: ParsedBody): JSONRPCMessage | undefined {
+  const message = body?.value;
   if (!isObject(message) || message.method !== 'tools/call') return undefined;
   const { id, params } = message;
   if (typeof id !== 'string' && typeof id !== 'number') return undefined;
@@ -39,16 +53,12 @@ export function malformedToolCallAnswer(event: APIGatewayProxyEvent): JSONRPCMes
  * from the in-memory cache).
  */
 export async function answersAsStream(
-  event: APIGatewayProxyEvent,
+  body: ParsedBody,
   isFinished: (executionId: string) => Promise<boolean>,
 ): Promise<boolean> {
-  let body: unknown;
-  try {
-    body = JSON.parse(bodyText(event));
-  } catch {
-    return false; // the SDK answers a parse error, as JSON
-  }
-  for (const message of Array.isArray(body) ? body : [body]) {
+  if (!body) return false; // the SDK answers a parse error, as JSON
+  const { value } = body;
+  for (const message of Array.isArray(value) ? value : [value]) {
     if (!isObject(message) || !isObject(message.params)) continue;
     const { params } = message;
     if (isObject(params._meta) && params._meta.progressToken !== undefined) return true;

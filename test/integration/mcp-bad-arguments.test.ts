@@ -68,4 +68,63 @@ describe('MCP tools/call with malformed arguments, and Accept forms', () => {
     expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
     expect(await response.text()).toMatch(/^data: .*"serverInfo":\{"name":"service"/m);
   });
+
+  // The handler parses a body once and hands it to the transport; what it cannot parse, or what
+  // is longer than the SDK's limit, still reaches the transport raw and gets the SDK's answers.
+  const postRaw = (body: string, accept = 'application/json') =>
+    fetch(`${host.baseUrl}/mcp/v1`, {
+      method: 'POST',
+      headers: {
+        'x-service-api-key': host.apiKey,
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2025-06-18',
+        accept,
+      },
+      body,
+    });
+
+  it('a body that is not JSON gets a JSON-RPC parse error (-32700)', async () => {
+    const response = await postRaw('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(response.status).toBe(400);
+    const body: Json = await response.json();
+    expect(body.error.code).toBe(-32700);
+  });
+
+  it('a body over 4 MiB is refused with 413 and stores nothing', async () => {
+    const sql = `select '${'x'.repeat(4 * 1024 * 1024)}' as big`;
+    const response = await postRaw(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'createServiceQuery', arguments: { name: 'too big', query: sql } },
+      }),
+    );
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as Json).error.message).toMatch(/Payload Too Large/);
+    const listed: Json = await (await host.call('/v1/queries?limit=100')).json();
+    expect(listed.queries.map((q: Json) => q.name)).not.toContain('too big');
+  });
+
+  it('a batch gets every answer in one JSON response, and notifications alone get 202', async () => {
+    const response = await postRaw(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'getUsage', arguments: {} } },
+        { jsonrpc: '2.0', id: 'b', method: 'tools/list' },
+      ]),
+    );
+    expect(response.status).toBe(200);
+    const answers = (await response.json()) as Json[];
+    expect(answers.map((answer) => answer.id).sort()).toEqual(['a', 'b']);
+    expect(answers.find((answer) => answer.id === 'b')!.result.tools.length).toBe(20);
+    const notified = await postRaw(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    expect(notified.status).toBe(202);
+    expect(await notified.text()).toBe('');
+  });
+
+  it('a message that is JSON but not JSON-RPC gets -32700 from the transport', async () => {
+    const response = await postRaw(JSON.stringify({ hello: 'world' }));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as Json).error.code).toBe(-32700);
+  });
 });
