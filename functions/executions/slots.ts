@@ -6,6 +6,11 @@ import type { Services } from '../services';
  * Takes one of the account's execution slots, oldest queued execution first. Executions already
  * submitted to the engine hold a slot, even while the engine still queues them (PENDING). A
  * polling caller (a pipeline node) passes its `attempt`: past `maxSlotPolls` it gives up.
+ *
+ * Oldest first does not mean one at a time: the slots the older queued executions need are left
+ * free for them, and a younger one takes a slot only if one is left over. So executions that
+ * start together (a pipeline's parallel nodes, a dashboard's queries) all start at once when the
+ * account has room, instead of each waiting for the one before it to reach the engine.
  */
 export async function acquireSlot(
   services: Services,
@@ -22,31 +27,35 @@ export async function acquireSlot(
     await failSlotWait(services, executionId);
     return { status: 'finished', attempts };
   }
-  if (await olderOneQueued(services, execution)) return { status: 'waiting', attempts };
-  const acquired = await services.limiter.tryAcquire(
-    execution.accountId,
-    services.config.maxConcurrentExecutions,
-  );
+  const limit = services.config.maxConcurrentExecutions;
+  const reserved = await olderQueuedCount(services, execution, limit);
+  if (reserved >= limit) return { status: 'waiting', attempts };
+  // An older execution that took its slot but is not submitted yet counts twice (in `running`
+  // and here): that only makes a younger one wait a moment longer, never exceeds the limit.
+  const acquired = await services.limiter.tryAcquire(execution.accountId, limit - reserved);
   return { status: acquired ? 'acquired' : 'waiting', attempts };
 }
 
 const queued = (e: Execution) => e.state === 'QUERY_STATE_PENDING' && !e.engineRunId;
 
 /**
- * Whether an older execution of the account still waits for a slot (oldest first). The active
- * index is eventually consistent in DynamoDB: an execution it still lists as queued may have
- * started or ended, which would leave a freed slot unused (the slot gate offers it once). So a
- * candidate is confirmed with a consistent read before it counts.
+ * How many older executions of the account still wait for a slot (counted up to `atMost`). The
+ * active index is eventually consistent in DynamoDB: an execution it still lists as queued may
+ * have started or ended, which would hold back a slot nobody needs. So each candidate is
+ * confirmed with a consistent read before it counts.
  */
-async function olderOneQueued(services: Services, execution: Execution): Promise<boolean> {
-  const older = (await services.executions.listActive(execution.accountId)).filter(
+async function olderQueuedCount(services: Services, execution: Execution, atMost: number): Promise<number> {
+  const candidates = (await services.executions.listActive(execution.accountId)).filter(
     (e) => queued(e) && e.executionId < execution.executionId,
   );
-  for (const candidate of older) {
-    const current = await services.executions.get(candidate.executionId);
-    if (current && queued(current)) return true;
+  let count = 0;
+  for (let i = 0; i < candidates.length && count < atMost; i += atMost) {
+    const confirmed = await Promise.all(
+      candidates.slice(i, i + atMost).map((candidate) => services.executions.get(candidate.executionId)),
+    );
+    count += confirmed.filter((current) => current !== undefined && queued(current)).length;
   }
-  return false;
+  return Math.min(count, atMost);
 }
 
 /** An execution that waited for a slot past its limit ends FAILED, saying why. */

@@ -21,10 +21,12 @@ describe('taking an execution slot', () => {
     await host?.stop();
   });
 
-  it('waits behind an older queued execution, but not behind one the index still lists after it started', async () => {
+  it('keeps the slot an older queued execution needs, but not behind one the index still lists after it started', async () => {
     const older = await record();
     await new Promise((resolve) => setTimeout(resolve, 2)); // a later ULID
     const younger = await record();
+    // One of the two slots is taken: the last one is the older execution's.
+    expect(await host.services.limiter.tryAcquire(host.accountId, 2)).toBe(true);
     expect(await acquireSlot(host.services, younger.executionId, 0)).toMatchObject({ status: 'waiting' });
 
     // The older one was submitted; an eventually consistent index may still list it as queued.
@@ -40,6 +42,26 @@ describe('taking an execution slot', () => {
     expect(await acquireSlot(staleIndex, younger.executionId, 0)).toMatchObject({ status: 'acquired' });
     await host.services.limiter.reset(host.accountId);
     for (const execution of [older, younger]) {
+      await host.services.executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+        state: 'QUERY_STATE_CANCELLED',
+      });
+    }
+  });
+
+  it('lets executions queued together all start when the account has a slot for each', async () => {
+    const older = await record();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const younger = await record();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const youngest = await record();
+    // Two slots, three queued: the younger one does not wait for the older one's turn, since a
+    // slot is left for it; the youngest finds both slots spoken for and waits.
+    expect(await acquireSlot(host.services, younger.executionId, 0)).toMatchObject({ status: 'acquired' });
+    expect(await acquireSlot(host.services, youngest.executionId, 0)).toMatchObject({ status: 'waiting' });
+    expect(await acquireSlot(host.services, older.executionId, 0)).toMatchObject({ status: 'acquired' });
+    expect(await host.services.limiter.running(host.accountId)).toBe(2);
+    await host.services.limiter.reset(host.accountId);
+    for (const execution of [older, younger, youngest]) {
       await host.services.executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
         state: 'QUERY_STATE_CANCELLED',
       });
