@@ -111,12 +111,23 @@ export async function startNode(
   services: Services,
   pipelineExecutionId: string,
   nodeId: number,
-): Promise<{ executionId: string } | { state: NodeState | 'missing' | undefined }> {
+): Promise<
+  | {
+      executionId: string;
+      /**
+       * The node's record of its execution (and a view's refresh), written meanwhile: the caller
+       * may take a slot and submit at once, and awaits this before it ends the node or returns.
+       */
+      recorded: Promise<void>;
+    }
+  | { state: NodeState | 'missing' | undefined }
+> {
   const run = await services.pipelines.get(pipelineExecutionId);
   const node = run?.nodes.find((n) => n.nodeId === nodeId);
   if (!run || !node || TERMINAL_NODE_STATES.includes(node.state)) return { state: node?.state ?? 'missing' };
   // A retried Start Task (the previous invocation died) picks up the node's execution where it is.
-  if (node.state === 'running' && node.executionId) return { executionId: node.executionId };
+  if (node.state === 'running' && node.executionId)
+    return { executionId: node.executionId, recorded: Promise.resolve() };
   if (run.execution.state === 'cancelled') {
     await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
       state: 'cancelled',
@@ -159,13 +170,14 @@ export async function startNode(
     });
     return { state: 'failed' };
   }
-  await Promise.all([
+  const recorded = Promise.all([
     services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['running'], { executionId }),
     node.kind === 'materialized_view_refresh'
       ? services.materializedViews.recordRefresh(node.materializedViewName!, executionId)
       : undefined,
-  ]);
-  return { executionId };
+  ]).then(() => undefined);
+  recorded.catch(() => undefined); // the caller awaits it
+  return { executionId, recorded };
 }
 
 /** Ends the node from its execution's outcome (once the execution has ended). */

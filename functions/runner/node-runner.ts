@@ -140,7 +140,13 @@ const readableBy = (services: Services) => (accountId: string) =>
 async function startNodeStep(services: Services, input: PipelineRunnerInput): Promise<NodeProgress> {
   const started = await startNode(services, input.pipeline_execution_id, Number(input.node_id));
   if (!('executionId' in started)) return { status: 'finished', polls: 0, wait_seconds: 0 };
-  return advanceNode(services, input, started.executionId, 0);
+  // The slot and the submit need not wait for the node's record of its execution id; the node
+  // ends, and the Task answers, only once that record is written.
+  const [progress] = await Promise.all([
+    advanceNode(services, input, started.executionId, 0, started.recorded),
+    started.recorded,
+  ]);
+  return progress;
 }
 
 /** Check_n: one more step of the node's execution (a slot attempt or a status read). */
@@ -172,6 +178,8 @@ async function advanceNode(
   input: PipelineRunnerInput,
   executionId: string,
   polls: number,
+  /** The node's record of its execution id, when the Start Task writes it meanwhile. */
+  recorded?: Promise<void>,
 ): Promise<NodeProgress> {
   const pipelineExecutionId = input.pipeline_execution_id;
   const nodeId = Number(input.node_id);
@@ -192,6 +200,7 @@ async function advanceNode(
     ...carried,
   });
   const finish = async (): Promise<NodeProgress> => {
+    await recorded;
     await finishNode(services, pipelineExecutionId, nodeId, executionId);
     return { status: 'finished', execution_id: executionId, polls, wait_seconds: 0 };
   };
@@ -212,7 +221,7 @@ async function advanceNode(
       ? ({ status: 'acquired', attempts: 1 } as const)
       : await acquireSlot(services, executionId, polls, execution);
     if (slot.status === 'waiting') return next('waiting', polls + 1, services.config.slotPollSeconds);
-    if (slot.status === 'finished') return advanceNode(services, input, executionId, polls + 1);
+    if (slot.status === 'finished') return advanceNode(services, input, executionId, polls + 1, recorded);
     const submitted = await submitWithRelations(services, executionId, execution, prefetched);
     return submitted.status === 'running' ? next('running', polls + 1) : finish();
   }

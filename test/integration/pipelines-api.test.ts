@@ -322,6 +322,39 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect(definition.pipeline.nodes[0].materialized_view_refresh.name).toBe('mv.local.result_pipe_a');
   });
 
+  it('ends a node only once it has recorded its execution, however slow that write is', async () => {
+    // The Start Task submits the node's query while the node records its execution id: a node
+    // whose query ends first must still not end before the record (it would lose its id).
+    const pipelines = host.services.pipelines;
+    const original = pipelines.transitionNode.bind(pipelines);
+    pipelines.transitionNode = async (id, nodeId, from, changes) => {
+      if (changes.executionId) await new Promise((resolve) => setTimeout(resolve, 300));
+      return original(id, nodeId, from, changes);
+    };
+    try {
+      // A run the engine refuses at submit ends the node within the Start Task itself.
+      const engine = host.services.engine;
+      const submit = engine.submit.bind(engine);
+      engine.submit = async () => {
+        throw new Error('the engine refused it');
+      };
+      let status: Json;
+      try {
+        const root = await createQuery('select 1 as one');
+        const started = await bodyOf(await host.call(`/v1/query/${root}/pipeline/execute`, { json: {} }));
+        status = await waitForPipeline(started.pipeline_execution_id);
+      } finally {
+        engine.submit = submit;
+      }
+      expect(status.status).toBe('failed');
+      expect(node(status, 1)).toMatchObject({ status: 'failed', execution_id: expect.stringMatching(/^01/) });
+      const execution = await host.services.executions.get(node(status, 1).execution_id);
+      expect(execution?.state).toBe('QUERY_STATE_FAILED');
+    } finally {
+      pipelines.transitionNode = original;
+    }
+  });
+
   it("hides other accounts' pipeline executions", async () => {
     expect((await host.call('/v1/pipelines/executions/01HKZJ2683PHF9Q9PHHQ8FW4Q1/status')).status).toBe(404);
     expect((await host.call('/v1/pipelines/executions/nope/status')).status).toBe(400);
