@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ResultPageRequest } from '../../functions/core/engine';
 import { BadRequestError, NotFoundError } from '../../functions/core/errors';
 import { parseResultFilter, parseSortBy } from '../../functions/core/result-filter';
@@ -69,6 +70,24 @@ describe('warming a stored result', () => {
       expect(first.totalRowCount).toBe(ROWS);
       await expect(warmed.warm('01HKZJ0000000000000000000Z')).rejects.toBeInstanceOf(NotFoundError);
     } finally {
+      await warmed.close();
+    }
+  });
+
+  it('lets a page read that arrives mid-warm wait for that shape instead of reading it again', async () => {
+    const warmed = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+    const run = vi.spyOn(DuckDBConnection.prototype, 'runAndReadAll');
+    try {
+      const warming = warmed.warm(big);
+      const [first] = await Promise.all([
+        warmed.readPage({ executionId: big, limit: 5, offset: 7 }),
+        warming,
+      ]);
+      expect(first).toEqual(await page({ limit: 5, offset: 7 }));
+      const describes = run.mock.calls.filter(([sql]) => String(sql).startsWith('DESCRIBE'));
+      expect(describes).toHaveLength(1);
+    } finally {
+      run.mockRestore();
       await warmed.close();
     }
   });

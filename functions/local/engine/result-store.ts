@@ -67,7 +67,8 @@ const ROW_NUMBER = 'file_row_number';
  */
 export class DuckDbResultStore implements ResultStore {
   private sandbox?: Promise<{ sandbox: Sandbox; spillDirectory: string }>;
-  private readonly info = new Map<string, ResultInfo>();
+  /** Each result's shape, read once: a read that arrives while `warm` reads it waits for that. */
+  private readonly info = new Map<string, Promise<ResultInfo>>();
 
   constructor(private readonly options: DuckDbResultStoreOptions) {}
 
@@ -184,36 +185,39 @@ export class DuckDbResultStore implements ResultStore {
   }
 
   /** Columns (engine names and types from the file's metadata) and row count; cached, files never change. */
-  private async describe(
-    connection: DuckDBConnection,
-    executionId: string,
-    path: string,
-  ): Promise<ResultInfo> {
-    const cached = this.info.get(executionId);
-    if (cached) return cached;
-    const schema = await connection.runAndReadAll('DESCRIBE SELECT * FROM read_parquet($path)', { path });
-    const stored = schema
-      .getRowObjects()
-      .map((row) => ({ name: String(row.column_name), type: String(row.column_type) }));
-    const metadata = await connection.runAndReadAll(
-      'SELECT value FROM parquet_kv_metadata($path) WHERE decode(key) = $key',
-      { path, key: COLUMNS_METADATA_KEY },
-      { path: VARCHAR, key: VARCHAR },
-    );
-    const original = parseColumnsMetadata(metadata.getRows()[0]?.[0]);
-    const columns = stored.map(
-      (column, i): StoredColumn => ({
-        name: column.name,
-        type: original?.[i]?.name === column.name ? original[i]!.type : column.type,
-        storedType: column.type,
-      }),
-    );
-    const count = await connection.runAndReadAll('SELECT count(*) FROM read_parquet($path)', { path });
-    const info = { columns, rowCount: Number(count.getRows()[0]![0]) };
+  private describe(connection: DuckDBConnection, executionId: string, path: string): Promise<ResultInfo> {
+    const known = this.info.get(executionId);
+    if (known) return known;
+    const described = readResultInfo(connection, path);
     if (this.info.size >= MAX_CACHED_RESULTS) this.info.delete(this.info.keys().next().value!);
-    this.info.set(executionId, info);
-    return info;
+    this.info.set(executionId, described);
+    described.catch(() => {
+      if (this.info.get(executionId) === described) this.info.delete(executionId);
+    });
+    return described;
   }
+}
+
+async function readResultInfo(connection: DuckDBConnection, path: string): Promise<ResultInfo> {
+  const schema = await connection.runAndReadAll('DESCRIBE SELECT * FROM read_parquet($path)', { path });
+  const stored = schema
+    .getRowObjects()
+    .map((row) => ({ name: String(row.column_name), type: String(row.column_type) }));
+  const metadata = await connection.runAndReadAll(
+    'SELECT value FROM parquet_kv_metadata($path) WHERE decode(key) = $key',
+    { path, key: COLUMNS_METADATA_KEY },
+    { path: VARCHAR, key: VARCHAR },
+  );
+  const original = parseColumnsMetadata(metadata.getRows()[0]?.[0]);
+  const columns = stored.map(
+    (column, i): StoredColumn => ({
+      name: column.name,
+      type: original?.[i]?.name === column.name ? original[i]!.type : column.type,
+      storedType: column.type,
+    }),
+  );
+  const count = await connection.runAndReadAll('SELECT count(*) FROM read_parquet($path)', { path });
+  return { columns, rowCount: Number(count.getRows()[0]![0]) };
 }
 
 /**
