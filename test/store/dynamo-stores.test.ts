@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoAccountCounters } from '../../functions/aws/dynamo/account-limits-store';
 import { localDynamoClient } from '../../functions/aws/dynamo/client';
 import { DynamoExecutionStore } from '../../functions/aws/dynamo/execution-store';
+import { DynamoPipelineStore } from '../../functions/aws/dynamo/pipeline-store';
 import { DynamoQueryStore } from '../../functions/aws/dynamo/query-store';
 import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
 import type { Execution } from '../../functions/core/executions';
 import { newId } from '../../functions/core/ids';
+import type { PipelineExecution, PipelineNodeRun } from '../../functions/core/pipelines';
 import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/local/dynalite';
 
 describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
@@ -13,9 +15,12 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
   let executions: DynamoExecutionStore;
   let counters: DynamoAccountCounters;
   let queries: DynamoQueryStore;
+  let doc: ReturnType<typeof localDynamoClient>['doc'];
   beforeAll(async () => {
     dynamo = await startDynalite();
-    const { client, doc } = localDynamoClient(dynamo.endpoint);
+    const local = localDynamoClient(dynamo.endpoint);
+    const { client } = local;
+    doc = local.doc;
     await ensureTables(client);
     executions = new DynamoExecutionStore(doc, SERVICE_TABLE.localName);
     counters = new DynamoAccountCounters(doc, SERVICE_TABLE.localName);
@@ -135,5 +140,34 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
     ]);
     expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
     expect((await queries.get(ids[0]!))?.version).toBe(2);
+  });
+
+  it('creates a pipeline of many nodes in batches, the header last, and never twice', async () => {
+    const pipelines = new DynamoPipelineStore(doc, SERVICE_TABLE.localName);
+    const pipelineExecutionId = newId();
+    const nodes: PipelineNodeRun[] = Array.from({ length: 60 }, (_, i) => ({
+      pipelineExecutionId,
+      nodeId: i + 1,
+      kind: 'query_execution',
+      queryId: i + 1,
+      performance: 'medium',
+      dependencies: i === 0 ? [] : [i],
+      state: 'pending',
+    }));
+    const execution: PipelineExecution = {
+      pipelineExecutionId,
+      accountId: 'acct',
+      state: 'pending',
+      graphHash: 'h',
+      graph: { nodes: [] },
+      submittedAt: new Date().toISOString(),
+    };
+    await pipelines.create(execution, nodes);
+    const stored = await pipelines.get(pipelineExecutionId);
+    expect(stored?.execution.state).toBe('pending');
+    expect(stored?.nodes.map((node) => node.nodeId)).toEqual(nodes.map((node) => node.nodeId));
+    expect(stored?.nodes[59]).toEqual(nodes[59]);
+    // The header is the commit point: a second creation under the same id is refused.
+    await expect(pipelines.create(execution, nodes)).rejects.toThrow();
   });
 });

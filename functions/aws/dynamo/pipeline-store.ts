@@ -15,7 +15,7 @@ import {
   TERMINAL_PIPELINE_STATES,
 } from '../../core/pipelines';
 import { isConditionFailure } from './client';
-import { queryAll, setChanges, stateIn, withoutKeys } from './expressions';
+import { batchPutAll, queryAll, setChanges, stateIn, withoutKeys } from './expressions';
 
 const ACTIVE_PARTITION = 'ACTIVE_PIPELINES';
 
@@ -32,14 +32,13 @@ export class DynamoPipelineStore implements PipelineStore {
   ) {}
 
   async create(execution: PipelineExecution, nodes: readonly PipelineNodeRun[]): Promise<void> {
-    for (const node of nodes) {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...nodeKeys(node.pipelineExecutionId, node.nodeId), ...node },
-        }),
-      );
-    }
+    // The nodes first, 25 per request; the header last, so a pipeline whose creation failed midway
+    // has no header and is not a pipeline (`get`).
+    await batchPutAll(
+      this.db,
+      this.tableName,
+      nodes.map((node) => ({ ...nodeKeys(node.pipelineExecutionId, node.nodeId), ...node })),
+    );
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
