@@ -10,7 +10,9 @@ import type { Services } from '../services';
  * Oldest first does not mean one at a time: the slots the older queued executions need are left
  * free for them, and a younger one takes a slot only if one is left over. So executions that
  * start together (a pipeline's parallel nodes, a dashboard's queries) all start at once when the
- * account has room, instead of each waiting for the one before it to reach the engine.
+ * account has room, instead of each waiting for the one before it to reach the engine. Nodes of
+ * the same pipeline run keep no slot for each other: they are one piece of work, whichever starts
+ * first.
  */
 export async function acquireSlot(
   services: Services,
@@ -30,8 +32,6 @@ export async function acquireSlot(
   const limit = services.config.maxConcurrentExecutions;
   const reserved = await olderQueuedCount(services, execution, limit);
   if (reserved >= limit) return { status: 'waiting', attempts };
-  // An older execution that took its slot but is not submitted yet counts twice (in `running`
-  // and here): that only makes a younger one wait a moment longer, never exceeds the limit.
   const acquired = await services.limiter.tryAcquire(execution.accountId, limit - reserved);
   return { status: acquired ? 'acquired' : 'waiting', attempts };
 }
@@ -39,14 +39,20 @@ export async function acquireSlot(
 const queued = (e: Execution) => e.state === 'QUERY_STATE_PENDING' && !e.engineRunId;
 
 /**
- * How many older executions of the account still wait for a slot (counted up to `atMost`). The
- * active index is eventually consistent in DynamoDB: an execution it still lists as queued may
- * have started or ended, which would hold back a slot nobody needs. So each candidate is
- * confirmed with a consistent read before it counts.
+ * How many older executions of the account still wait for a slot (counted up to `atMost`), other
+ * than nodes of the same pipeline run. The active index is eventually consistent in DynamoDB: an
+ * execution it still lists as queued may have started or ended, which would hold back a slot
+ * nobody needs. So each candidate is confirmed with a consistent read before it counts.
+ *
+ * An older execution that took its slot but is not submitted yet counts here and in `running`:
+ * that only makes a younger one wait a moment longer. Between a pipeline's nodes started
+ * together it made the last one wait for the others to reach the engine, hence the exception.
  */
 async function olderQueuedCount(services: Services, execution: Execution, atMost: number): Promise<number> {
+  const sameRun = (e: Execution) =>
+    execution.pipelineExecutionId !== undefined && e.pipelineExecutionId === execution.pipelineExecutionId;
   const candidates = (await services.executions.listActive(execution.accountId)).filter(
-    (e) => queued(e) && e.executionId < execution.executionId,
+    (e) => queued(e) && e.executionId < execution.executionId && !sameRun(e),
   );
   let count = 0;
   for (let i = 0; i < candidates.length && count < atMost; i += atMost) {

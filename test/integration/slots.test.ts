@@ -48,6 +48,26 @@ describe('taking an execution slot', () => {
     }
   });
 
+  it("keeps no slot for an older node of the same pipeline run, only for other work's", async () => {
+    const older = await record({ pipelineExecutionId: 'run-a' });
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const younger = await record({ pipelineExecutionId: 'run-a' });
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const otherRun = await record({ pipelineExecutionId: 'run-b' });
+    // One slot of two is taken: the last one is not kept for the older node of the same run...
+    expect(await host.services.limiter.tryAcquire(host.accountId, 2)).toBe(true);
+    expect(await acquireSlot(host.services, younger.executionId, 0)).toMatchObject({ status: 'acquired' });
+    await host.services.limiter.release(host.accountId);
+    // ...but it is kept for it against another run's node.
+    expect(await acquireSlot(host.services, otherRun.executionId, 0)).toMatchObject({ status: 'waiting' });
+    await host.services.limiter.reset(host.accountId);
+    for (const execution of [older, younger, otherRun]) {
+      await host.services.executions.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+        state: 'QUERY_STATE_CANCELLED',
+      });
+    }
+  });
+
   it('lets executions queued together all start when the account has a slot for each', async () => {
     const older = await record();
     await new Promise((resolve) => setTimeout(resolve, 2));
