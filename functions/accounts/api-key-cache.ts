@@ -18,9 +18,13 @@ export interface ApiKeyCacheOptions {
  * can be observed at once (`revocations`): the local host wires it with a file the admin CLI
  * touches; the AWS composition does not use it (each Lambda instance would keep a revoked key
  * alive until its entry expires). Revoked or unknown keys are never cached.
+ *
+ * Accounts never change once created, so the ones read by id are kept too (a pipeline node reads
+ * its account as it starts); an unknown id is read again each time (the CLI may create it).
  */
 export class CachedApiKeys implements AccountStore {
   private readonly entries = new Map<string, { record: ApiKeyRecord; until: number }>();
+  private readonly accounts = new Map<string, Account>();
   private seen: string;
 
   constructor(
@@ -38,11 +42,11 @@ export class CachedApiKeys implements AccountStore {
       this.seen = stamp;
     }
     const cached = this.entries.get(keyId);
-    if (cached && cached.until > now) return structuredClone(cached.record);
+    if (cached && cached.until > now) return copyOf(cached.record);
     this.entries.delete(keyId);
     const record = await this.store.getApiKey(keyId);
     if (record && !record.revokedAt) {
-      this.entries.set(keyId, { record: structuredClone(record), until: now + this.options.ttlMs });
+      this.entries.set(keyId, { record: copyOf(record), until: now + this.options.ttlMs });
       if (this.entries.size > this.options.capacity) this.entries.delete(this.entries.keys().next().value!);
     }
     return record;
@@ -64,8 +68,16 @@ export class CachedApiKeys implements AccountStore {
     return this.store.createAccount(account);
   }
 
-  getAccount(accountId: string): Promise<Account | undefined> {
-    return this.store.getAccount(accountId);
+  async getAccount(accountId: string): Promise<Account | undefined> {
+    const cached = this.accounts.get(accountId);
+    if (cached) return { ...cached };
+    const account = await this.store.getAccount(accountId);
+    if (account) {
+      this.accounts.set(accountId, { ...account });
+      if (this.accounts.size > this.options.capacity)
+        this.accounts.delete(this.accounts.keys().next().value!);
+    }
+    return account;
   }
 
   getAccountByHandle(handle: string): Promise<Account | undefined> {
@@ -79,4 +91,9 @@ export class CachedApiKeys implements AccountStore {
   listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
     return this.store.listApiKeys(accountId);
   }
+}
+
+/** A copy the caller may change freely (every field is a string but the account, copied too). */
+function copyOf(record: ApiKeyRecord): ApiKeyRecord {
+  return record.account ? { ...record, account: { ...record.account } } : { ...record };
 }

@@ -410,6 +410,20 @@ describe('caches in front of DynamoDB', () => {
       await expect(authenticateApiKey(cache, key.apiKey)).rejects.toThrow(/revoked/);
       expect(reads()).toBe(3);
     });
+
+    it('keeps accounts read by id (they never change), as copies, and reads an unknown id each time', async () => {
+      const { store, reads } = counting<AccountStore>(accounts, 'getAccount');
+      const cache = new CachedApiKeys(store, { ttlMs: 60_000, capacity: 100, revocations: () => '0' });
+      const account = await createAccount(accounts, { handle: 'cache_f' });
+      const first = await cache.getAccount(account.accountId);
+      expect(first).toEqual(account);
+      first!.name = 'changed by a caller';
+      expect(await cache.getAccount(account.accountId)).toEqual(account);
+      expect(reads()).toBe(1);
+      expect(await cache.getAccount('01HKZJ0000000000000000000Z')).toBeUndefined();
+      expect(await cache.getAccount('01HKZJ0000000000000000000Z')).toBeUndefined();
+      expect(reads()).toBe(3);
+    });
   });
 
   describe('CreditStandingCache (the local host records every run’s credits)', () => {
