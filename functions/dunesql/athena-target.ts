@@ -15,6 +15,11 @@ const UINT256 = unsignedOf('__1', (x) => x);
 // Two's complement: a negative value is -(complement + 1), computed on the complemented bytes.
 const INT256 = `if(length(__1) > 0 and from_big_endian_64(lpad(substr(__1, 1, 1), 8, X'00')) >= 128, -(${unsignedOf('__1', (x) => `(255 - ${x})`)}) - 1, ${UINT256})`;
 
+/** The bytes' hex with each byte preceded by `|` (`0xaabb` → `|AA|BB`). */
+function markedBytes(blob: string): string {
+  return `regexp_replace(to_hex(${blob}), '(..)', '|$1')`;
+}
+
 const templates: Record<string, string> = {
   varbinary_to_uint256: UINT256,
   varbinary_to_int256: INT256,
@@ -29,7 +34,10 @@ const templates: Record<string, string> = {
   varbinary_starts_with: 'starts_with(to_hex(__1), to_hex(__2))',
   varbinary_ends_with: `regexp_like(to_hex(__1), to_hex(__2) || '$')`,
   varbinary_reverse: 'reverse(__1)',
-  varbinary_position: `if(length(__2) = 0, 1, (strpos(to_hex(__1), to_hex(__2)) + 1) / 2)`,
+  // Bytes marked as `|XX` (markedBytes), so a pattern matches at byte boundaries only: a plain
+  // search of the hex would find 0xaa in 0x0aa0. A match at character p is byte (p + 2) / 3.
+  varbinary_position: `if(length(__2) = 0, 1, (strpos(${markedBytes('__1')}, ${markedBytes('__2')}) + 2) / 3)`,
+  varbinary_replace: `if(length(__2) = 0, __1, from_hex(replace(replace(${markedBytes('__1')}, ${markedBytes('__2')}, ${markedBytes('__3')}), '|', '')))`,
   from_hex: `from_hex(regexp_replace(__1, '^0[xX]', ''))`,
 };
 

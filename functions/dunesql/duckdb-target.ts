@@ -3,7 +3,7 @@ import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
 import { quoteIdentifier } from './nested-json';
 import type { AstNode } from './polyglot';
-import { type Rule, type RuleContext, type RuleSet, renameTo, unsupported } from './rules';
+import { type Rule, type RuleContext, type RuleSet, renameTo } from './rules';
 
 /**
  * The local engine's side of DuneSQL: DuckDB macros for Dune's onchain functions and for Trino
@@ -165,9 +165,16 @@ const MACROS: Record<string, string> = {
   varbinary_starts_with: `(a, b) AS starts_with(hex(a), hex(b))`,
   varbinary_ends_with: `(a, b) AS ends_with(hex(a), hex(b))`,
   varbinary_reverse: `(b) AS unhex(array_to_string(list_reverse(regexp_extract_all(hex(b), '..')), ''))`,
+  // Every byte marked as `|XX`: a pattern of marked bytes matches at byte boundaries only.
+  varbinary_replace: `(b, s, r) AS CASE WHEN octet_length(s) = 0 THEN b ELSE unhex(replace(replace(${markedBytes('b')}, ${markedBytes('s')}, ${markedBytes('r')}), '|', '')) END`,
   // A bigint, 0 when absent (as strpos).
   varbinary_position: `(b, p) AS (CASE WHEN octet_length(p) = 0 THEN 1 ELSE coalesce(list_position(list_transform(range(0, octet_length(b) - octet_length(p) + 1), i -> substring(hex(b), 2 * i + 1, 2 * octet_length(p)) = hex(p)), true), 0) END)::BIGINT`,
 };
+
+/** The bytes' hex with each byte preceded by `|` (`0xaabb` → `|AA|BB`). */
+function markedBytes(blob: string): string {
+  return `regexp_replace(hex(${blob}), '(..)', '|\\1', 'g')`;
+}
 
 function shiftMacro(operator: '<<' | '>>'): string {
   return ['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT']
@@ -190,6 +197,7 @@ const BYTEARRAY_ALIASES = [
   'ends_with',
   'reverse',
   'position',
+  'replace',
 ];
 
 const SESSION_SETTINGS = [
@@ -564,10 +572,6 @@ export const DUCKDB_RULES: RuleSet = {
   parse_datetime: formatRule('parse_datetime', jodaToStrftime, 'strptime'),
   date_format: formatRule('date_format', mysqlToStrftime, 'strftime'),
   date_parse: formatRule('date_parse', mysqlToStrftime, 'strptime'),
-  keccak: unsupported(
-    'keccak',
-    'keccak() is not available on the local engine (DuckDB has no Keccak-256). Compare against precomputed hashes instead, e.g. the topic0 values of the decoded event tables, or run the query on Athena.',
-  ),
   ...Object.fromEntries(
     Object.keys(MACROS)
       .filter((n) => n.startsWith('varbinary_'))

@@ -78,7 +78,7 @@ const operator = (
 ) => entry('trino', signature, description, example, result, { ...options, name });
 
 const NO_KECCAK =
-  'no Keccak-256 in the engine; compare with precomputed hashes (e.g. the topic0 of decoded event tables).';
+  'no Keccak-256 in Athena; compare with precomputed hashes (e.g. the topic0 of decoded event tables), or run the query on the local host.';
 
 export const DUNESQL_CATALOG: CatalogCategory[] = [
   {
@@ -582,12 +582,13 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'to_big_endian_64(1000)',
         '0x00000000000003e8',
       ),
-      trino('xxhash64(varbinary) → varbinary', 'xxHash64 digest.', undefined, undefined, {
-        notLocal: 'no xxhash64 in DuckDB; hash(x) gives a (different) 64-bit hash.',
-      }),
-      trino('crc32(varbinary) → bigint', 'CRC-32 checksum.', "crc32(to_utf8('a'))", '3904355907', {
-        notLocal: 'no crc32 in DuckDB.',
-      }),
+      trino(
+        'xxhash64(varbinary) → varbinary',
+        'xxHash64 digest (seed 0), 8 bytes big-endian.',
+        "xxhash64(to_utf8('abc'))",
+        '0x44bc2cf5ad770999',
+      ),
+      trino('crc32(varbinary) → bigint', 'CRC-32 checksum.', "crc32(to_utf8('a'))", '3904355907'),
     ],
   },
   {
@@ -681,7 +682,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       dune(
         'varbinary_position(varbinary, pattern) → bigint',
         '1-based byte position of the first occurrence, 0 if absent.',
-        'varbinary_position(0xaabbccdd, 0xccdd)',
+        'varbinary_position(0x0aa0aa, 0xaa)',
         '3',
       ),
       dune(
@@ -693,23 +694,15 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       dune(
         'varbinary_replace(varbinary, search, replace) → varbinary',
         'Replaces every occurrence of a byte pattern.',
-        'varbinary_replace(0xaabbaa, 0xaa, 0xcc)',
-        '0xccbbcc',
-        {
-          notLocal:
-            'compose it: from_hex(replace(to_hex(x), to_hex(search), to_hex(replace))) (beware of matches across byte boundaries).',
-          notAthena: 'compose it from to_hex/replace/from_hex as locally.',
-        },
+        'varbinary_replace(0x0aa0aabbaa, 0xaa, 0xcc)',
+        '0x0aa0ccbbcc',
       ),
       dune(
         'keccak(varbinary) → varbinary',
         'Keccak-256 hash (event signatures, selectors).',
         "keccak(to_utf8('Transfer(address,address,uint256)'))",
-        undefined,
-        {
-          notLocal: NO_KECCAK,
-          notAthena: NO_KECCAK,
-        },
+        '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+        { notAthena: NO_KECCAK },
       ),
       dune(
         'bytea2numeric(varbinary) → bigint',

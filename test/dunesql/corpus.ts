@@ -11,7 +11,9 @@ import { splitTopLevel } from '../../functions/core/sql-types';
  *   (what the results API reports in `column_names` / `column_types`);
  * - `result: [[3, -3]]`: the exact rows (JSON as the results API renders them), for the cases where
  *   Trino and DuckDB answer differently without an error;
- * - `error: keccak\(\) is not available`: the run must fail, with a message matching the pattern;
+ * - `error: Syntax error: .*`: the run must fail, with a message matching the pattern;
+ * - `athena-error: keccak\(\) is not available on Athena`: the query runs locally, and its
+ *   translation for Athena is refused with a message matching the pattern;
  * - `see: <url>`: where Trino's (or Dune's) answer is documented.
  */
 export interface CorpusQuery {
@@ -21,6 +23,7 @@ export interface CorpusQuery {
   columns?: { name: string; type: string }[];
   result?: unknown[][];
   error?: RegExp;
+  athenaError?: RegExp;
 }
 
 export const CORPUS_DIR = join(import.meta.dirname, 'corpus');
@@ -34,7 +37,7 @@ export function loadCorpus(dir = CORPUS_DIR): CorpusQuery[] {
 
 export function parseCorpusFile(name: string, sql: string): CorpusQuery {
   const query: CorpusQuery = { name, sql };
-  for (const match of sql.matchAll(/^--\s*(rows|columns|result|error):\s*(.*?)\s*$/gm)) {
+  for (const match of sql.matchAll(/^--\s*(rows|columns|result|error|athena-error):\s*(.*?)\s*$/gm)) {
     const [, key, value] = match as unknown as [string, string, string];
     switch (key) {
       case 'rows':
@@ -54,6 +57,9 @@ export function parseCorpusFile(name: string, sql: string): CorpusQuery {
         break;
       case 'error':
         query.error = new RegExp(value, 'i');
+        break;
+      case 'athena-error':
+        query.athenaError = new RegExp(value, 'i');
         break;
     }
   }

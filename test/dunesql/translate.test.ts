@@ -188,6 +188,34 @@ describe('the athena target', () => {
     expect((await translate(sql, 'athena')).deterministic).toBe(deterministic);
   });
 
+  it.each([
+    ['varbinary_position(0x0aa0aa, 0xaa)', '3'],
+    ['varbinary_position(0x0aa0, 0xaa)', '0'],
+    ['bytearray_position(0x01aaaa, 0xaaaa)', '2'],
+    ["varbinary_position(0xaabb, from_hex(''))", '1'],
+    ['to_hex(varbinary_replace(0x0aa0aabbaa, 0xaa, 0xcc))', '0AA0CCBBCC'],
+    ['to_hex(bytearray_replace(0xaaaaaa, 0xaaaa, 0x01))', '01AA'],
+    ["to_hex(varbinary_replace(0xaabbaa, 0xbb, from_hex('')))", 'AAAA'],
+  ])('finds and replaces bytes at byte boundaries only: %s', async (expression, expected) => {
+    // Both targets run here on DuckDB: the Athena one with the Trino functions it uses spelled as
+    // DuckDB's (hex text, byte length, integer division, global regexp_replace with \1).
+    const local = await run(`select ${expression} as v`);
+    const { sql: trino } = await translate(`select ${expression} as v`, 'athena');
+    const athena = (
+      await connection.runAndReadAll(
+        trino
+          .replace(/\bTO_HEX\(/g, 'hex(')
+          .replace(/\bFROM_HEX\(/g, 'unhex(')
+          .replace(/\bLENGTH\(/g, 'octet_length(')
+          .replace(/\bx'([0-9a-f]*)'/g, "unhex('$1')")
+          .replace(/'\|\$1'\)/g, "'|\\1', 'g')")
+          .replace(/\) \/ 3\)/g, ') // 3)'),
+      )
+    ).getRowsJson();
+    expect(local.rows).toEqual([[expected]]);
+    expect(athena).toEqual([[expected]]);
+  });
+
   it('refuses keccak, which Athena lacks', async () => {
     const error = await translate('select keccak(data) from t', 'athena').catch((e: unknown) => e);
     expect((error as DuneSqlError).message).toMatch(/keccak\(\) is not available on Athena/);

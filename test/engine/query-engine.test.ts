@@ -287,12 +287,6 @@ describe('errors', () => {
       { line: 2, column: 32 },
     ],
     [
-      "SELECT date_trunc('day', block_time) AS day,\n       keccak(0x00) AS h FROM dex.trades",
-      'execution_error',
-      /^keccak\(\) is not available on the local engine .*Compare against precomputed hashes/,
-      { line: 2, column: 8 },
-    ],
-    [
       "SELECT block_time,\n  format_datetime(block_time, 'yyyy QQ') AS q FROM dex.trades",
       'execution_error',
       /^format_datetime\(\) format 'yyyy QQ' uses a pattern letter .* use the common letters/,

@@ -202,6 +202,7 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
               spillDirectory: job.spillDirectory,
               maxSpillSize: job.maxSpillSize,
               errorsAsJson: true,
+              duneFunctions: true,
               global: DUCKDB_GLOBAL_SETTINGS,
             },
             fresh(),
@@ -224,6 +225,7 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
             spillDirectory: job.spillDirectory,
             maxSpillSize: job.maxSpillSize,
             errorsAsJson: true,
+            duneFunctions: true,
           },
           fresh(),
         );

@@ -1,4 +1,5 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { registerDuneFunctions } from './dune-functions';
 import { sqlString } from './result-files';
 
 export interface SandboxLimits {
@@ -26,6 +27,8 @@ export interface SandboxOptions {
    * results); they may read only the allowed paths once external access is off.
    */
   prepare?: string[];
+  /** Registers the DuneSQL functions DuckDB lacks (dune-functions.ts): for sandboxes of user SQL. */
+  duneFunctions?: boolean;
 }
 
 export interface Sandbox {
@@ -113,6 +116,7 @@ async function lockDown(
   let connection: DuckDBConnection | undefined;
   try {
     connection = await instance.connect();
+    if (options.duneFunctions) await registerDuneFunctions(connection);
     const setup: string[] = [
       `SET threads = ${Number(options.limits.threads)}`,
       `SET memory_limit = ${sqlString(options.limits.memoryLimit)}`,
