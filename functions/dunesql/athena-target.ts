@@ -13,7 +13,9 @@ const unsignedOf = (b: string, byte: (expression: string) => string) =>
   `reduce(sequence(1, greatest(length(${b}), 1)), cast(0 as decimal(38,0)), (acc, i) -> acc * 256 + if(i > length(${b}), 0, ${byte(byteAt(b, 'i'))}), acc -> acc)`;
 const UINT256 = unsignedOf('__1', (x) => x);
 // Two's complement: a negative value is -(complement + 1), computed on the complemented bytes.
-const INT256 = `if(length(__1) > 0 and from_big_endian_64(lpad(substr(__1, 1, 1), 8, X'00')) >= 128, -(${unsignedOf('__1', (x) => `(255 - ${x})`)}) - 1, ${UINT256})`;
+const signedOf = (b: string) =>
+  `if(length(${b}) > 0 and from_big_endian_64(lpad(substr(${b}, 1, 1), 8, X'00')) >= 128, -(${unsignedOf(b, (x) => `(255 - ${x})`)}) - 1, ${unsignedOf(b, (x) => x)})`;
+const INT256 = signedOf('__1');
 
 /** The bytes' hex with each byte preceded by `|` (`0xaabb` → `|AA|BB`). */
 function markedBytes(blob: string): string {
@@ -24,6 +26,10 @@ const templates: Record<string, string> = {
   varbinary_to_uint256: UINT256,
   varbinary_to_int256: INT256,
   varbinary_to_bigint: `from_big_endian_64(lpad(__1, 8, X'00'))`,
+  // Two's complement over 16 bytes, shorter input padded with zero bytes in front (as Dune
+  // documents it); Dune's older name of varbinary_to_bigint.
+  varbinary_to_decimal: signedOf(`if(length(__1) < 16, lpad(__1, 16, X'00'), __1)`),
+  bytea2numeric: `from_big_endian_64(lpad(__1, 8, X'00'))`,
   varbinary_to_integer: `from_big_endian_32(lpad(__1, 4, X'00'))`,
   varbinary_to_varchar: 'from_utf8(__1)',
   varbinary_substring: 'substr(__1, __2, __3)',

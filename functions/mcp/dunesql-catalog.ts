@@ -636,12 +636,9 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       dune(
         'varbinary_to_decimal(varbinary) → decimal(38,0)',
-        'The signed integer of up to 16 big-endian bytes, as decimal(38,0).',
+        "The two's-complement integer of 16 big-endian bytes, as decimal(38,0); shorter input is padded with zero bytes in front, so it reads as non-negative.",
         'varbinary_to_decimal(0x03e8)',
         '1000',
-        {
-          notAthena: 'use varbinary_to_uint256 or varbinary_to_int256.',
-        },
       ),
       dune(
         'varbinary_to_varchar(varbinary) → varchar',
@@ -709,9 +706,6 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'Deprecated alias of varbinary_to_bigint.',
         'bytea2numeric(0x03e8)',
         '1000',
-        {
-          notAthena: 'use varbinary_to_bigint.',
-        },
       ),
     ],
   },
