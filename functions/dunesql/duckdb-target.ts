@@ -449,6 +449,12 @@ export const DUCKDB_RULES: RuleSet = {
   slice: helper('slice'),
   width_bucket: helper('width_bucket'),
   json_parse: renameTo('json'),
+  e: (args, context) => context.template('exp(1)', args),
+  // The session's zone: UTC, set by the session setup (SESSION_SETTINGS).
+  current_timezone: (args, context) => context.template("current_setting('TimeZone')", args),
+  // Trino takes a timestamp without zone: its wall-clock time read in the zone. DuckDB's
+  // timezone(zone, timestamp) does that (with a timestamptz it would do the reverse).
+  with_timezone: (args, context) => context.template('timezone(__2, CAST(__1 AS TIMESTAMP))', args),
   // Trino: a bigint, 0 when absent (DuckDB: an integer, NULL when absent).
   array_position: (args, context) =>
     context.template('CAST(coalesce(array_position(__1, __2), 0) AS BIGINT)', args),

@@ -288,7 +288,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       trino('log(b, x) → double', 'Base-b logarithm.', 'log(2, 8)', '3'),
       trino('mod(n, m) → same type', 'Remainder of n / m (sign of n).', 'mod(-7, 3)', '-1'),
       trino('sign(x) → same type', '-1, 0 or 1.', 'sign(-3)', '-1'),
-      trino(['pi() → double', 'e() → double'], 'The constants π and e.', 'round(pi(), 4)', '3.1416'),
+      trino(['pi() → double', 'e() → double'], 'The constants π and e.', 'round(pi() + e(), 4)', '5.8599'),
       trino(
         ['random() → double', 'rand()', 'random(n) → same type'],
         'A pseudo-random value in [0, 1), or in [0, n).',
@@ -451,6 +451,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'printf-style formatting (Java format strings).',
         "format('%s-%s', 'a', 'b')",
         "'a-b'",
+      ),
+      trino(
+        'format_number(number) → varchar',
+        'A short form with a unit symbol (K, M, B, T, Q) and up to three significant digits.',
+        'format_number(1234567)',
+        "'1.23M'",
       ),
       trino('to_utf8(string) → varbinary', 'UTF-8 bytes of a string.', "to_utf8('hi')", '0x6869'),
       trino(
@@ -854,6 +860,18 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'The last day of the month of x.',
         "last_day_of_month(date '2024-02-10')",
         "date '2024-02-29'",
+      ),
+      trino(
+        'with_timezone(timestamp, zone) → timestamp with time zone',
+        'The wall-clock time of a timestamp without zone, read in the zone.',
+        "with_timezone(timestamp '2024-01-01 12:00:00', 'America/New_York')",
+        "timestamp '2024-01-01 17:00:00 UTC'",
+      ),
+      trino(
+        'current_timezone() → varchar',
+        "The session's time zone (always UTC here).",
+        'current_timezone()',
+        "'UTC'",
       ),
       operator(
         'at time zone',

@@ -3,11 +3,13 @@ import {
   BIGINT,
   BLOB,
   blobValue,
+  DOUBLE,
   type DuckDBBlobValue,
   type DuckDBConnection,
   DuckDBScalarFunction,
   type DuckDBType,
   type DuckDBValue,
+  VARCHAR,
 } from '@duckdb/node-api';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import xxhash from 'xxhash-wasm';
@@ -15,55 +17,100 @@ import xxhash from 'xxhash-wasm';
 /**
  * DuneSQL functions DuckDB has no counterpart for, computed in the engine process in JavaScript and
  * registered in every sandbox under their DuneSQL names, so the translation leaves calls to them
- * as they are. Each takes varbinary and is NULL on NULL, as on Trino and Dune:
+ * as they are. Each is NULL on NULL, as on Trino and Dune:
  * - `keccak(varbinary) → varbinary`: Keccak-256 (Ethereum's hash, not SHA3-256), e.g. an event
  *   signature's topic0;
  * - `xxhash64(varbinary) → varbinary`: xxHash64 with seed 0, as Trino writes it: 8 bytes, big-endian;
- * - `crc32(varbinary) → bigint`: zlib's CRC-32.
+ * - `crc32(varbinary) → bigint`: zlib's CRC-32;
+ * - `format_number(double) → varchar`: Trino's short form with a unit symbol (`1.23M`).
  *
  * DuckDB calls them a chunk of rows (up to 2,048) at a time on the engine process's JavaScript
- * thread, which is idle while its query runs. On Athena, `xxhash64` and `crc32` are Trino's own;
- * `keccak` has no Athena counterpart (functions/dunesql/athena-target.ts).
+ * thread, which is idle while its query runs. On Athena all but `keccak` are Trino's own; `keccak`
+ * has no Athena counterpart (functions/dunesql/athena-target.ts).
  */
-interface ByteFunction {
+interface JsFunction {
   name: string;
+  parameterType: DuckDBType;
   returnType: DuckDBType;
-  compute(bytes: Uint8Array): DuckDBValue;
+  compute(value: DuckDBValue): DuckDBValue;
 }
 
-let loaded: Promise<readonly ByteFunction[]> | undefined;
+const bytesOf = (value: DuckDBValue) => (value as DuckDBBlobValue).bytes;
+
+let loaded: Promise<readonly JsFunction[]> | undefined;
 
 /** The functions, built once per process (xxHash64 is WebAssembly, instantiated asynchronously). */
-function byteFunctions(): Promise<readonly ByteFunction[]> {
+function jsFunctions(): Promise<readonly JsFunction[]> {
   loaded ??= xxhash().then(({ h64Raw }) => [
-    { name: 'keccak', returnType: BLOB, compute: (bytes) => blobValue(keccak_256(bytes)) },
+    {
+      name: 'keccak',
+      parameterType: BLOB,
+      returnType: BLOB,
+      compute: (value) => blobValue(keccak_256(bytesOf(value))),
+    },
     {
       name: 'xxhash64',
+      parameterType: BLOB,
       returnType: BLOB,
-      compute: (bytes) => {
+      compute: (value) => {
         const digest = new Uint8Array(8);
-        new DataView(digest.buffer).setBigUint64(0, h64Raw(bytes));
+        new DataView(digest.buffer).setBigUint64(0, h64Raw(bytesOf(value)));
         return blobValue(digest);
       },
     },
-    { name: 'crc32', returnType: BIGINT, compute: (bytes) => BigInt(crc32(bytes)) },
+    {
+      name: 'crc32',
+      parameterType: BLOB,
+      returnType: BIGINT,
+      compute: (value) => BigInt(crc32(bytesOf(value))),
+    },
+    {
+      name: 'format_number',
+      parameterType: DOUBLE,
+      returnType: VARCHAR,
+      compute: (value) => formatNumber(Number(value)),
+    },
   ]);
   return loaded;
 }
 
+const UNITS = ['K', 'M', 'B', 'T', 'Q'];
+
+/**
+ * Trino's `format_number` (FormatNumberFunction, read in Trino's source): the value truncated to a
+ * bigint, divided by 1,000 while it is at least 1,000 in size (up to `Q`), then shown with up to
+ * two decimals below 10 (negative values included), one below 100, none above, rounded half up,
+ * without trailing zeros. `toFixed` rounds the double's exact value, ties away from zero, as
+ * Java's `DecimalFormat` with `HALF_UP` does.
+ */
+export function formatNumber(value: number): string {
+  // Java's (long) cast, read back as a double: NaN is 0, values beyond a long saturate at ±2^63.
+  let fractional = Number.isNaN(value) ? 0 : Math.trunc(Math.min(Math.max(value, -(2 ** 63)), 2 ** 63));
+  let unit = '';
+  for (const next of UNITS) {
+    if (fractional < 1000 && fractional > -1000) break;
+    fractional /= 1000;
+    unit = next;
+  }
+  const decimals = fractional < 10 ? 2 : fractional < 100 ? 1 : 0;
+  const text = fractional.toFixed(decimals);
+  const trimmed = decimals > 0 ? text.replace(/\.?0+$/, '') : text;
+  return `${trimmed === '-0' ? '0' : trimmed}${unit}`;
+}
+
 /** Registers the functions in the connection's database (every connection of it sees them). */
 export async function registerDuneFunctions(connection: DuckDBConnection): Promise<void> {
-  for (const fn of await byteFunctions()) {
+  for (const fn of await jsFunctions()) {
     connection.registerScalarFunction(
       DuckDBScalarFunction.create({
         name: fn.name,
         returnType: fn.returnType,
-        parameterTypes: [BLOB],
+        parameterTypes: [fn.parameterType],
         mainFunction: (_info, input, output) => {
           const values = input.getColumnVector(0);
           for (let row = 0; row < input.rowCount; row++) {
-            const value = values.getItem(row) as DuckDBBlobValue | null;
-            output.setItem(row, value === null ? null : fn.compute(value.bytes));
+            const value = values.getItem(row);
+            output.setItem(row, value === null ? null : fn.compute(value));
           }
           output.flush();
         },
