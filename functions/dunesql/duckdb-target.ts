@@ -348,7 +348,11 @@ const literal: Rule = (_args, context, node) => {
   const { literal_type: type, value } = node.literal;
   if (type === 'hex_string') return context.template('unhex(__1)', [stringNode(String(value))]);
   if (type === 'timestamp' && /(?:[+-]\d{2}(?::?\d{2})?|\s[A-Za-z][\w/+-]*)$/.test(String(value).trim())) {
-    return context.template('CAST(__1 AS TIMESTAMP WITH TIME ZONE)', [stringNode(String(value))]);
+    // Trino reads `2024-01-01 12:00 UTC`; DuckDB wants the seconds when a zone follows.
+    const text = String(value)
+      .trim()
+      .replace(/^(\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2})(?=\s*[+-]|\s+[A-Za-z])/, '$1:00');
+    return context.template('CAST(__1 AS TIMESTAMP WITH TIME ZONE)', [stringNode(text)]);
   }
   return undefined;
 };

@@ -55,6 +55,11 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       "select date_diff('day', timestamp '2024-01-01 23:00:00', timestamp '2024-01-02 01:00:00')",
       [['0']],
     ],
+    [
+      'a timestamp literal with a zone may leave out the seconds',
+      "select hour(timestamp '2024-01-01 12:00 UTC' at time zone 'America/New_York'), minute(timestamp '2024-01-01 12:30+02:00')",
+      [['7', '30']],
+    ],
     ['to_hex of varbinary is its bytes, upper case', 'select to_hex(0xc02aaa39)', [['C02AAA39']]],
     ['varbinary compares bytewise', "select 0xab < 0xac, 0xabcd = from_hex('abcd')", [[true, true]]],
     ['concat with NULL is NULL', "select concat('a', null), concat('a', 'b', 'c')", [[null, 'abc']]],
