@@ -381,6 +381,39 @@ const unnestColumns: Rule = (_args, context, node) => {
 
 const stringNode = (value: string): AstNode => ({ literal: { literal_type: 'string', value } });
 
+/** A Java format specifier: `%[index$][flags][width][.precision][t]conversion`. */
+const FORMAT_SPECIFIER = /%(\d+\$|<)?([-#+ 0,(]*\d*(?:\.\d+)?)([tT]?[a-zA-Z%])/g;
+
+/**
+ * `format(pattern, args…)` as DuckDB's printf. Java reads arguments in order, by `n$`, or `<` for
+ * the previous one, and mixes these freely; printf cannot mix them and has no `<`, so a literal
+ * pattern is rewritten with every specifier numbered. Java's `%s` prints any value, printf's text
+ * only: what a `%s` prints is cast to text. `%n` is a line break.
+ */
+const javaFormat: Rule = (args, context) => {
+  const pattern = stringLiteral(args[0]);
+  if (pattern === undefined)
+    return context.template(`printf(${args.map((_, i) => `__${i + 1}`).join(', ')})`, args);
+  const asText = new Set<number>();
+  let next = 1;
+  let previous = 0;
+  const numbered = pattern.replace(
+    FORMAT_SPECIFIER,
+    (specifier, index: string | undefined, options: string, conversion: string) => {
+      if (conversion === '%') return specifier;
+      if (conversion === 'n') return '\n';
+      const argument = index === '<' ? previous : index ? Number.parseInt(index, 10) : next++;
+      previous = argument;
+      if (conversion === 's' || conversion === 'S') asText.add(argument);
+      return `%${argument}$${options}${conversion}`;
+    },
+  );
+  const items = args.map((_, i) =>
+    i === 0 ? '__1' : asText.has(i) ? `CAST(__${i + 1} AS VARCHAR)` : `__${i + 1}`,
+  );
+  return context.template(`printf(${items.join(', ')})`, [stringNode(numbered), ...args.slice(1)]);
+};
+
 /**
  * The body of a Trino lambda whose parameters are a map entry's key and value, or two arrays'
  * elements, for DuckDB's one-parameter lambda over the entry (or the zipped pair): each parameter
@@ -464,8 +497,9 @@ export const DUCKDB_RULES: RuleSet = {
     context.template('CAST(coalesce(array_position(__1, __2), 0) AS BIGINT)', args),
   // DuckDB counts JSON array elements as UBIGINT.
   json_array_length: (_args, context, node) => context.template('CAST(__1 AS BIGINT)', [node]),
-  // Trino's format is Java's String.format; printf reads the common patterns (%s %d %.2f %%) alike.
-  format: renameTo('printf'),
+  // Trino's format is Java's String.format; printf reads the common patterns (%s %d %.2f %%) alike,
+  // but its %s takes text only (Java's takes any value): what a %s prints is cast to text.
+  format: javaFormat,
   regexp_count: (args, context) => context.template('len(regexp_extract_all(__1, __2))', args),
   transform: renameTo('list_transform'),
   // Arrays of unnamed rows, as Trino's (DuckDB's list_zip pads the shorter lists with NULLs too).

@@ -60,6 +60,11 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       "select hour(timestamp '2024-01-01 12:00 UTC' at time zone 'America/New_York'), minute(timestamp '2024-01-01 12:30+02:00')",
       [['7', '30']],
     ],
+    [
+      "format's %s prints any value, as Java's does",
+      "select format('%s|%s|%2$s|%<s', 1.5, 42), format('%,.2f%%', 1234567.891)",
+      [['1.5|42|42|42', '1,234,567.89%']],
+    ],
     ['to_hex of varbinary is its bytes, upper case', 'select to_hex(0xc02aaa39)', [['C02AAA39']]],
     ['varbinary compares bytewise', "select 0xab < 0xac, 0xabcd = from_hex('abcd')", [[true, true]]],
     ['concat with NULL is NULL', "select concat('a', null), concat('a', 'b', 'c')", [[null, 'abc']]],
