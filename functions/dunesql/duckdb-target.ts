@@ -113,6 +113,7 @@ const MACROS: Record<string, string> = {
   to_big_endian_64: `(x) AS unhex(printf('%016x', CAST(x AS BIGINT)))`,
   to_big_endian_32: `(x) AS unhex(printf('%08x', CAST(x AS INTEGER)))`,
   from_unixtime_nanos: `(n) AS make_timestamp_ns(CAST(n AS BIGINT))::TIMESTAMPTZ`,
+  from_unixtime: `(s) AS to_timestamp(s)`,
   to_iso8601: `(x DATE) AS strftime(x, '%Y-%m-%d'), (x TIMESTAMPTZ) AS strftime(x AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ'), (x TIMESTAMP) AS strftime(x, '%Y-%m-%dT%H:%M:%S.%g')`,
   // An array's length, an object's number of keys, 0 for a scalar.
   json_size: `(j, p) AS CASE json_type(j, p) WHEN 'ARRAY' THEN CAST(json_array_length(j, p) AS BIGINT) WHEN 'OBJECT' THEN CAST(len(json_keys(j, p)) AS BIGINT) WHEN NULL THEN NULL ELSE CAST(0 AS BIGINT) END`,
@@ -381,6 +382,36 @@ const unnestColumns: Rule = (_args, context, node) => {
 
 const stringNode = (value: string): AstNode => ({ literal: { literal_type: 'string', value } });
 
+/**
+ * Trino's EXTRACT fields DuckDB names otherwise, by polyglot's name for the field. Trino's day of
+ * the week runs from 1 (Monday) to 7 (Sunday), ISO's; DuckDB's DOW from 0 (Sunday): it would
+ * answer silently wrong for Sundays.
+ */
+const EXTRACT_FIELDS: Record<string, string> = {
+  dayofweek: 'isodow',
+  dow: 'isodow',
+  day_of_week: 'isodow',
+  day_of_month: 'day',
+  day_of_year: 'dayofyear',
+  year_of_week: 'isoyear',
+  yow: 'isoyear',
+};
+
+function nullIfAnyNull(name: string): Rule {
+  return (args, context) => {
+    const values = args.map((_, i) => `__${i + 1}`);
+    const anyNull = values.map((value) => `${value} IS NULL`).join(' OR ');
+    return context.template(`CASE WHEN ${anyNull} THEN NULL ELSE ${name}(${values.join(', ')}) END`, args);
+  };
+}
+
+const extractField: Rule = (args, context, node) => {
+  const field = node.extract?.field;
+  const name = String(typeof field === 'string' ? field : (field?.Custom ?? '')).toLowerCase();
+  const fn = EXTRACT_FIELDS[name];
+  return fn && args.length === 1 ? context.template(`CAST(${fn}(__1) AS BIGINT)`, args) : undefined;
+};
+
 /** A Java format specifier: `%[index$][flags][width][.precision][t]conversion`. */
 const FORMAT_SPECIFIER = /%(\d+\$|<)?([-#+ 0,(]*\d*(?:\.\d+)?)([tT]?[a-zA-Z%])/g;
 
@@ -486,6 +517,18 @@ export const DUCKDB_RULES: RuleSet = {
   slice: helper('slice'),
   width_bucket: helper('width_bucket'),
   json_parse: renameTo('json'),
+  extract: extractField,
+  // Seconds since the epoch as an instant (a zone or offset argument changes only how Trino
+  // displays it). polyglot rewrote the call itself, but not under HOUR(), CAST(), AT TIME ZONE.
+  from_unixtime: (args, context) => context.template(`${HELPER_PREFIX}from_unixtime(__1)`, args.slice(0, 1)),
+  // Trino's greatest/least and array_max/array_min are NULL when any value is NULL; DuckDB's skip
+  // NULLs, which would answer silently otherwise.
+  greatest: nullIfAnyNull('greatest'),
+  least: nullIfAnyNull('least'),
+  array_max: (args, context) =>
+    context.template('CASE WHEN list_count(__1) < len(__1) THEN NULL ELSE list_max(__1) END', args),
+  array_min: (args, context) =>
+    context.template('CASE WHEN list_count(__1) < len(__1) THEN NULL ELSE list_min(__1) END', args),
   e: (args, context) => context.template('exp(1)', args),
   // The session's zone: UTC, set by the session setup (SESSION_SETTINGS).
   current_timezone: (args, context) => context.template("current_setting('TimeZone')", args),

@@ -206,7 +206,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'greatest(3, 7, 5)',
         '7',
       ),
-      trino('least(value1, value2, …) → same type', 'The smallest argument.', 'least(3, 7, 5)', '3'),
+      trino(
+        'least(value1, value2, …) → same type',
+        'The smallest argument; NULL if any argument is NULL.',
+        'least(3, 7, 5)',
+        '3',
+      ),
     ],
   },
   {
@@ -822,9 +827,9 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       operator(
         'extract',
         'extract(field from x) → bigint',
-        'A field of a date or timestamp: year, quarter, month, week, day, day_of_week, day_of_year, hour, minute, second.',
-        "extract(month from date '2024-03-05')",
-        '3',
+        'A field of a date or timestamp: year, quarter, month, week (ISO), day, day_of_month, day_of_week or dow (1 = Monday … 7 = Sunday), day_of_year or doy, year_of_week or yow (ISO), hour, minute, second.',
+        "extract(day_of_week from date '2021-01-03')",
+        '7',
       ),
       trino(
         [
@@ -1111,7 +1116,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         ['array_max(array) → element', 'array_min(array)'],
-        'Largest (smallest) element.',
+        'Largest (smallest) element; NULL if any element is NULL.',
         'array_max(array[3, 1, 2])',
         '3',
       ),

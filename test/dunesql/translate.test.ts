@@ -65,6 +65,21 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       "select format('%s|%s|%2$s|%<s', 1.5, 42), format('%,.2f%%', 1234567.891)",
       [['1.5|42|42|42', '1,234,567.89%']],
     ],
+    [
+      'extract reads the day of the week as ISO does (Sunday is 7), and every Trino field name',
+      "select extract(dow from date '2021-01-03'), extract(day_of_week from date '2021-01-03'), extract(year_of_week from date '2021-01-03'), extract(day_of_month from date '2021-01-03'), extract(day_of_year from date '2021-01-03')",
+      [['7', '7', '2020', '3', '3']],
+    ],
+    [
+      'greatest, least, array_max and array_min are NULL when any value is',
+      'select greatest(1, null, 3), least(2, 1), array_max(array[1, null, 3]), array_min(array[4, 2])',
+      [[null, 1, null, 2]],
+    ],
+    [
+      'from_unixtime under hour() and cast()',
+      'select hour(from_unixtime(7200)), cast(cast(from_unixtime(0) as date) as varchar)',
+      [['2', '1970-01-01']],
+    ],
     ['to_hex of varbinary is its bytes, upper case', 'select to_hex(0xc02aaa39)', [['C02AAA39']]],
     ['varbinary compares bytewise', "select 0xab < 0xac, 0xabcd = from_hex('abcd')", [[true, true]]],
     ['concat with NULL is NULL', "select concat('a', null), concat('a', 'b', 'c')", [[null, 'abc']]],
