@@ -151,7 +151,12 @@ const MACROS: Record<string, string> = {
   bitwise_not: `(a) AS ~a`,
   from_iso8601_timestamp: `(s) AS s::TIMESTAMPTZ`,
   from_iso8601_date: `(s) AS s::DATE`,
-  from_utf8: `(b) AS decode(b)`,
+  // Trino replaces bytes that are not UTF-8 with U+FFFD; DuckDB's decode fails on them, so those
+  // values go to the engine's JavaScript decoder (functions/local/engine/dune-functions.ts).
+  from_utf8: `(b) AS coalesce(try(decode(b)), ${HELPER_PREFIX}utf8_replacing(b))`,
+  // Trino's date ± interval is a date; DuckDB's a timestamp.
+  date_plus: `(d DATE, i INTERVAL) AS CAST(d + i AS DATE), (d, i) AS d + i`,
+  date_minus: `(d DATE, i INTERVAL) AS CAST(d - i AS DATE), (d, i) AS d - i`,
   to_utf8: `(s) AS encode(s)`,
   varbinary_to_uint256: `(b) AS ${toUint256}`,
   varbinary_to_int256: `(b) AS ${toInt256}`,
@@ -397,6 +402,14 @@ const EXTRACT_FIELDS: Record<string, string> = {
   yow: 'isoyear',
 };
 
+/** `x + interval …` / `x - interval …`: a helper that keeps a date a date (MACROS). */
+function intervalArithmetic(helperName: string): Rule {
+  return (args, context) =>
+    args.length === 2 && nodeType(args[1]) === 'interval'
+      ? context.template(`${HELPER_PREFIX}${helperName}(__1, __2)`, args)
+      : undefined;
+}
+
 function nullIfAnyNull(name: string): Rule {
   return (args, context) => {
     const values = args.map((_, i) => `__${i + 1}`);
@@ -518,6 +531,8 @@ export const DUCKDB_RULES: RuleSet = {
   width_bucket: helper('width_bucket'),
   json_parse: renameTo('json'),
   extract: extractField,
+  add: intervalArithmetic('date_plus'),
+  sub: intervalArithmetic('date_minus'),
   // Seconds since the epoch as an instant (a zone or offset argument changes only how Trino
   // displays it). polyglot rewrote the call itself, but not under HOUR(), CAST(), AT TIME ZONE.
   from_unixtime: (args, context) => context.template(`${HELPER_PREFIX}from_unixtime(__1)`, args.slice(0, 1)),

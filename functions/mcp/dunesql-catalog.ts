@@ -466,7 +466,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       trino('to_utf8(string) → varbinary', 'UTF-8 bytes of a string.', "to_utf8('hi')", '0x6869'),
       trino(
         'from_utf8(varbinary) → varchar',
-        'Decodes UTF-8 bytes (e.g. token names in calldata).',
+        'Decodes UTF-8 bytes (e.g. token names in calldata); bytes that are not UTF-8 become U+FFFD.',
         'from_utf8(0x48656c6c6f)',
         "'Hello'",
       ),

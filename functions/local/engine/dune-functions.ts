@@ -13,6 +13,7 @@ import {
 } from '@duckdb/node-api';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import xxhash from 'xxhash-wasm';
+import { HELPER_PREFIX } from '../../dunesql/duckdb-target';
 
 /**
  * DuneSQL functions DuckDB has no counterpart for, computed in the engine process in JavaScript and
@@ -22,7 +23,9 @@ import xxhash from 'xxhash-wasm';
  *   signature's topic0;
  * - `xxhash64(varbinary) → varbinary`: xxHash64 with seed 0, as Trino writes it: 8 bytes, big-endian;
  * - `crc32(varbinary) → bigint`: zlib's CRC-32;
- * - `format_number(double) → varchar`: Trino's short form with a unit symbol (`1.23M`).
+ * - `format_number(double) → varchar`: Trino's short form with a unit symbol (`1.23M`);
+ * - `dunesql_utf8_replacing(varbinary) → varchar`: UTF-8 text with U+FFFD for what is not UTF-8,
+ *   as Trino's `from_utf8` (which calls it only for values DuckDB's `decode` refuses).
  *
  * DuckDB calls them a chunk of rows (up to 2,048) at a time on the engine process's JavaScript
  * thread, which is idle while its query runs. On Athena all but `keccak` are Trino's own; `keccak`
@@ -70,9 +73,17 @@ function jsFunctions(): Promise<readonly JsFunction[]> {
       returnType: VARCHAR,
       compute: (value) => formatNumber(Number(value)),
     },
+    {
+      name: `${HELPER_PREFIX}utf8_replacing`,
+      parameterType: BLOB,
+      returnType: VARCHAR,
+      compute: (value) => replacingDecoder.decode(bytesOf(value)),
+    },
   ]);
   return loaded;
 }
+
+const replacingDecoder = new TextDecoder('utf-8', { fatal: false });
 
 const UNITS = ['K', 'M', 'B', 'T', 'Q'];
 
