@@ -40,6 +40,7 @@ const toSigned = (bytes: number, type: string) => {
   return `CASE WHEN octet_length(b) > ${bytes} THEN error('varbinary_to_${type.toLowerCase()} needs at most ${bytes} bytes')
     ELSE (('0x' || ${h})::UBIGINT::HUGEINT - CASE WHEN octet_length(b) = ${bytes} AND left(${h}, 1) >= '8' THEN ${2n ** BigInt(bytes * 8)}::HUGEINT ELSE 0 END)::${type} END`;
 };
+const hexStart = 'CASE WHEN s > 0 THEN 2 * s - 1 ELSE 2 * s END';
 const substringOf = `unhex(substring(hex(b), 2 * s - 1, 2 * l))`;
 const substringFrom = `unhex(substring(hex(b), 2 * s - 1))`;
 
@@ -68,7 +69,16 @@ const MACROS: Record<string, string> = {
   // typeof() is a function, so it sees the type of an aggregate argument where a typed macro
   // parameter cannot; both branches are bigint.
   length: `(x) AS CASE WHEN typeof(x) = 'BLOB' THEN octet_length(TRY_CAST(x AS BLOB)) ELSE length(TRY_CAST(x AS VARCHAR)) END`,
-  substr: `(x BLOB, s) AS unhex(substring(hex(x), 2 * s - 1)), (x BLOB, s, l) AS unhex(substring(hex(x), 2 * s - 1, 2 * l)), (x VARCHAR, s) AS substring(x, s), (x VARCHAR, s, l) AS substring(x, s, l)`,
+  // Trino: empty from position 0 or from before the start; a negative start counts from the end
+  // (in bytes for varbinary: hex position 2s - 1 from the front, 2s from the back).
+  substr: [
+    `(x BLOB, s) AS CASE WHEN s = 0 OR s < -octet_length(x) THEN ''::BLOB ELSE unhex(substring(hex(x), ${hexStart})) END`,
+    `(x BLOB, s, l) AS CASE WHEN s = 0 OR s < -octet_length(x) THEN ''::BLOB ELSE unhex(substring(hex(x), ${hexStart}, 2 * l)) END`,
+    `(x VARCHAR, s) AS CASE WHEN s = 0 OR s < -length(x) THEN '' ELSE substring(x, s) END`,
+    `(x VARCHAR, s, l) AS CASE WHEN s = 0 OR s < -length(x) THEN '' ELSE substring(x, s, l) END`,
+  ].join(', '),
+  // Trino reverses strings, varbinary (bytes) and arrays.
+  reverse: `(x VARCHAR) AS reverse(x), (x BLOB) AS unhex(array_to_string(list_reverse(regexp_extract_all(hex(x), '..')), '')), (x) AS list_reverse(x)`,
   // Trino: NULL past the last field (DuckDB: an empty string).
   split_part: `(s, d, i) AS CASE WHEN i > len(string_split(s, d)) THEN NULL ELSE split_part(s, d, i) END`,
   map_size: `(m) AS len(map_keys(m))`,
@@ -654,6 +664,7 @@ export const DUCKDB_RULES: RuleSet = {
   from_hex: helper('from_hex'),
   length: helper('length'),
   substring: helper('substr'),
+  reverse: helper('reverse'),
   approx_percentile: helper('approx_percentile'),
   sequence: helper('sequence'),
   array_join: helper('array_join'),

@@ -400,7 +400,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         "replace('a-b-c', '-', '')",
         "'abc'",
       ),
-      trino('reverse(string) → varchar', 'Characters in reverse order.', "reverse('abc')", "'cba'"),
+      trino(
+        ['reverse(string) → varchar', 'reverse(array) → array', 'reverse(varbinary) → varbinary'],
+        'Characters, elements or bytes in reverse order.',
+        "reverse('abc')",
+        "'cba'",
+      ),
       trino(
         'split(string, delimiter) → array(varchar)',
         'Splits into an array.',
@@ -427,7 +432,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         ['substr(string, start[, length]) → varchar', 'substring(string from start [for length])'],
-        'A substring from a 1-based position (negative start counts from the end).',
+        'A substring from a 1-based position (negative start counts from the end; position 0, or one before the start, gives an empty string). On varbinary, positions count bytes.',
         "substr('abcdef', 2, 3)",
         "'bcd'",
       ),

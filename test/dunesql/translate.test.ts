@@ -93,6 +93,16 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       'select from_utf8(0x61ff62), from_utf8(0xc3a9)',
       [['a\uFFFDb', 'é']],
     ],
+    [
+      'substr is empty from position 0 or before the start, and counts bytes back from the end of varbinary',
+      "select substr('abc', 0), substr('abc', -5), substr('abc', 0, 2), substr('abc', -2), to_hex(substr(0x010203, -2)), to_hex(substr(0x010203, 0)), to_hex(substr(0x010203, 2, 1))",
+      [['', '', '', 'bc', '0203', '', '02']],
+    ],
+    [
+      'reverse takes strings, arrays and varbinary',
+      "select reverse('abc'), reverse(array[1, 2, 3]), to_hex(reverse(0x0102))",
+      [['cba', [3, 2, 1], '0201']],
+    ],
     ['to_hex of varbinary is its bytes, upper case', 'select to_hex(0xc02aaa39)', [['C02AAA39']]],
     ['varbinary compares bytewise', "select 0xab < 0xac, 0xabcd = from_hex('abcd')", [[true, true]]],
     ['concat with NULL is NULL', "select concat('a', null), concat('a', 'b', 'c')", [[null, 'abc']]],
