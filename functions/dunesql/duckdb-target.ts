@@ -127,6 +127,8 @@ const MACROS: Record<string, string> = {
   to_iso8601: `(x DATE) AS strftime(x, '%Y-%m-%d'), (x TIMESTAMPTZ) AS strftime(x AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ'), (x TIMESTAMP) AS strftime(x, '%Y-%m-%dT%H:%M:%S.%g')`,
   // An array's length, an object's number of keys, 0 for a scalar.
   json_size: `(j, p) AS CASE json_type(j, p) WHEN 'ARRAY' THEN CAST(json_array_length(j, p) AS BIGINT) WHEN 'OBJECT' THEN CAST(len(json_keys(j, p)) AS BIGINT) WHEN NULL THEN NULL ELSE CAST(0 AS BIGINT) END`,
+  // Trino: NULL when the value at the path is an object or an array (DuckDB's ->> gives its text).
+  json_extract_scalar: `(j, p) AS CASE WHEN json_type(j, p) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(j, p) END`,
   json_array_get: `(j, i) AS json_extract(j, CASE WHEN i < 0 THEN '$[#' || i || ']' ELSE '$[' || i || ']' END)`,
   is_json_scalar: `(j) AS json_type(j) NOT IN ('OBJECT', 'ARRAY')`,
   url_extract_host: `(u) AS nullif(regexp_extract(u, '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/:?#]*)', 1), '')`,
@@ -540,6 +542,9 @@ export const DUCKDB_RULES: RuleSet = {
   slice: helper('slice'),
   width_bucket: helper('width_bucket'),
   json_parse: renameTo('json'),
+  // A JSON literal (json '{"a": 1}').
+  parse_json: renameTo('json'),
+  json_extract_scalar: helper('json_extract_scalar'),
   extract: extractField,
   add: intervalArithmetic('date_plus'),
   sub: intervalArithmetic('date_minus'),

@@ -103,6 +103,11 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       "select reverse('abc'), reverse(array[1, 2, 3]), to_hex(reverse(0x0102))",
       [['cba', [3, 2, 1], '0201']],
     ],
+    [
+      'json_extract_scalar is NULL for an object or array, and JSON literals parse',
+      `select json_extract_scalar('{"a":{"b":1}}', '$.a'), json_extract_scalar('{"a":"x"}', '$.a'), json_format(json '{"a": 1}')`,
+      [[null, 'x', '{"a":1}']],
+    ],
     ['to_hex of varbinary is its bytes, upper case', 'select to_hex(0xc02aaa39)', [['C02AAA39']]],
     ['varbinary compares bytewise', "select 0xab < 0xac, 0xabcd = from_hex('abcd')", [[true, true]]],
     ['concat with NULL is NULL', "select concat('a', null), concat('a', 'b', 'c')", [[null, 'abc']]],
