@@ -15,6 +15,8 @@ export async function writeResultFiles(options: {
   executionId: string;
   /** A DuckDB SELECT over columns aliased as in `columns`. */
   sql: string;
+  /** What the SELECT needs run first on its connection (a translation's settings and macros). */
+  setup?: string;
   /** Athena's column types (GetQueryResults ColumnInfo.Type with precision/scale). */
   columns: ResultColumn[];
 }): Promise<{ csvPath: string; parquetPath: string }> {
@@ -24,6 +26,7 @@ export async function writeResultFiles(options: {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
+    if (options.setup) await connection.run(options.setup);
     // Stored as the local engine stores results (storage-types.ts), e.g. unnamed row fields named.
     const prepared = await connection.prepare(options.sql);
     const stored = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i))

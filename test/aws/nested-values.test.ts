@@ -9,7 +9,7 @@ import { S3ResultStore } from '../../functions/aws/results/s3-result-store';
 import type { ResultColumn } from '../../functions/core/engine';
 import { duckDbTypeOf, duneSqlTypeName } from '../../functions/core/sql-types';
 import { BASE_TABLES } from '../../functions/datasets/base-tables';
-import { translate } from '../../functions/dunesql';
+import { sessionMacrosFor, translate } from '../../functions/dunesql';
 import { DuckDbResultStore } from '../../functions/local/engine/result-store';
 import { mockS3Objects } from '../support/s3-objects';
 import { writeResultFiles } from './athena-result-files';
@@ -97,6 +97,9 @@ async function bothHosts(name: string, sql: string, athenaColumns: ResultColumn[
     dir: localDir,
     executionId: name,
     sql: overWarehouse(local.sql),
+    // The helper macros the translation calls (not its session settings: the Athena stand-in
+    // runs without them too).
+    setup: sessionMacrosFor(local.sql),
     columns: athenaColumns,
   });
   const localStore = new DuckDbResultStore({ resultsDir: localDir });
