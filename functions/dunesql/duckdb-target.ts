@@ -546,6 +546,9 @@ export const DUCKDB_RULES: RuleSet = {
   parse_json: renameTo('json'),
   json_extract_scalar: helper('json_extract_scalar'),
   extract: extractField,
+  // Counted exactly: DuckDB's approx_count_distinct was off by up to 25% at a thousand values
+  // (Trino's standard error is 2.3%), and local tables are small enough to count.
+  approx_distinct: (args, context) => context.template('count(DISTINCT __1)', args.slice(0, 1)),
   add: intervalArithmetic('date_plus'),
   sub: intervalArithmetic('date_minus'),
   // Seconds since the epoch as an instant (a zone or offset argument changes only how Trino

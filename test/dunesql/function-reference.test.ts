@@ -125,7 +125,8 @@ describe('the DuneSQL function reference covers the translator', () => {
     const line = (name: string) => markdown.split('\n').find((l) => l.startsWith(`- \`${name}(`));
     expect(line('varbinary_to_uint256')).toMatch(/local ✓ via the translator.*Athena ✓ rewritten to Trino/);
     expect(line('bytearray_to_uint256')).toMatch(/older name of `varbinary_to_uint256`/);
-    expect(line('approx_distinct')).toMatch(/local ✓; Athena ✓\.$/);
+    expect(line('arbitrary')).toMatch(/local ✓; Athena ✓\.$/);
+    expect(line('approx_distinct')).toMatch(/local ✓ via the translator \(counted exactly: /);
     expect(line('keccak')).toMatch(/local ✓; Athena ✗ \(no Keccak-256 in Athena/);
   });
 });
