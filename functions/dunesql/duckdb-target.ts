@@ -78,7 +78,7 @@ const MACROS: Record<string, string> = {
     `(x VARCHAR, s, l) AS CASE WHEN s = 0 OR s < -length(x) THEN '' ELSE substring(x, s, l) END`,
   ].join(', '),
   // Trino reverses strings, varbinary (bytes) and arrays.
-  reverse: `(x VARCHAR) AS reverse(x), (x BLOB) AS unhex(array_to_string(list_reverse(regexp_extract_all(hex(x), '..')), '')), (x) AS list_reverse(x)`,
+  reverse: `(x VARCHAR) AS reverse(x), (x BLOB) AS ${reversedBytes('x')}, (x) AS list_reverse(x)`,
   // Trino: NULL past the last field (DuckDB: an empty string).
   split_part: `(s, d, i) AS CASE WHEN i > len(string_split(s, d)) THEN NULL ELSE split_part(s, d, i) END`,
   map_size: `(m) AS len(map_keys(m))`,
@@ -182,12 +182,17 @@ const MACROS: Record<string, string> = {
   varbinary_rtrim: `(b) AS unhex(regexp_replace(hex(b), '(00)+$', ''))`,
   varbinary_starts_with: `(a, b) AS starts_with(hex(a), hex(b))`,
   varbinary_ends_with: `(a, b) AS ends_with(hex(a), hex(b))`,
-  varbinary_reverse: `(b) AS unhex(array_to_string(list_reverse(regexp_extract_all(hex(b), '..')), ''))`,
+  varbinary_reverse: `(b) AS ${reversedBytes('b')}`,
   // Every byte marked as `|XX`: a pattern of marked bytes matches at byte boundaries only.
   varbinary_replace: `(b, s, r) AS CASE WHEN octet_length(s) = 0 THEN b ELSE unhex(replace(replace(${markedBytes('b')}, ${markedBytes('s')}, ${markedBytes('r')}), '|', '')) END`,
   // A bigint, 0 when absent (as strpos).
   varbinary_position: `(b, p) AS (CASE WHEN octet_length(p) = 0 THEN 1 ELSE coalesce(list_position(list_transform(range(0, octet_length(b) - octet_length(p) + 1), i -> substring(hex(b), 2 * i + 1, 2 * octet_length(p)) = hex(p)), true), 0) END)::BIGINT`,
 };
+
+/** A blob's bytes in reverse order. */
+function reversedBytes(blob: string): string {
+  return `unhex(array_to_string(list_reverse(regexp_extract_all(hex(${blob}), '..')), ''))`;
+}
 
 /** The bytes' hex with each byte preceded by `|` (`0xaabb` → `|AA|BB`). */
 function markedBytes(blob: string): string {
@@ -430,6 +435,11 @@ function nullIfAnyNull(name: string): Rule {
   };
 }
 
+function nullIfAnyNullElement(name: string): Rule {
+  return (args, context) =>
+    context.template(`CASE WHEN list_count(__1) < len(__1) THEN NULL ELSE ${name}(__1) END`, args);
+}
+
 const extractField: Rule = (args, context, node) => {
   const field = node.extract?.field;
   const name = String(typeof field === 'string' ? field : (field?.Custom ?? '')).toLowerCase();
@@ -446,10 +456,11 @@ const FORMAT_SPECIFIER = /%(\d+\$|<)?([-#+ 0,(]*\d*(?:\.\d+)?)([tT]?[a-zA-Z%])/g
  * pattern is rewritten with every specifier numbered. Java's `%s` prints any value, printf's text
  * only: what a `%s` prints is cast to text. `%n` is a line break.
  */
-const javaFormat: Rule = (args, context) => {
+const printf = renameTo('printf');
+
+const javaFormat: Rule = (args, context, node) => {
   const pattern = stringLiteral(args[0]);
-  if (pattern === undefined)
-    return context.template(`printf(${args.map((_, i) => `__${i + 1}`).join(', ')})`, args);
+  if (pattern === undefined) return printf(args, context, node);
   const asText = new Set<number>();
   let next = 1;
   let previous = 0;
@@ -558,10 +569,8 @@ export const DUCKDB_RULES: RuleSet = {
   // NULLs, which would answer silently otherwise.
   greatest: nullIfAnyNull('greatest'),
   least: nullIfAnyNull('least'),
-  array_max: (args, context) =>
-    context.template('CASE WHEN list_count(__1) < len(__1) THEN NULL ELSE list_max(__1) END', args),
-  array_min: (args, context) =>
-    context.template('CASE WHEN list_count(__1) < len(__1) THEN NULL ELSE list_min(__1) END', args),
+  array_max: nullIfAnyNullElement('list_max'),
+  array_min: nullIfAnyNullElement('list_min'),
   e: (args, context) => context.template('exp(1)', args),
   // The session's zone: UTC, set by the session setup (SESSION_SETTINGS).
   current_timezone: (args, context) => context.template("current_setting('TimeZone')", args),
