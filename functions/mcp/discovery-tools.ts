@@ -41,13 +41,25 @@ function summaryLine(t: TableSummary): string {
   return `- ${t.fullName} [${t.category}; ${t.blockchains.join(',')}; filter on ${t.partitionColumn}${rows}] ${t.description}${cols}`;
 }
 
+/** Short descriptions by table definition: a definition never changes, and trimming is per call. */
+const shortDescriptions = new WeakMap<CatalogEntry['definition'], string>();
+
+function shortDescription(definition: CatalogEntry['definition']): string {
+  let short = shortDescriptions.get(definition);
+  if (short === undefined) {
+    short = trimText(definition.description, 160);
+    shortDescriptions.set(definition, short);
+  }
+  return short;
+}
+
 function summaryOf(entry: CatalogEntry, includeSchema: boolean): TableSummary {
   const { definition, stats } = entry;
   return {
     fullName: definition.fullName,
     category: definition.category,
     blockchains: definition.blockchains,
-    description: trimText(definition.description, 160),
+    description: shortDescription(definition),
     partitionColumn: definition.partitionColumn,
     rowCount: stats?.rowCount ?? null,
     ...(includeSchema ? { columns: definition.columns.map(({ name, type }) => ({ name, type })) } : {}),

@@ -1,8 +1,14 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type RequestInfo,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { requestPrincipal } from '../auth/authorizer';
 import { API_KEY_HEADER, API_KEY_QUERY_PARAMETER } from '../auth/credentials';
@@ -14,7 +20,8 @@ import { requestBaseUrl } from '../http/request-url';
 import { errorResponse, requestIdOf } from '../http/route-handler';
 import { getServices, type Services } from '../services';
 import { AccountEventStore, mcpEventLog, sseEvent } from './event-store';
-import { McpServerPool } from './server';
+import { directExchangeRequest, JsonExchangeTransport } from './json-exchange';
+import { McpServerPool, type ServerContext } from './server';
 import { answersAsStream, malformedToolCallAnswer, type ParsedBody, parseBody } from './tool-arguments';
 
 /** No MCP request runs longer than this (API Gateway ends requests at 29 s). */
@@ -60,7 +67,6 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const baseUrl = requestBaseUrl(event);
       const serverContext = { services, account, baseUrl };
       const server = servers.acquire(serverContext);
-      let reusable = false;
       // The SDK refuses (406) a POST whose Accept lacks text/event-stream; a client that takes
       // only JSON gets a plain JSON answer instead (progress notifications need SSE). A request
       // answered at once gets JSON too: only one that may wait or report progress is streamed.
@@ -69,6 +75,12 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const jsonOnly =
         !/text\/event-stream/i.test(accept) ||
         (acceptsJson && !(await answersAsStream(parsed, (id) => isFinished(services, id))));
+      const direct =
+        jsonOnly && parsed ? directExchangeRequest(parsed.value, event.headers ?? {}) : undefined;
+      if (direct)
+        return await answerDirectly({ server, request: direct, event, baseUrl, requestId, serverContext });
+      await disconnectExchange(server);
+      let reusable = false;
       const eventStore = jsonOnly
         ? undefined
         : new AccountEventStore(mcpEventLog(services), account.accountId);
@@ -198,6 +210,72 @@ export const mcpGet = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     }
   });
 
+/** Each pooled server's JSON exchange transport, while it is connected to it. */
+const exchanges = new WeakMap<McpServer, JsonExchangeTransport>();
+
+/**
+ * A single request answered with one JSON response, through the server's own exchange transport:
+ * no per-request transport, web Request/Response or stream, and no connect or close.
+ */
+async function answerDirectly(exchange: {
+  server: McpServer;
+  request: JSONRPCRequest;
+  event: APIGatewayProxyEvent;
+  baseUrl: string;
+  requestId: string;
+  serverContext: ServerContext;
+}): Promise<APIGatewayProxyResult> {
+  const { server, request, requestId } = exchange;
+  let transport = exchanges.get(server);
+  if (!transport) {
+    transport = new JsonExchangeTransport();
+    await server.connect(transport);
+    exchanges.set(server, transport);
+  }
+  const deadline = startDeadline(requestDeadlineMs());
+  let reusable = false;
+  try {
+    const answer = await Promise.race([
+      transport.exchange(request, { requestInfo: requestInfoOf(exchange.event) }),
+      deadline.expired,
+    ]);
+    if (answer === TIMED_OUT) logger.warn('mcp request cut at the deadline', { deadlineMs: deadline.ms });
+    else reusable = true;
+    return {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+      body: JSON.stringify(
+        answer === TIMED_OUT ? deadlineAnswerFor(request.id, request.method, deadline.ms) : answer,
+      ),
+    };
+  } finally {
+    deadline.clear();
+    // A request cut at the deadline may still be running on the server: the server is dropped.
+    if (reusable) await servers.release(exchange.serverContext, server).catch(() => undefined);
+    else await disconnectExchange(server).finally(() => server.close().catch(() => undefined));
+  }
+}
+
+/** Before the server is connected to a request's own transport: its exchange transport is closed. */
+async function disconnectExchange(server: McpServer): Promise<void> {
+  const transport = exchanges.get(server);
+  if (!transport) return;
+  exchanges.delete(server);
+  await transport.close().catch(() => undefined);
+}
+
+/**
+ * What the SDK's transport tells request handlers about the HTTP request: its headers, credentials
+ * left out (the URL is optional there, and no tool reads it).
+ */
+function requestInfoOf(event: APIGatewayProxyEvent): RequestInfo {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (value !== undefined && !CREDENTIAL_HEADERS.includes(name)) headers[name] = value;
+  }
+  return { headers };
+}
+
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
 
 const TIMED_OUT = Symbol('timed out');
@@ -238,7 +316,7 @@ async function readBody(
   }
 }
 
-/** The answer to a request cut at the deadline: a tool error for `tools/call`, else `-32001`. */
+/** The answer to a request cut at the deadline, from its raw body (see `deadlineAnswerFor`). */
 function deadlineAnswer(rawBody: string | null | undefined, ms: number): JSONRPCMessage {
   let id: string | number | null = null;
   let method: unknown;
@@ -249,6 +327,11 @@ function deadlineAnswer(rawBody: string | null | undefined, ms: number): JSONRPC
   } catch {
     // A body the transport accepted is JSON; keep the id null otherwise.
   }
+  return deadlineAnswerFor(id, method, ms);
+}
+
+/** The answer to a request cut at the deadline: a tool error for `tools/call`, else `-32001`. */
+function deadlineAnswerFor(id: string | number | null, method: unknown, ms: number): JSONRPCMessage {
   const seconds = ms / 1000;
   const text = `Stopped after ${seconds} s: no call may run longer than that. Long work returns a handle at once: start a query with executeQueryById, then poll getExecutionResults (timeoutSeconds at most 20) until it completes.`;
   if (method === 'tools/call' && id !== null) {

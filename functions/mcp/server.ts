@@ -34,7 +34,7 @@ export function buildMcpServer(context: {
   return server;
 }
 
-type ServerContext = Parameters<typeof buildMcpServer>[0];
+export type ServerContext = Parameters<typeof buildMcpServer>[0];
 
 /**
  * Built servers, reused by later requests of the same caller. Building one registers 20 tools
@@ -57,15 +57,19 @@ export class McpServerPool {
     return this.callers(context).get(keyOf(context))?.pop() ?? this.build(context);
   }
 
-  /** Back into the pool after a clean request (its transport closed); the server is closed first. */
+  /**
+   * Back into the pool after a clean request. The caller closed the request's own transport; a
+   * server still connected to its JSON exchange transport (json-exchange.ts) stays connected, so
+   * its next request neither connects nor closes. A server the pool has no room for is closed.
+   */
   async release(context: ServerContext, server: McpServer): Promise<void> {
-    await server.close();
     const callers = this.callers(context);
     const key = keyOf(context);
     const servers = callers.get(key) ?? [];
     // Map order is insertion order: re-inserting marks the caller most recently used.
     callers.delete(key);
     if (servers.length < this.maxPerCaller) servers.push(server);
+    else await server.close();
     callers.set(key, servers);
     if (callers.size > this.maxCallers) callers.delete(callers.keys().next().value!);
   }
