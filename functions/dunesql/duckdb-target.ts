@@ -454,7 +454,7 @@ const FORMAT_SPECIFIER = /%(\d+\$|<)?([-#+ 0,(]*\d*(?:\.\d+)?)([tT]?[a-zA-Z%])/g
  * `format(pattern, args…)` as DuckDB's printf. Java reads arguments in order, by `n$`, or `<` for
  * the previous one, and mixes these freely; printf cannot mix them and has no `<`, so a literal
  * pattern is rewritten with every specifier numbered. Java's `%s` prints any value, printf's text
- * only: what a `%s` prints is cast to text. `%n` is a line break.
+ * only: what a `%s` prints is cast to text, as DuneSQL's cast writes it. `%n` is a line break.
  */
 const printf = renameTo('printf');
 
@@ -476,7 +476,7 @@ const javaFormat: Rule = (args, context, node) => {
     },
   );
   const items = args.map((_, i) =>
-    i === 0 ? '__1' : asText.has(i) ? `CAST(__${i + 1} AS VARCHAR)` : `__${i + 1}`,
+    i === 0 ? '__1' : asText.has(i) ? varcharText(`__${i + 1}`, `CAST(__${i + 1} AS VARCHAR)`) : `__${i + 1}`,
   );
   return context.template(`printf(${items.join(', ')})`, [stringNode(numbered), ...args.slice(1)]);
 };
@@ -515,6 +515,30 @@ function lambdaOverEntries(template: string, fields: string[]): Rule {
 
 const ENTRY = ['dunesql_entry.key', 'dunesql_entry.value'];
 
+/**
+ * `array_sort(array, (x, y) -> comparator)`: DuckDB sorts by value only (and polyglot drops the
+ * comparator), so each element's place is counted: how many elements come before it, those the
+ * comparator puts first plus equal ones earlier in the array (a stable sort, as Trino's). Quadratic
+ * in the array's length, which arrays sorted this way keep small. Without a comparator, the plain
+ * sort is left to polyglot.
+ */
+const sortWithComparator: Rule = (args, context) => {
+  if (args.length !== 2) return undefined;
+  const comparator = overOneParameter(context, args[1], [
+    'dunesql_sorted[dunesql_j + 1]',
+    'dunesql_sorted[dunesql_i + 1]',
+  ]);
+  if (!comparator) return undefined;
+  const places =
+    'list_transform(range(len(dunesql_sorted)), dunesql_i -> ROW(len(list_filter(range(len(dunesql_sorted)), ' +
+    'dunesql_j -> CASE WHEN dunesql_j < dunesql_i THEN __2 <= 0 ELSE __2 < 0 END)), dunesql_i))';
+  return context.template(
+    `list_transform(ARRAY[__1], dunesql_sorted -> list_transform(list_sort(${places}), ` +
+      'dunesql_place -> dunesql_sorted[struct_extract(dunesql_place, 2) + 1]))[1]',
+    [args[0], comparator],
+  );
+};
+
 const INTEGER_TYPES = new Set(['tiny_int', 'small_int', 'int', 'big_int']);
 
 /**
@@ -539,6 +563,48 @@ const integerCast =
     ]);
   };
 
+/**
+ * What DuneSQL's cast to varchar gives where DuckDB's differs, by DuckDB's type of the value: a
+ * varbinary is `0x` and lowercase hex (a DuneSQL extension Trino lacks; DuckDB gives `\x..`
+ * escapes), a timestamp has its milliseconds and zone, as results show it (`2024-01-02
+ * 03:04:05.000 UTC`), and a double or real is in Java's notation (`1.0E7`, `NaN`; DuckDB gives
+ * `10000000.0`, `nan`). Every other type casts as DuckDB casts it.
+ */
+const VARCHAR_CASTS: Record<string, (value: string) => string> = {
+  BLOB: (value) => `'0x' || lower(hex(TRY_CAST(${value} AS BLOB)))`,
+  TIMESTAMP: (value) => `strftime(TRY_CAST(${value} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g UTC')`,
+  'TIMESTAMP WITH TIME ZONE': (value) =>
+    `strftime(TRY_CAST(${value} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g UTC')`,
+  DOUBLE: (value) => `${HELPER_PREFIX}double_text(TRY_CAST(${value} AS DOUBLE))`,
+  FLOAT: (value) => `${HELPER_PREFIX}real_text(TRY_CAST(${value} AS FLOAT))`,
+};
+
+/** The text of `value` as DuneSQL's cast writes it; `otherwise` for the types DuckDB writes alike. */
+function varcharText(value: string, otherwise: string): string {
+  const types = Object.keys(VARCHAR_CASTS);
+  const branches = Object.entries(VARCHAR_CASTS).map(([type, text]) => `WHEN '${type}' THEN ${text(value)}`);
+  return (
+    `CASE WHEN typeof(${value}) NOT IN (${types.map((type) => `'${type}'`).join(', ')}) THEN ${otherwise} ` +
+    `ELSE CASE typeof(${value}) ${branches.join(' ')} END END`
+  );
+}
+
+const VARCHAR_CAST_TEMPLATE = varcharText('__1', '__2');
+
+/** A cast to varchar of a value whose text differs in DuckDB (VARCHAR_CASTS); typeof() picks it. */
+const varcharCast =
+  (kind: 'cast' | 'try_cast'): Rule =>
+  (_args, context, node) => {
+    const cast = node[kind];
+    if (cast.to?.data_type !== 'var_char') return undefined;
+    return context.template(VARCHAR_CAST_TEMPLATE, [cast.this, node]);
+  };
+
+const castRule =
+  (kind: 'cast' | 'try_cast'): Rule =>
+  (args, context, node) =>
+    integerCast(kind)(args, context, node) ?? varcharCast(kind)(args, context, node);
+
 /** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 export const DUCKDB_RULES: RuleSet = {
   sum: helper('sum'),
@@ -546,8 +612,8 @@ export const DUCKDB_RULES: RuleSet = {
   window_function: windowAggregate,
   alias: unnestColumns,
   literal,
-  cast: integerCast('cast'),
-  try_cast: integerCast('try_cast'),
+  cast: castRule('cast'),
+  try_cast: castRule('try_cast'),
   cardinality,
   split_part: helper('split_part'),
   slice: helper('slice'),
@@ -656,6 +722,7 @@ export const DUCKDB_RULES: RuleSet = {
       'url_extract_parameter',
     ].map((name) => [name, helper(name)]),
   ),
+  array_sort: sortWithComparator,
   map_entries: (args, context) =>
     context.template('list_transform(map_entries(__1), entry -> ROW(entry.key, entry.value))', args),
   // reduce(array, initial, (state, x) -> ..., state -> result): DuckDB folds without the output lambda.

@@ -116,7 +116,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         'cast(value as type) → type',
-        'Converts a value; fails on values that do not convert. Types: boolean, integer, bigint, double, decimal(p,s), varchar, varbinary, date, timestamp, json, uint256, int256, array(T), map(K,V).',
+        "Converts a value; fails on values that do not convert. Types: boolean, integer, bigint, double, decimal(p,s), varchar, varbinary, date, timestamp, json, uint256, int256, array(T), map(K,V). To varchar, a varbinary gives `0x` and lowercase hex (DuneSQL's own cast: `'https://etherscan.io/tx/' || cast(tx_hash as varchar)`; Athena refuses it, write `'0x' || lower(to_hex(x))` there), a timestamp `2024-01-02 03:04:05.000 UTC`, a double Java's notation (`1.0E7`).",
         "cast('42' as bigint) + 1",
         '43',
       ),
@@ -1115,10 +1115,10 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'array[3, 1, null, 2]',
       ),
       trino(
-        'array_sort(array) → array',
-        'Sorted ascending, NULLs last.',
-        'array_sort(array[3, 1, 2])',
-        'array[1, 2, 3]',
+        ['array_sort(array) → array', 'array_sort(array, (x, y) -> integer) → array'],
+        'Sorted ascending, NULLs last; with a comparator (negative: x first, 0: equal, positive: y first), stably by it.',
+        'array_sort(array[3, 1, 2], (x, y) -> if(x < y, 1, if(x = y, 0, -1)))',
+        'array[3, 2, 1]',
       ),
       trino(
         ['array_max(array) → element', 'array_min(array)'],

@@ -9,6 +9,7 @@ import {
   DuckDBScalarFunction,
   type DuckDBType,
   type DuckDBValue,
+  FLOAT,
   VARCHAR,
 } from '@duckdb/node-api';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -24,6 +25,8 @@ import { HELPER_PREFIX } from '../../dunesql/duckdb-target';
  * - `xxhash64(varbinary) → varbinary`: xxHash64 with seed 0, as Trino writes it: 8 bytes, big-endian;
  * - `crc32(varbinary) → bigint`: zlib's CRC-32;
  * - `format_number(double) → varchar`: Trino's short form with a unit symbol (`1.23M`);
+ * - `dunesql_double_text(double)` and `dunesql_real_text(real) → varchar`: the text Trino's cast
+ *   to varchar gives (Java's notation, `1.0E7`), which the translation's casts call;
  * - `dunesql_utf8_replacing(varbinary) → varchar`: UTF-8 text with U+FFFD for what is not UTF-8,
  *   as Trino's `from_utf8` (which calls it only for values DuckDB's `decode` refuses).
  *
@@ -74,6 +77,18 @@ function jsFunctions(): Promise<readonly JsFunction[]> {
       compute: (value) => formatNumber(Number(value)),
     },
     {
+      name: `${HELPER_PREFIX}double_text`,
+      parameterType: DOUBLE,
+      returnType: VARCHAR,
+      compute: (value) => javaDoubleText(Number(value)),
+    },
+    {
+      name: `${HELPER_PREFIX}real_text`,
+      parameterType: FLOAT,
+      returnType: VARCHAR,
+      compute: (value) => javaFloatText(Number(value)),
+    },
+    {
       name: `${HELPER_PREFIX}utf8_replacing`,
       parameterType: BLOB,
       returnType: VARCHAR,
@@ -107,6 +122,52 @@ export function formatNumber(value: number): string {
   const text = fractional.toFixed(decimals);
   const trimmed = decimals > 0 ? text.replace(/\.?0+$/, '') : text;
   return `${trimmed === '-0' ? '0' : trimmed}${unit}`;
+}
+
+/**
+ * A double as Trino casts it to varchar, which is Java's `Double.toString`: the shortest decimal
+ * that reads back as the same double, plain with at least one decimal from 10^-3 up to 10^7
+ * (`0.001`, `1.5`, `100.0`), else in Java's scientific form (`1.0E7`, `1.2345E-5`), and `NaN`,
+ * `Infinity`, `-Infinity`. JavaScript's `toExponential()` gives the same shortest digits.
+ */
+export function javaDoubleText(value: number): string {
+  return javaText(value, value.toExponential());
+}
+
+/**
+ * A real as Trino casts it to varchar (Java's `Float.toString`): as `javaDoubleText`, with the
+ * shortest digits that read back as the same 32-bit float.
+ */
+export function javaFloatText(value: number): string {
+  if (!Number.isFinite(value)) return javaText(value, '');
+  let digits = value.toExponential();
+  for (let precision = 1; precision <= 9; precision++) {
+    const candidate = value.toExponential(precision - 1);
+    if (Math.fround(Number(candidate)) === value) {
+      digits = candidate;
+      break;
+    }
+  }
+  return javaText(value, digits);
+}
+
+/** Java's layout of a double or float given its shortest digits as `d.ddde±n`. */
+function javaText(value: number, exponential: string): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
+  const [mantissa = '', exponentText = '0'] = exponential.split('e');
+  const exponent = Number(exponentText);
+  const sign = mantissa.startsWith('-') ? '-' : '';
+  const digits = mantissa.replace(/^-/, '').replace('.', '');
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e-3 && magnitude < 1e7) {
+    const point = exponent + 1;
+    const whole = point <= 0 ? '0' : digits.slice(0, point).padEnd(point, '0');
+    const fraction = point <= 0 ? '0'.repeat(-point) + digits : digits.slice(point);
+    return `${sign}${whole}.${fraction || '0'}`;
+  }
+  return `${sign}${digits[0]}.${digits.slice(1) || '0'}E${exponent}`;
 }
 
 /** Registers the functions in the connection's database (every connection of it sees them). */
