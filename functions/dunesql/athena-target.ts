@@ -66,6 +66,15 @@ export const ATHENA_RULES: RuleSet = {
     'keccak',
     'keccak() is not available on Athena (Trino has no Keccak-256). Compare against precomputed hashes instead, e.g. the topic0 values of the decoded event tables.',
   ),
+  ...Object.fromEntries(
+    ['to_base58', 'from_base58'].map((name) => [
+      name,
+      unsupported(
+        name,
+        `${name}() is not available on Athena (Trino has no Base58). Compare against the bytes themselves (0x literals), or run the query on the local host.`,
+      ),
+    ]),
+  ),
 };
 
 export const ATHENA_TYPES: Record<string, string> = { UINT256: 'DECIMAL(38, 0)', INT256: 'DECIMAL(38, 0)' };

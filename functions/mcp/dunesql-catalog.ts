@@ -77,6 +77,8 @@ const operator = (
   options?: Options,
 ) => entry('trino', signature, description, example, result, { ...options, name });
 
+const NO_BASE58 =
+  'no Base58 in Athena; compare with the bytes themselves (0x literals), or run the query on the local host.';
 const NO_KECCAK =
   'no Keccak-256 in Athena; compare with precomputed hashes (e.g. the topic0 of decoded event tables), or run the query on the local host.';
 
@@ -716,6 +718,20 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         "keccak(to_utf8('Transfer(address,address,uint256)'))",
         '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
         { notAthena: NO_KECCAK },
+      ),
+      dune(
+        'from_base58(varchar) → varbinary',
+        'Decodes Base58 text (Bitcoin alphabet): Solana addresses and instruction data.',
+        "from_base58('3DZBMRwnSU8f')",
+        '0x030094357700000000',
+        { notAthena: NO_BASE58 },
+      ),
+      dune(
+        'to_base58(varbinary) → varchar',
+        'Encodes bytes as Base58 text (Bitcoin alphabet), as Solana writes addresses.',
+        'to_base58(0x030094357700000000)',
+        "'3DZBMRwnSU8f'",
+        { notAthena: NO_BASE58 },
       ),
       dune(
         'bytea2numeric(varbinary) → bigint',

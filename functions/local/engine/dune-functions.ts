@@ -13,6 +13,7 @@ import {
   VARCHAR,
 } from '@duckdb/node-api';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { base58 } from '@scure/base';
 import xxhash from 'xxhash-wasm';
 import { HELPER_PREFIX } from '../../dunesql/duckdb-target';
 
@@ -24,6 +25,8 @@ import { HELPER_PREFIX } from '../../dunesql/duckdb-target';
  *   signature's topic0;
  * - `xxhash64(varbinary) → varbinary`: xxHash64 with seed 0, as Trino writes it: 8 bytes, big-endian;
  * - `crc32(varbinary) → bigint`: zlib's CRC-32;
+ * - `to_base58(varbinary) → varchar`, `from_base58(varchar) → varbinary`: Bitcoin's Base58 alphabet,
+ *   Solana's addresses and instruction data (Dune's own functions);
  * - `format_number(double) → varchar`: Trino's short form with a unit symbol (`1.23M`);
  * - `dunesql_double_text(double)` and `dunesql_real_text(real) → varchar`: the text Trino's cast
  *   to varchar gives (Java's notation, `1.0E7`), which the translation's casts call;
@@ -31,8 +34,8 @@ import { HELPER_PREFIX } from '../../dunesql/duckdb-target';
  *   as Trino's `from_utf8` (which calls it only for values DuckDB's `decode` refuses).
  *
  * DuckDB calls them a chunk of rows (up to 2,048) at a time on the engine process's JavaScript
- * thread, which is idle while its query runs. On Athena all but `keccak` are Trino's own; `keccak`
- * has no Athena counterpart (functions/dunesql/athena-target.ts).
+ * thread, which is idle while its query runs. On Athena all but `keccak` and the Base58 pair are
+ * Trino's own; those have no Athena counterpart (functions/dunesql/athena-target.ts).
  */
 interface JsFunction {
   name: string;
@@ -75,6 +78,27 @@ function jsFunctions(): Promise<readonly JsFunction[]> {
       parameterType: DOUBLE,
       returnType: VARCHAR,
       compute: (value) => formatNumber(Number(value)),
+    },
+    {
+      name: 'to_base58',
+      parameterType: BLOB,
+      returnType: VARCHAR,
+      compute: (value) => base58.encode(bytesOf(value)),
+    },
+    {
+      name: 'from_base58',
+      parameterType: VARCHAR,
+      returnType: BLOB,
+      compute: (value) => {
+        const text = String(value);
+        try {
+          return blobValue(base58.decode(text));
+        } catch {
+          throw new Error(
+            `from_base58: "${text.slice(0, 60)}" is not Base58 (characters 1-9, A-Z and a-z without 0, O, I and l).`,
+          );
+        }
+      },
     },
     {
       name: `${HELPER_PREFIX}double_text`,
@@ -178,13 +202,18 @@ export async function registerDuneFunctions(connection: DuckDBConnection): Promi
         name: fn.name,
         returnType: fn.returnType,
         parameterTypes: [fn.parameterType],
-        mainFunction: (_info, input, output) => {
-          const values = input.getColumnVector(0);
-          for (let row = 0; row < input.rowCount; row++) {
-            const value = values.getItem(row);
-            output.setItem(row, value === null ? null : fn.compute(value));
+        mainFunction: (info, input, output) => {
+          try {
+            const values = input.getColumnVector(0);
+            for (let row = 0; row < input.rowCount; row++) {
+              const value = values.getItem(row);
+              output.setItem(row, value === null ? null : fn.compute(value));
+            }
+            output.flush();
+          } catch (error) {
+            // The query fails with the message, as a built-in function's error fails it.
+            info.setError(error instanceof Error ? error.message : String(error));
           }
-          output.flush();
         },
       }),
     );
