@@ -605,6 +605,9 @@ const castRule =
   (args, context, node) =>
     integerCast(kind)(args, context, node) ?? varcharCast(kind)(args, context, node);
 
+const canonicalJson: Rule = (args, context) =>
+  args.length === 1 ? context.template(`CAST(${HELPER_PREFIX}json_canonical(__1) AS JSON)`, args) : undefined;
+
 /** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 export const DUCKDB_RULES: RuleSet = {
   sum: helper('sum'),
@@ -618,9 +621,10 @@ export const DUCKDB_RULES: RuleSet = {
   split_part: helper('split_part'),
   slice: helper('slice'),
   width_bucket: helper('width_bucket'),
-  json_parse: renameTo('json'),
+  // Keys sorted, numbers as Java writes them, as Trino's json_parse (dune-functions.ts).
+  json_parse: canonicalJson,
   // A JSON literal (json '{"a": 1}').
-  parse_json: renameTo('json'),
+  parse_json: canonicalJson,
   json_extract_scalar: helper('json_extract_scalar'),
   extract: extractField,
   // Counted exactly: DuckDB's approx_count_distinct was off by up to 25% at a thousand values
@@ -723,6 +727,8 @@ export const DUCKDB_RULES: RuleSet = {
     ].map((name) => [name, helper(name)]),
   ),
   array_sort: sortWithComparator,
+  // The type's DuneSQL name (integer, varbinary, uint256), not DuckDB's (INTEGER, BLOB, UHUGEINT).
+  typeof: (args, context) => context.template(`${HELPER_PREFIX}type_name(typeof(__1))`, args),
   map_entries: (args, context) =>
     context.template('list_transform(map_entries(__1), entry -> ROW(entry.key, entry.value))', args),
   // reduce(array, initial, (state, x) -> ..., state -> result): DuckDB folds without the output lambda.

@@ -150,10 +150,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
             'held in 128 bits (HUGEINT); on Athena int256 becomes decimal(38,0) (absolute values below 10^38).',
         },
       ),
-      trino('typeof(value) → varchar', 'The name of the value’s type.', 'typeof(1)', undefined, {
-        localDiffers:
-          "names DuckDB's types (INTEGER, BLOB, UHUGEINT) rather than Trino's (integer, varbinary).",
-      }),
+      trino(
+        'typeof(value) → varchar',
+        'The name of the value’s type (integer, varbinary, uint256, array(bigint)).',
+        'typeof(0x01)',
+        "'varbinary'",
+      ),
     ],
   },
   {
@@ -1331,7 +1333,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         'json_parse(string) → json',
-        'Parses text into a JSON value.',
+        'Parses text into a JSON value, written as Trino writes it: no whitespace, object keys sorted.',
         "json_format(json_parse('[1, 2]'))",
         "'[1,2]'",
       ),

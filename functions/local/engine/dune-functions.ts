@@ -15,6 +15,7 @@ import {
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { base58 } from '@scure/base';
 import xxhash from 'xxhash-wasm';
+import { duneSqlTypeName } from '../../core/sql-types';
 import { HELPER_PREFIX } from '../../dunesql/duckdb-target';
 
 /**
@@ -28,6 +29,8 @@ import { HELPER_PREFIX } from '../../dunesql/duckdb-target';
  * - `to_base58(varbinary) → varchar`, `from_base58(varchar) → varbinary`: Bitcoin's Base58 alphabet,
  *   Solana's addresses and instruction data (Dune's own functions);
  * - `format_number(double) → varchar`: Trino's short form with a unit symbol (`1.23M`);
+ * - `dunesql_json_canonical(varchar) → varchar`: JSON text as Trino's `json_parse` writes it;
+ * - `dunesql_type_name(varchar) → varchar`: DuneSQL's name of a DuckDB type (`typeof` calls it);
  * - `dunesql_double_text(double)` and `dunesql_real_text(real) → varchar`: the text Trino's cast
  *   to varchar gives (Java's notation, `1.0E7`), which the translation's casts call;
  * - `dunesql_utf8_replacing(varbinary) → varchar`: UTF-8 text with U+FFFD for what is not UTF-8,
@@ -99,6 +102,19 @@ function jsFunctions(): Promise<readonly JsFunction[]> {
           );
         }
       },
+    },
+    {
+      name: `${HELPER_PREFIX}json_canonical`,
+      parameterType: VARCHAR,
+      returnType: VARCHAR,
+      compute: (value) => canonicalJson(String(value)),
+    },
+    {
+      name: `${HELPER_PREFIX}type_name`,
+      parameterType: VARCHAR,
+      returnType: VARCHAR,
+      // DuckDB names NULL's type `"NULL"`; Trino calls it unknown.
+      compute: (value) => (value === '"NULL"' ? 'unknown' : duneSqlTypeName(String(value))),
     },
     {
       name: `${HELPER_PREFIX}double_text`,
@@ -192,6 +208,45 @@ function javaText(value: number, exponential: string): string {
     return `${sign}${whole}.${fraction || '0'}`;
   }
   return `${sign}${digits[0]}.${digits.slice(1) || '0'}E${exponent}`;
+}
+
+/** A number of a parsed JSON text, kept as written. */
+class JsonNumber {
+  constructor(readonly source: string) {}
+}
+
+/**
+ * JSON text as Trino's `json_parse` writes it (Jackson, reading into Java maps and writing them with
+ * ORDER_MAP_ENTRIES_BY_KEYS, read in Trino's JsonFunctions): no whitespace, object keys sorted at
+ * every level (the last of duplicate keys kept), integers exact at any size, other numbers as a
+ * Java double (`1.50` is `1.5`). DuckDB's JSON type then writes numbers beyond 10^7 or below
+ * 10^-3 in its own notation (`1e20` as `100000000000000000000.0`; Trino: `1.0E20`).
+ */
+export function canonicalJson(text: string): string {
+  let parsed: unknown;
+  try {
+    // The reviver's third argument holds a primitive's source text (Node 22's JSON.parse).
+    parsed = JSON.parse(text, (_key, value, context?: { source?: string }) =>
+      typeof value === 'number' ? new JsonNumber(context?.source ?? String(value)) : value,
+    );
+  } catch {
+    throw new Error(`Cannot convert '${text.slice(0, 80)}' to JSON`);
+  }
+  return writeJson(parsed);
+}
+
+function writeJson(value: unknown): string {
+  if (value instanceof JsonNumber) {
+    return /^-?\d+$/.test(value.source)
+      ? BigInt(value.source).toString()
+      : javaDoubleText(Number(value.source));
+  }
+  if (Array.isArray(value)) return `[${value.map(writeJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${writeJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /** Registers the functions in the connection's database (every connection of it sees them). */
