@@ -31,6 +31,13 @@ export class FinishedExecutionCache implements ExecutionStore {
   /** Accounts whose active list is being read: writes meanwhile are applied on top of it. */
   private readonly loading = new Map<string, Map<string, Execution>>();
   private readonly loads = new Map<string, Promise<Map<string, Execution>>>();
+  /**
+   * Sole writer only: transitions on their way to the store. A read of that execution meanwhile
+   * waits for it and answers the state it writes: the read overlaps the write, so either answer
+   * would be correct, and a status poll that arrives while a run's end is being recorded sees the
+   * end instead of the state it is leaving (a poll later).
+   */
+  private readonly writing = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly store: ExecutionStore,
@@ -54,6 +61,8 @@ export class FinishedExecutionCache implements ExecutionStore {
   }
 
   async get(executionId: string): Promise<Execution | undefined> {
+    const writing = this.writing.get(executionId);
+    if (writing) await writing.catch(() => undefined);
     const cached = this.entries.get(executionId);
     if (cached) {
       // Map order is insertion order: re-inserting marks it most recently used.
@@ -71,10 +80,22 @@ export class FinishedExecutionCache implements ExecutionStore {
     from: readonly ExecutionState[],
     changes: ExecutionChanges,
   ): Promise<Execution | undefined> {
-    const updated = await this.store.transition(executionId, from, changes);
-    if (updated && this.soleWriter) this.wrote(updated);
-    else if (updated) this.remember(updated);
-    return updated;
+    if (!this.soleWriter) {
+      const updated = await this.store.transition(executionId, from, changes);
+      if (updated) this.remember(updated);
+      return updated;
+    }
+    const written = this.store.transition(executionId, from, changes).then((updated) => {
+      if (updated) this.wrote(updated);
+      return updated;
+    });
+    // Reads wait for the latest transition of the execution (one after another in this process).
+    this.writing.set(executionId, written);
+    try {
+      return await written;
+    } finally {
+      if (this.writing.get(executionId) === written) this.writing.delete(executionId);
+    }
   }
 
   async listActive(accountId?: string): Promise<Execution[]> {

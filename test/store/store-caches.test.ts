@@ -161,6 +161,44 @@ describe('caches in front of DynamoDB', () => {
       expect(reads()).toBe(1);
     });
 
+    it('as the sole writer, a read that overlaps a transition of the execution answers the state it writes', async () => {
+      // The store holds each transition back until the test lets it through.
+      const held: (() => void)[] = [];
+      const slow = new Proxy(executions, {
+        get(target, name, receiver) {
+          const value = Reflect.get(target, name, receiver);
+          if (name !== 'transition') return typeof value === 'function' ? value.bind(target) : value;
+          return async (...args: Parameters<ExecutionStore['transition']>) => {
+            await new Promise<void>((resolve) => held.push(resolve));
+            return target.transition(...args);
+          };
+        },
+      });
+      const cache = new FinishedExecutionCache(slow, 100, true);
+      const execution = pending();
+      await cache.create(execution);
+      const ending = cache.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+        state: 'QUERY_STATE_COMPLETED',
+      });
+      const read = cache.get(execution.executionId);
+      const other = pending();
+      await cache.create(other);
+      // A read of another execution does not wait.
+      expect((await cache.get(other.executionId))?.state).toBe('QUERY_STATE_PENDING');
+      held.shift()!();
+      expect((await read)?.state).toBe('QUERY_STATE_COMPLETED');
+      await ending;
+      // A transition whose condition fails leaves the read with the state as it was.
+      const failing = cache.transition(execution.executionId, ['QUERY_STATE_PENDING'], {
+        state: 'QUERY_STATE_FAILED',
+      });
+      const after = cache.get(execution.executionId);
+      await Promise.resolve();
+      held.shift()!();
+      expect(await failing).toBeUndefined();
+      expect((await after)?.state).toBe('QUERY_STATE_COMPLETED');
+    });
+
     it('caches a run that ends through it, and stays bounded (least recently used out first)', async () => {
       const { store, reads } = counting<ExecutionStore>(executions, 'get');
       const cache = new FinishedExecutionCache(store, 2);
