@@ -189,8 +189,9 @@ export interface ResultStore {
   readCsv(request: ResultPageRequest): Promise<{ csv: string; rowCount: number; totalRowCount: number }>;
   delete(executionId: string): Promise<void>;
   /**
-   * A run's result was just stored: a store that learns a result's shape on its first read may
-   * learn it now instead, so the first page, usually asked for at once, costs only the page.
+   * A run's result was just stored, with the shape its engine reported: a store that would learn
+   * a result's shape on its first read takes it from here, so the first page, usually asked for at
+   * once, costs only the page.
    */
-  warm?(executionId: string): Promise<void>;
+  warm?(executionId: string, shape: { columns: ResultColumn[]; rowCount: number }): Promise<void>;
 }

@@ -163,10 +163,12 @@ async function recordSuccess(
   releaseSlotNow: () => Promise<void>,
 ) {
   const { executionId } = execution;
-  // A query's first page is usually asked for at once: let the store read the result's shape
-  // meanwhile. Not for view refreshes and pipeline nodes, whose results are rarely paged then.
+  // A query's first page is usually asked for at once: the store learns the result's shape from
+  // the engine rather than from the file. Not for view refreshes and pipeline nodes, whose results
+  // are rarely paged then.
   if (!execution.materializedViewName && !execution.pipelineExecutionId) {
-    services.results.warm?.(executionId).catch((error: unknown) => {
+    const shape = { columns: result.columns, rowCount: result.rowCount };
+    services.results.warm?.(executionId, shape).catch((error: unknown) => {
       logger.warn('warming a result failed', { executionId, error: error as Error });
     });
   }

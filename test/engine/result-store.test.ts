@@ -60,35 +60,72 @@ async function badRequest(promise: Promise<unknown>): Promise<string> {
   throw new Error('expected a BadRequestError');
 }
 
-describe('warming a stored result', () => {
-  it('reads its shape ahead of the first page, which then agrees with a cold store', async () => {
-    const warmed = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
-    try {
-      await warmed.warm(big);
-      const first = await warmed.readPage({ executionId: big, limit: 5, offset: 7 });
-      expect(first).toEqual(await page({ limit: 5, offset: 7 }));
-      expect(first.totalRowCount).toBe(ROWS);
-      await expect(warmed.warm('01HKZJ0000000000000000000Z')).rejects.toBeInstanceOf(NotFoundError);
-    } finally {
-      await warmed.close();
-    }
-  });
+describe('a stored result whose shape the engine reported (warm)', () => {
+  async function engineShape() {
+    const request = runRequest(BIG_SQL);
+    const result = await engine.run(request);
+    return {
+      executionId: request.executionId,
+      shape: { columns: result.columns, rowCount: result.rowCount },
+    };
+  }
 
-  it('lets a page read that arrives mid-warm wait for that shape instead of reading it again', async () => {
+  it('serves pages without reading the shape from the file, the same pages as a cold store', async () => {
+    const { executionId, shape } = await engineShape();
+    const cold = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
     const warmed = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
     const run = vi.spyOn(DuckDBConnection.prototype, 'runAndReadAll');
     try {
-      const warming = warmed.warm(big);
-      const [first] = await Promise.all([
-        warmed.readPage({ executionId: big, limit: 5, offset: 7 }),
-        warming,
-      ]);
-      expect(first).toEqual(await page({ limit: 5, offset: 7 }));
-      const describes = run.mock.calls.filter(([sql]) => String(sql).startsWith('DESCRIBE'));
-      expect(describes).toHaveLength(1);
+      await warmed.warm(executionId, shape);
+      for (const request of [
+        { limit: 5, offset: 7 },
+        { limit: 3, offset: 0, sampleCount: 3 },
+        { limit: 2, offset: 1, columns: ['amount_raw', 'i'] },
+      ]) {
+        const first = await warmed.readPage({ executionId, ...request });
+        expect(run.mock.calls.filter(([sql]) => String(sql).startsWith('DESCRIBE'))).toHaveLength(0);
+        expect(first).toEqual(await cold.readPage({ executionId, ...request }));
+        run.mockClear();
+      }
+      expect((await warmed.readPage({ executionId, limit: 1, offset: 0 })).totalRowCount).toBe(ROWS);
+      // A result that does not exist is still not found.
+      await warmed.warm('01HKZJ0000000000000000000Z', shape);
+      await expect(
+        warmed.readPage({ executionId: '01HKZJ0000000000000000000Z', limit: 1, offset: 0 }),
+      ).rejects.toBeInstanceOf(NotFoundError);
     } finally {
       run.mockRestore();
       await warmed.close();
+      await cold.close();
+    }
+  });
+
+  it('reads the stored types from the file once when filters or sorting need them', async () => {
+    const { executionId, shape } = await engineShape();
+    const cold = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+    const warmed = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+    const run = vi.spyOn(DuckDBConnection.prototype, 'runAndReadAll');
+    // amount_raw is a UHUGEINT stored as text: comparing and sorting it as a number needs that.
+    const filtered = {
+      executionId,
+      limit: 3,
+      offset: 0,
+      filters: parseResultFilter("amount_raw >= '100000000000000000000000' and bucket = 4"),
+      sortBy: parseSortBy('amount_raw desc'),
+    };
+    try {
+      await warmed.warm(executionId, shape);
+      const [first, second] = await Promise.all([warmed.readPage(filtered), warmed.readPage(filtered)]);
+      expect(run.mock.calls.filter(([sql]) => String(sql).startsWith('DESCRIBE'))).toHaveLength(1);
+      run.mockRestore();
+      const expected = await cold.readPage(filtered);
+      expect(first).toEqual(expected);
+      expect(second).toEqual(expected);
+      expect(expected.rows[0]?.amount_raw).toBe('14999400000000000000000000');
+    } finally {
+      run.mockRestore();
+      await warmed.close();
+      await cold.close();
     }
   });
 });

@@ -40,8 +40,12 @@ export interface DuckDbResultStoreOptions {
 }
 
 interface StoredColumn extends ResultColumn {
-  /** Type in the Parquet file (differs for HUGEINT/UHUGEINT, stored as exact text). */
-  storedType: string;
+  /**
+   * Type in the Parquet file (differs for HUGEINT/UHUGEINT, stored as exact text). Undefined when
+   * the shape came from the engine rather than from the file: a page needs only the names, and
+   * filters and sorting, which need it, read it from the file first.
+   */
+  storedType?: string;
 }
 
 interface ResultInfo {
@@ -67,7 +71,7 @@ const ROW_NUMBER = 'file_row_number';
  */
 export class DuckDbResultStore implements ResultStore {
   private sandbox?: Promise<{ sandbox: Sandbox; spillDirectory: string }>;
-  /** Each result's shape, read once: a read that arrives while `warm` reads it waits for that. */
+  /** Each result's shape, read once (or told by `warm`); concurrent reads share one read of the file. */
   private readonly info = new Map<string, Promise<ResultInfo>>();
 
   constructor(private readonly options: DuckDbResultStoreOptions) {}
@@ -102,15 +106,10 @@ export class DuckDbResultStore implements ResultStore {
     return { csv: lines.join(CSV_LINE_BREAK) + CSV_LINE_BREAK, rowCount: rows.length, totalRowCount };
   }
 
-  async warm(executionId: string): Promise<void> {
-    if (this.info.has(executionId)) return;
-    const path = await this.existingFile(executionId);
-    const connection = await this.connect();
-    try {
-      await this.describe(connection, executionId, path);
-    } finally {
-      connection.closeSync();
-    }
+  /** The engine's columns are the file's (result-files.ts writes them as its metadata). */
+  async warm(executionId: string, shape: { columns: ResultColumn[]; rowCount: number }): Promise<void> {
+    if (this.info.has(executionId) || !isValidExecutionId(executionId)) return;
+    this.remember(executionId, Promise.resolve({ columns: shape.columns, rowCount: shape.rowCount }));
   }
 
   async delete(executionId: string): Promise<void> {
@@ -136,7 +135,8 @@ export class DuckDbResultStore implements ResultStore {
     const path = await this.existingFile(request.executionId);
     const connection = await this.connect();
     try {
-      const info = await this.describe(connection, request.executionId, path);
+      const needsStoredTypes = request.filters !== undefined || request.sortBy !== undefined;
+      const info = await this.describe(connection, request.executionId, path, needsStoredTypes);
       const columns = request.columns
         ? request.columns.map((name) => resolve(info.columns, name, 'columns'))
         : info.columns;
@@ -184,11 +184,32 @@ export class DuckDbResultStore implements ResultStore {
     return sandbox.connect();
   }
 
-  /** Columns (engine names and types from the file's metadata) and row count; cached, files never change. */
-  private describe(connection: DuckDBConnection, executionId: string, path: string): Promise<ResultInfo> {
-    const known = this.info.get(executionId);
-    if (known) return known;
-    const described = readResultInfo(connection, path);
+  /**
+   * Columns (engine names and types) and row count; cached, files never change. A shape the
+   * engine reported lacks the stored types: when they are needed, the file is read once.
+   */
+  private async describe(
+    connection: DuckDBConnection,
+    executionId: string,
+    path: string,
+    needsStoredTypes: boolean,
+  ): Promise<ResultInfo> {
+    for (;;) {
+      const entry = this.info.get(executionId);
+      if (!entry) return this.remember(executionId, readResultInfo(connection, path));
+      const known = await entry.catch(() => undefined);
+      if (known && (!needsStoredTypes || known.columns.every((column) => column.storedType !== undefined))) {
+        return known;
+      }
+      if (this.info.get(executionId) === entry) {
+        return this.remember(executionId, readResultInfo(connection, path));
+      }
+      // Replaced meanwhile: another read is reading the file; wait for that one.
+    }
+  }
+
+  private remember(executionId: string, described: Promise<ResultInfo>): Promise<ResultInfo> {
+    this.info.delete(executionId);
     if (this.info.size >= MAX_CACHED_RESULTS) this.info.delete(this.info.keys().next().value!);
     this.info.set(executionId, described);
     described.catch(() => {
