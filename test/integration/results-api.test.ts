@@ -65,6 +65,30 @@ describe('results: paging, projection, filters, sorting, sampling and CSV on a 1
     expect(page.next_offset).toBe(page.result.rows.length);
   });
 
+  it.each([
+    // 100 rows of 100,000 characters: 10 MB of JSON.
+    ['text', 100, "lpad('', 100000, 'x')", 41],
+    // Control characters take 6 characters each in JSON (\u0001): 600 KB a row, 18 MB in all,
+    // though the text itself is 3 MB.
+    ['escaped text', 30, "lpad('', 100000, chr(1))", 6],
+  ])(
+    'keeps a page of wide rows (%s) under 4 MiB of JSON and says where to continue',
+    async (_, count, value, rows) => {
+      const wide = await submitSql(
+        host,
+        `select i, ${value} as s from unnest(sequence(1, ${count})) t(i) order by i`,
+      );
+      expect((await waitUntilFinished(host, wide, 60_000)).state).toBe('QUERY_STATE_COMPLETED');
+      const response = await host.call(`/v1/execution/${wide}/results?limit=100`);
+      const text = await response.text();
+      const page = JSON.parse(text);
+      expect(page.result.rows).toHaveLength(rows);
+      expect(page.next_offset).toBe(rows);
+      expect(text.length).toBeLessThan(4 * 1024 * 1024);
+      expect(text.length).toBeGreaterThan(3 * 1024 * 1024);
+    },
+  );
+
   it('returns empty rows past the end, with the true total', async () => {
     const page = await results(`?offset=${ROWS + 10}&limit=10`);
     expect(page.result.rows).toEqual([]);
