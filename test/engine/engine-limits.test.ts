@@ -227,8 +227,11 @@ describe('odd values and odd SQL', () => {
   it.each([
     ["select timestamp '276000-01-01 00:00:00' as t", '276000-01-01 00:00:00.000 UTC'],
     ["select timestamp '275000-01-01 00:00:00' as t", '275000-01-01 00:00:00.000 UTC'],
-    ['select make_timestamp(-9223372036854775806) as t', '-290308-12-21 19:59:05.225 UTC'],
+    ['select make_timestamp(-9223372036854775806) as t', '-290308-12-21 19:59:05.224 UTC'],
     ["select timestamp '1969-12-31 23:59:59.999' as t", '1969-12-31 23:59:59.999 UTC'],
+    // Microseconds are cut to the millisecond before them, before 1970 as after.
+    ["select timestamp '1969-12-31 23:59:59.9995' as t", '1969-12-31 23:59:59.999 UTC'],
+    ["select timestamp '1970-01-01 00:00:00.0005' as t", '1970-01-01 00:00:00.000 UTC'],
   ])('writes %s in the documented format', async (sql, text) => {
     const request = runRequest(sql);
     await engine.run(request);

@@ -57,7 +57,7 @@ export function encodeValue(value: DuckDBValue, exactText = false): ResultValue 
   if (value instanceof DuckDBBlobValue || value instanceof DuckDBGeometryValue) return hex(value.bytes);
   if (value instanceof DuckDBDecimalValue) return decimal(value.toString());
   if (value instanceof DuckDBTimestampValue || value instanceof DuckDBTimestampTZValue) {
-    return value.isFinite ? timestamp(value.micros / 1000n) : value.toString();
+    return value.isFinite ? timestamp(floorDiv(value.micros, 1000n)) : value.toString();
   }
   if (value instanceof DuckDBTimestampMillisecondsValue) {
     return value.isFinite ? timestamp(value.millis) : value.toString();
@@ -119,8 +119,19 @@ const MILLIS_PER_DAY = 86_400_000n;
  * with more digits or a leading `-` (astronomical year numbering: year 0 is 1 BC).
  */
 function timestamp(millis: bigint): string {
+  // Sorted or bucketed results repeat a timestamp row after row: the last one is kept.
+  if (millis === lastTimestamp.millis) return lastTimestamp.text;
+  const text = timestampText(millis);
+  lastTimestamp = { millis, text };
+  return text;
+}
+
+let lastTimestamp: { millis?: bigint; text: string } = { text: '' };
+
+function timestampText(millis: bigint): string {
   if (millis >= FOUR_DIGIT_YEARS.min && millis <= FOUR_DIGIT_YEARS.max) {
-    return `${new Date(Number(millis)).toISOString().replace('T', ' ').replace('Z', '')} UTC`;
+    const iso = new Date(Number(millis)).toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 23)} UTC`;
   }
   const days = floorDiv(millis, MILLIS_PER_DAY);
   const { year, month, day } = civilFromDays(Number(days));
