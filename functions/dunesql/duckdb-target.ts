@@ -646,6 +646,8 @@ export const DUCKDB_RULES: RuleSet = {
   current_timezone: (args, context) => context.template("current_setting('TimeZone')", args),
   // Trino takes a timestamp without zone: its wall-clock time read in the zone. DuckDB's
   // timezone(zone, timestamp) does that (with a timestamptz it would do the reverse).
+  // Trino's function form of AT TIME ZONE.
+  at_timezone: (args, context) => context.template('(__1 AT TIME ZONE __2)', args),
   with_timezone: (args, context) => context.template('timezone(__2, CAST(__1 AS TIMESTAMP))', args),
   // Trino: a bigint, 0 when absent (DuckDB: an integer, NULL when absent).
   array_position: (args, context) =>

@@ -909,6 +909,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         '7',
       ),
       trino(
+        'at_timezone(timestamp with time zone, zone) → timestamp with time zone',
+        'The same instant in another time zone: AT TIME ZONE as a function.',
+        "hour(at_timezone(timestamp '2024-01-01 12:00:00 UTC', 'Asia/Tokyo'))",
+        '21',
+      ),
+      trino(
         'human_readable_seconds(seconds) → varchar',
         'A duration in words.',
         'human_readable_seconds(3661)',
