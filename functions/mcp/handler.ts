@@ -31,10 +31,11 @@ export const MCP_REQUEST_DEADLINE_MS = 25_000;
 const servers = new McpServerPool();
 
 /**
- * `POST /mcp/v1`: one stateless MCP exchange per Lambda invocation. A fresh McpServer and
- * transport serve each request (a stateless transport cannot be reused, and the next request may
- * land on another instance anyway); the whole response body (JSON or SSE) is read and returned
- * buffered, because API Gateway REST integrations buffer responses.
+ * `POST /mcp/v1`: one stateless MCP exchange per Lambda invocation, served by the caller's pooled
+ * McpServer (server.ts). A single request answered as JSON goes through the server's own exchange
+ * transport (json-exchange.ts); anything else through a fresh Streamable HTTP transport (which
+ * cannot be reused). The whole response body (JSON or SSE) is read and returned buffered, because
+ * API Gateway REST integrations buffer responses.
  *
  * Requests answered at once (tools/list, most tool calls) get one JSON response. A call that will
  * wait (getExecutionResults on a running execution) or asks for progress gets SSE, whose events
