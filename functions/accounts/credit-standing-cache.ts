@@ -13,13 +13,16 @@ export interface CreditStandingCacheOptions {
 type Standing = { creditsUsed: number; creditLimit?: number };
 
 /**
- * Every submit checks the account's credit standing (one BatchGet). Where this process writes all
- * credit usage (the local host: it records every run) and sees every limit change at once, the
- * standing is kept in memory: the usage this process adds is added to it, a limit it sets
- * replaces it, a limit set elsewhere drops everything. Never in AWS, where many functions write.
+ * Every submit checks the account's credit standing (one BatchGet) and the result storage it
+ * uses (one read). Where this process writes all credit usage and stored bytes (the local host: it
+ * records every run) and sees every limit change at once, both are kept in memory: the usage and
+ * bytes this process adds are added to them, a limit it sets replaces it, a limit set elsewhere
+ * drops every standing. Never in AWS, where many functions write.
  */
 export class CreditStandingCache implements UsageStore {
   private readonly standings = new Map<string, Standing>();
+  /** Result bytes stored per account: only this process adds to them. */
+  private readonly storage = new Map<string, number>();
   /** Bumped by every change, so a read that raced one does not cache what it read. */
   private version = 0;
   private seen: string;
@@ -62,12 +65,24 @@ export class CreditStandingCache implements UsageStore {
     return this.store.getCredits(accountId, periods);
   }
 
-  addStorageBytes(accountId: string, bytes: number): Promise<void> {
-    return this.store.addStorageBytes(accountId, bytes);
+  async addStorageBytes(accountId: string, bytes: number): Promise<void> {
+    await this.store.addStorageBytes(accountId, bytes);
+    this.version++;
+    const cached = this.storage.get(accountId);
+    if (cached !== undefined) this.storage.set(accountId, Math.max(0, cached + bytes));
   }
 
-  getStorageBytes(accountId: string): Promise<number> {
-    return this.store.getStorageBytes(accountId);
+  /** Every submit reads it (the result storage quota); this process records every result's bytes. */
+  async getStorageBytes(accountId: string): Promise<number> {
+    const cached = this.storage.get(accountId);
+    if (cached !== undefined) return cached;
+    const version = this.version;
+    const bytes = await this.store.getStorageBytes(accountId);
+    if (version === this.version) {
+      if (this.storage.size >= this.options.capacity) this.storage.delete(this.storage.keys().next().value!);
+      this.storage.set(accountId, bytes);
+    }
+    return bytes;
   }
 
   getCreditLimit(accountId: string): Promise<number | undefined> {

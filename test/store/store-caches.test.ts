@@ -519,5 +519,37 @@ describe('caches in front of DynamoDB', () => {
       // Not cached: the next read sees the add.
       expect(await cache.getCreditStanding(accountId, period)).toEqual({ creditsUsed: 2 });
     });
+
+    it('reads an account’s stored bytes once, then adds what it records; a read racing an add is not kept', async () => {
+      const accountId = newId();
+      const { store, reads } = counting<UsageStore>(counters(), 'getStorageBytes');
+      await counters().addStorageBytes(accountId, 100); // stored before this process started
+      const cache = new CreditStandingCache(store, { capacity: 100, limitChanges: () => 'none' });
+      expect(await cache.getStorageBytes(accountId)).toBe(100);
+      await cache.addStorageBytes(accountId, 50);
+      expect(await cache.getStorageBytes(accountId)).toBe(150);
+      expect(reads()).toBe(1);
+      expect(await counters().getStorageBytes(accountId)).toBe(150);
+
+      const other = newId();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const slowRead: UsageStore = Object.assign(Object.create(counters()), {
+        getStorageBytes: async (id: string) => {
+          const bytes = await counters().getStorageBytes(id);
+          await gate;
+          return bytes;
+        },
+      });
+      const racingCache = new CreditStandingCache(slowRead, { capacity: 100, limitChanges: () => 'none' });
+      const racing = racingCache.getStorageBytes(other);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await racingCache.addStorageBytes(other, 7);
+      release();
+      expect(await racing).toBe(0);
+      expect(await racingCache.getStorageBytes(other)).toBe(7);
+    });
   });
 });
