@@ -51,91 +51,49 @@ const bytesOf = (value: DuckDBValue) => (value as DuckDBBlobValue).bytes;
 
 let loaded: Promise<readonly JsFunction[]> | undefined;
 
+/** A function of one argument: its DuneSQL name, argument and result types, and its computation. */
+const scalar = (
+  name: string,
+  parameterType: DuckDBType,
+  returnType: DuckDBType,
+  compute: JsFunction['compute'],
+): JsFunction => ({ name, parameterType, returnType, compute });
+
 /** The functions, built once per process (xxHash64 is WebAssembly, instantiated asynchronously). */
 function jsFunctions(): Promise<readonly JsFunction[]> {
   loaded ??= xxhash().then(({ h64Raw }) => [
-    {
-      name: 'keccak',
-      parameterType: BLOB,
-      returnType: BLOB,
-      compute: (value) => blobValue(keccak_256(bytesOf(value))),
-    },
-    {
-      name: 'xxhash64',
-      parameterType: BLOB,
-      returnType: BLOB,
-      compute: (value) => {
-        const digest = new Uint8Array(8);
-        new DataView(digest.buffer).setBigUint64(0, h64Raw(bytesOf(value)));
-        return blobValue(digest);
-      },
-    },
-    {
-      name: 'crc32',
-      parameterType: BLOB,
-      returnType: BIGINT,
-      compute: (value) => BigInt(crc32(bytesOf(value))),
-    },
-    {
-      name: 'format_number',
-      parameterType: DOUBLE,
-      returnType: VARCHAR,
-      compute: (value) => formatNumber(Number(value)),
-    },
-    {
-      name: 'to_base58',
-      parameterType: BLOB,
-      returnType: VARCHAR,
-      compute: (value) => base58.encode(bytesOf(value)),
-    },
-    {
-      name: 'from_base58',
-      parameterType: VARCHAR,
-      returnType: BLOB,
-      compute: (value) => {
-        const text = String(value);
-        try {
-          return blobValue(base58.decode(text));
-        } catch {
-          throw new Error(
-            `from_base58: "${text.slice(0, 60)}" is not Base58 (characters 1-9, A-Z and a-z without 0, O, I and l).`,
-          );
-        }
-      },
-    },
-    {
-      name: `${HELPER_PREFIX}json_canonical`,
-      parameterType: VARCHAR,
-      returnType: VARCHAR,
-      compute: (value) => canonicalJson(String(value)),
-    },
-    {
-      name: `${HELPER_PREFIX}type_name`,
-      parameterType: VARCHAR,
-      returnType: VARCHAR,
-      // DuckDB names NULL's type `"NULL"`; Trino calls it unknown.
-      compute: (value) => (value === '"NULL"' ? 'unknown' : duneSqlTypeName(String(value))),
-    },
-    {
-      name: `${HELPER_PREFIX}double_text`,
-      parameterType: DOUBLE,
-      returnType: VARCHAR,
-      compute: (value) => javaDoubleText(Number(value)),
-    },
-    {
-      name: `${HELPER_PREFIX}real_text`,
-      parameterType: FLOAT,
-      returnType: VARCHAR,
-      compute: (value) => javaFloatText(Number(value)),
-    },
-    {
-      name: `${HELPER_PREFIX}utf8_replacing`,
-      parameterType: BLOB,
-      returnType: VARCHAR,
-      compute: (value) => replacingDecoder.decode(bytesOf(value)),
-    },
+    scalar('keccak', BLOB, BLOB, (value) => blobValue(keccak_256(bytesOf(value)))),
+    scalar('xxhash64', BLOB, BLOB, (value) => {
+      const digest = new Uint8Array(8);
+      new DataView(digest.buffer).setBigUint64(0, h64Raw(bytesOf(value)));
+      return blobValue(digest);
+    }),
+    scalar('crc32', BLOB, BIGINT, (value) => BigInt(crc32(bytesOf(value)))),
+    scalar('format_number', DOUBLE, VARCHAR, (value) => formatNumber(Number(value))),
+    scalar('to_base58', BLOB, VARCHAR, (value) => base58.encode(bytesOf(value))),
+    scalar('from_base58', VARCHAR, BLOB, (value) => fromBase58(String(value))),
+    scalar(`${HELPER_PREFIX}json_canonical`, VARCHAR, VARCHAR, (value) => canonicalJson(String(value))),
+    // DuckDB names NULL's type `"NULL"`; Trino calls it unknown.
+    scalar(`${HELPER_PREFIX}type_name`, VARCHAR, VARCHAR, (value) =>
+      value === '"NULL"' ? 'unknown' : duneSqlTypeName(String(value)),
+    ),
+    scalar(`${HELPER_PREFIX}double_text`, DOUBLE, VARCHAR, (value) => javaDoubleText(Number(value))),
+    scalar(`${HELPER_PREFIX}real_text`, FLOAT, VARCHAR, (value) => javaFloatText(Number(value))),
+    scalar(`${HELPER_PREFIX}utf8_replacing`, BLOB, VARCHAR, (value) =>
+      replacingDecoder.decode(bytesOf(value)),
+    ),
   ]);
   return loaded;
+}
+
+function fromBase58(text: string): DuckDBValue {
+  try {
+    return blobValue(base58.decode(text));
+  } catch {
+    throw new Error(
+      `from_base58: "${text.slice(0, 60)}" is not Base58 (characters 1-9, A-Z and a-z without 0, O, I and l).`,
+    );
+  }
 }
 
 const replacingDecoder = new TextDecoder('utf-8', { fatal: false });
