@@ -1,6 +1,7 @@
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ErrorCode,
   type JSONRPCMessage,
   type JSONRPCRequest,
   JSONRPCRequestSchema,
@@ -39,8 +40,17 @@ export class JsonExchangeTransport implements Transport {
     answer?.(message);
   }
 
+  /** A request still waiting gets the JSON-RPC error the SDK gives for a closed connection. */
   async close(): Promise<void> {
+    const waiting = [...this.waiting];
     this.waiting.clear();
+    for (const [id, answer] of waiting) {
+      answer({
+        jsonrpc: '2.0',
+        id,
+        error: { code: ErrorCode.ConnectionClosed, message: 'Connection closed' },
+      });
+    }
     this.onclose?.();
   }
 

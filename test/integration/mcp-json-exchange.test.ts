@@ -6,8 +6,10 @@
  * exchange path answers with a tool error and its server is not reused, and which requests take
  * which path.
  */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directExchangeRequest } from '../../functions/mcp/json-exchange';
+import { directExchangeRequest, JsonExchangeTransport } from '../../functions/mcp/json-exchange';
 import { crossJoinSql } from '../support/runaway-sql';
 import { type Json, startTestHost, type TestHost } from '../support/test-host';
 
@@ -130,6 +132,38 @@ describe('MCP JSON exchange path', () => {
     });
     expect(cancel.status).toBe(200);
     expect((await structured(await call('listBlockchains', {}))).blockchains.length).toBeGreaterThan(0);
+  });
+});
+
+describe('JsonExchangeTransport', () => {
+  it('answers each request with its own response, drops notifications, and ends waiters on close', async () => {
+    const transport = new JsonExchangeTransport();
+    await expect(transport.exchange({ jsonrpc: '2.0', id: 9, method: 'ping' }, {})).rejects.toThrow(
+      /not connected/,
+    );
+    const handled: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => {
+      handled.push(message);
+    };
+    const server = new McpServer({ name: 'probe', version: '1' });
+    const connected = new JsonExchangeTransport();
+    await server.connect(connected);
+    expect(await connected.exchange({ jsonrpc: '2.0', id: 'p', method: 'ping' }, {})).toEqual({
+      jsonrpc: '2.0',
+      id: 'p',
+      result: {},
+    });
+    await connected.send({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: 'x' },
+    });
+    // A transport closed while a request waits answers it as the SDK does a closed connection.
+    const waiting = transport.exchange({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {});
+    expect(handled).toHaveLength(1);
+    await transport.close();
+    expect(await waiting).toMatchObject({ id: 1, error: { code: ErrorCode.ConnectionClosed } });
+    await server.close();
   });
 });
 
