@@ -570,11 +570,13 @@ const integerCast =
  * 03:04:05.000 UTC`), and a double or real is in Java's notation (`1.0E7`, `NaN`; DuckDB gives
  * `10000000.0`, `nan`). Every other type casts as DuckDB casts it.
  */
+const timestampText = (value: string) =>
+  `strftime(TRY_CAST(${value} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g UTC')`;
+
 const VARCHAR_CASTS: Record<string, (value: string) => string> = {
   BLOB: (value) => `'0x' || lower(hex(TRY_CAST(${value} AS BLOB)))`,
-  TIMESTAMP: (value) => `strftime(TRY_CAST(${value} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g UTC')`,
-  'TIMESTAMP WITH TIME ZONE': (value) =>
-    `strftime(TRY_CAST(${value} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g UTC')`,
+  TIMESTAMP: timestampText,
+  'TIMESTAMP WITH TIME ZONE': timestampText,
   DOUBLE: (value) => `${HELPER_PREFIX}double_text(TRY_CAST(${value} AS DOUBLE))`,
   FLOAT: (value) => `${HELPER_PREFIX}real_text(TRY_CAST(${value} AS FLOAT))`,
 };
@@ -600,10 +602,11 @@ const varcharCast =
     return context.template(VARCHAR_CAST_TEMPLATE, [cast.this, node]);
   };
 
-const castRule =
-  (kind: 'cast' | 'try_cast'): Rule =>
-  (args, context, node) =>
-    integerCast(kind)(args, context, node) ?? varcharCast(kind)(args, context, node);
+function castRule(kind: 'cast' | 'try_cast'): Rule {
+  const toInteger = integerCast(kind);
+  const toVarchar = varcharCast(kind);
+  return (args, context, node) => toInteger(args, context, node) ?? toVarchar(args, context, node);
+}
 
 const canonicalJson: Rule = (args, context) =>
   args.length === 1 ? context.template(`CAST(${HELPER_PREFIX}json_canonical(__1) AS JSON)`, args) : undefined;
@@ -644,10 +647,10 @@ export const DUCKDB_RULES: RuleSet = {
   e: (args, context) => context.template('exp(1)', args),
   // The session's zone: UTC, set by the session setup (SESSION_SETTINGS).
   current_timezone: (args, context) => context.template("current_setting('TimeZone')", args),
-  // Trino takes a timestamp without zone: its wall-clock time read in the zone. DuckDB's
-  // timezone(zone, timestamp) does that (with a timestamptz it would do the reverse).
   // Trino's function form of AT TIME ZONE.
   at_timezone: (args, context) => context.template('(__1 AT TIME ZONE __2)', args),
+  // Trino takes a timestamp without zone: its wall-clock time read in the zone. DuckDB's
+  // timezone(zone, timestamp) does that (with a timestamptz it would do the reverse).
   with_timezone: (args, context) => context.template('timezone(__2, CAST(__1 AS TIMESTAMP))', args),
   // Trino: a bigint, 0 when absent (DuckDB: an integer, NULL when absent).
   array_position: (args, context) =>
