@@ -295,7 +295,7 @@ const NESTED_ORIGINS =
   /"(?:array_agg|array_func|map_keys|map_values)":|"name":"(?:map_agg|multimap_agg|histogram|map|map_from_entries|split|regexp_split|regexp_extract_all|sequence|repeat|zip|approx_percentile|array_agg)"|"data_type":"(?:array|map|struct)"/i;
 
 /** The tables the statement names (of those given): all the analysis needs to know. */
-function tablesNamed(statement: AstNode, tables: readonly TableSchema[]): TableSchema[] {
+export function tablesNamed(statement: AstNode, tables: readonly TableSchema[]): TableSchema[] {
   const named = new Set(
     findAll(statement, 'table').map((node: AstNode) =>
       `${node.table.schema?.name ?? ''}.${node.table.name?.name ?? ''}`.toLowerCase(),

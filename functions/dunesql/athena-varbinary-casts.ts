@@ -1,0 +1,62 @@
+/**
+ * DuneSQL casts varbinary to varchar as `0x` and lowercase hex (Spellbook's `cast(tx_hash as
+ * varchar)`, `cast("from" as varchar)`); Athena's Trino has no such cast and refuses the query.
+ * Where the operand is known for sure to be varbinary (a stored column, a column a subquery or CTE
+ * computes as one, a call that returns one, a hex literal), the cast is rewritten into
+ * `'0x' || lower(to_hex(x))`, which is the same text. An operand of unknown type is left alone:
+ * Athena then refuses it as before, and the README gives the workaround.
+ */
+import { findAll, instantiate, nodeType } from './ast';
+import { type Polyglot, type TableSchema, Typing } from './nested-typing';
+import type { AstNode } from './polyglot';
+
+const HEX_TEXT = `'0x' || lower(to_hex(__1))`;
+const CASTS = ['cast', 'try_cast'] as const;
+
+const isVarcharCast = (node: AstNode, kind: string) =>
+  (CASTS as readonly string[]).includes(kind) && node[kind]?.to?.data_type === 'var_char';
+
+/** Rewrites, in place, the statement's casts of varbinary to varchar; true if it changed any. */
+export function varbinaryCastsAsHex(
+  polyglot: Polyglot,
+  statement: AstNode,
+  tables: readonly TableSchema[],
+): boolean {
+  const casts = CASTS.flatMap((kind) => findAll(statement, kind).filter((node) => isVarcharCast(node, kind)));
+  if (casts.length === 0) return false;
+  let changed = false;
+  /**
+   * Walks the tree with the typing of the innermost SELECT around the node (made when a cast in
+   * it asks) and the CTEs visible there.
+   */
+  const walk = (
+    node: AstNode,
+    scope: () => Typing | undefined,
+    ctes: ReadonlyMap<string, AstNode>,
+  ): AstNode => {
+    if (Array.isArray(node)) return node.map((child) => walk(child, scope, ctes));
+    if (!node || typeof node !== 'object') return node;
+    const kind = nodeType(node);
+    if (kind === 'select') {
+      const visible = new Map(ctes);
+      for (const cte of node.select?.with?.ctes ?? [])
+        visible.set(String(cte.alias?.name ?? '').toLowerCase(), cte);
+      let typing: Typing | undefined;
+      const own = () => (typing ??= new Typing(polyglot, node, tables, ctes));
+      for (const key of Object.keys(node.select)) node.select[key] = walk(node.select[key], own, visible);
+      return node;
+    }
+    for (const key of Object.keys(node)) {
+      if (key !== 'span') node[key] = walk(node[key], scope, ctes);
+    }
+    if (!kind || !isVarcharCast(node, kind)) return node;
+    const operand = node[kind].this;
+    const hexLiteral = nodeType(operand) === 'literal' && operand.literal.literal_type === 'hex_string';
+    const type = hexLiteral ? undefined : scope()?.typeOf(operand);
+    if (!hexLiteral && !(type?.kind === 'scalar' && type.name === 'varbinary')) return node;
+    changed = true;
+    return instantiate(polyglot, HEX_TEXT, [operand]);
+  };
+  walk(statement, () => undefined, new Map());
+  return changed;
+}

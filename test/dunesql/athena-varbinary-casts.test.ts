@@ -1,0 +1,101 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { Dialect, parse } from '@polyglot-sql/sdk';
+import { describe, expect, it } from 'vitest';
+import { athenaTableSchemas } from '../../functions/aws/catalog/glue-tables';
+import { BASE_TABLES } from '../../functions/datasets/base-tables';
+import { DUCKDB_SESSION_SETUP, translate } from '../../functions/dunesql';
+import { registerDuneFunctions } from '../../functions/local/engine/dune-functions';
+
+/**
+ * DuneSQL's cast of varbinary to varchar (`0x` and lowercase hex) does not exist in Athena's Trino:
+ * the Athena translation writes it as `'0x' || lower(to_hex(x))` wherever the operand is known to
+ * be varbinary, and leaves every other cast alone.
+ */
+const TABLES = athenaTableSchemas(BASE_TABLES);
+
+async function athena(sql: string): Promise<string> {
+  const translation = await translate(sql, 'athena', { tables: TABLES });
+  // Whatever is rewritten still parses as Trino.
+  const parsed = parse(translation.sql, Dialect.Trino);
+  expect(parsed.success, `${parsed.error}\n${translation.sql}`).toBe(true);
+  return translation.sql;
+}
+
+const HEX = (operand: string) => `'0x' || LOWER(TO_HEX(${operand}))`;
+
+describe('casts of varbinary to varchar on Athena', () => {
+  it('rewrites a stored varbinary column in the select list, WHERE, JOIN and GROUP BY', async () => {
+    const sql = await athena(
+      `select cast(t.tx_hash as varchar) as h, try_cast(taker as varchar(42)) as who, count(*) as n
+       from dex.trades t join tokens.erc20 e on cast(e.contract_address as varchar) = cast(t.token_bought_address as varchar)
+       where cast(t.tx_to as varchar) <> '0x00'
+       group by cast(t.tx_hash as varchar), try_cast(taker as varchar(42))`,
+    );
+    expect(sql).toContain(`${HEX('t.tx_hash')} AS h`);
+    expect(sql).toContain(`${HEX('taker')} AS who`);
+    expect(sql).toContain(`ON ${HEX('e.contract_address')} = ${HEX('t.token_bought_address')}`);
+    expect(sql).toContain(`WHERE ${HEX('t.tx_to')} <> '0x00'`);
+    expect(sql).toContain(`GROUP BY ${HEX('t.tx_hash')}, ${HEX('taker')}`);
+    expect(sql).not.toMatch(/CAST\(|TRY_CAST\(/);
+  });
+
+  it('follows CTEs, subqueries, scalar subqueries and set operations, and types calls and literals', async () => {
+    expect(
+      await athena(
+        `with x as (select tx_hash as h, blockchain from dex.trades)
+         select cast(h as varchar) as h, cast(blockchain as varchar) as chain from x`,
+      ),
+    ).toContain(`SELECT ${HEX('h')} AS h, CAST(blockchain AS VARCHAR) AS chain FROM x`);
+    expect(
+      await athena(`select cast(q.h as varchar) from (select max(tx_hash) as h from dex.trades) q`),
+    ).toContain(HEX('q.h'));
+    expect(
+      await athena(`select (select cast(max(hash) as varchar) from ethereum.transactions) as m`),
+    ).toContain(HEX('MAX(hash)'));
+    const union = await athena(
+      `select cast(tx_hash as varchar) as h from dex.trades union all select cast(hash as varchar) from ethereum.transactions`,
+    );
+    expect(union).toContain(HEX('tx_hash'));
+    expect(union).toContain(HEX('hash'));
+    expect(
+      await athena(`select cast(0xdead as varchar) as a, cast(from_hex('00ff') as varchar) as b`),
+    ).toContain(`${HEX(`x'dead'`)} AS a, ${HEX(`FROM_HEX(REGEXP_REPLACE('00ff', '^0[xX]', ''))`)} AS b`);
+  });
+
+  it('leaves other casts, and operands of unknown type, to Trino', async () => {
+    const sql = await athena(
+      `select cast(block_time as varchar) as t, cast(amount_usd as varchar) as a, cast(blockchain as varchar) as b,
+              cast(nope as varchar) as unknown_column, cast(tx_hash as varbinary) as same, cast(tx_hash as varchar) as h
+       from dex.trades`,
+    );
+    expect(sql).toContain(
+      `SELECT CAST(block_time AS VARCHAR) AS t, CAST(amount_usd AS VARCHAR) AS a, CAST(blockchain AS VARCHAR) AS b, CAST(nope AS VARCHAR) AS unknown_column, CAST(tx_hash AS VARBINARY) AS same, ${HEX('tx_hash')} AS h`,
+    );
+    // A table the catalog does not hold: nothing is known of its columns.
+    expect(await athena(`select cast(h as varchar) from somewhere.else`)).not.toContain('TO_HEX');
+  });
+
+  it('gives the text DuneSQL’s cast gives, NULL included', async () => {
+    // The rewritten expression and DuneSQL's own cast, both run by the local engine.
+    const rewritten = await athena(
+      `select cast(from_hex('00ABff') as varchar) as a, cast(from_hex('') as varchar) as b, cast(cast(null as varbinary) as varchar) as c`,
+    );
+    expect(rewritten).toContain('TO_HEX');
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    try {
+      await registerDuneFunctions(connection);
+      for (const statement of DUCKDB_SESSION_SETUP) await connection.run(statement);
+      const rows = async (sql: string) =>
+        (await connection.runAndReadAll((await translate(sql, 'duckdb')).sql)).getRowsJson();
+      const dune = await rows(
+        `select cast(from_hex('00ABff') as varchar) as a, cast(from_hex('') as varchar) as b, cast(cast(null as varbinary) as varchar) as c`,
+      );
+      expect(dune).toEqual([['0x00abff', '0x', null]]);
+      expect(await rows(rewritten)).toEqual(dune);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+});
