@@ -152,6 +152,27 @@ const MACROS: Record<string, string> = {
   md5: `(b BLOB) AS unhex(md5(b))`,
   sha1: `(b BLOB) AS unhex(sha1(b))`,
   sha256: `(b BLOB) AS unhex(sha256(b))`,
+  sha512: `(b BLOB) AS ${HELPER_PREFIX}sha512_digest(b)`,
+  // Trino pads and cuts varbinary by bytes, as strings by characters (a longer value keeps its
+  // first ones).
+  lpad: padMacro('lpad'),
+  rpad: padMacro('rpad'),
+  // The position of the n-th occurrence, overlapping ones counted (Trino steps one character on).
+  strpos: `(s, t, n) AS CAST(CASE WHEN s IS NULL OR t IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN error('''instance'' must be a positive number.') WHEN length(t) = 0 THEN 1 ELSE coalesce(list_filter(range(1, length(s) + 1), i -> substring(s, i, length(t)) = t)[n], 0) END AS BIGINT)`,
+  // Entries split on the first delimiter (a trailing one ends the last entry), each on the second
+  // exactly once; a repeated key fails, as in Trino.
+  split_to_map: `(s, e, k) AS map_from_entries(list_transform(list_filter(string_split(s, e), (x, i) -> NOT (x = '' AND i = len(string_split(s, e)))), x -> CASE WHEN len(string_split(x, k)) <> 2 THEN error('Key-value delimiter must appear exactly once in each entry. Bad input: ''' || x || '''') ELSE ROW(split_part(x, k, 1), split_part(x, k, 2)) END))`,
+  json_array_contains: [
+    jsonArrayContains('BOOLEAN', ['BOOLEAN'], (e) => `CAST(${e} AS VARCHAR) = 'true'`),
+    jsonArrayContains('BIGINT', ['BIGINT', 'UBIGINT'], (e) => `TRY_CAST(${e} AS BIGINT)`),
+    jsonArrayContains(
+      'DOUBLE',
+      ['BIGINT', 'UBIGINT', 'DOUBLE'],
+      (e) => `TRY_CAST(CAST(${e} AS VARCHAR) AS DOUBLE)`,
+    ),
+    jsonArrayContains('VARCHAR', ['VARCHAR'], (e) => `json_extract_string(${e}, '$')`),
+  ].join(', '),
+  trim_array: `(a, n) AS CASE WHEN n < 0 THEN error('size must not be negative') WHEN n > len(a) THEN error('size must not exceed array cardinality') ELSE list_slice(a, 1, len(a) - n) END`,
   // Trino's repeat builds an array; DuckDB's repeats a string.
   repeat: `(x, n) AS list_transform(generate_series(1, n), i -> x)`,
   array_join: `(a, s) AS array_to_string(a, s), (a, s, n) AS array_to_string(list_transform(a, x -> coalesce(CAST(x AS VARCHAR), n)), s)`,
@@ -188,6 +209,26 @@ const MACROS: Record<string, string> = {
   // A bigint, 0 when absent (as strpos).
   varbinary_position: `(b, p) AS (CASE WHEN octet_length(p) = 0 THEN 1 ELSE coalesce(list_position(list_transform(range(0, octet_length(b) - octet_length(p) + 1), i -> substring(hex(b), 2 * i + 1, 2 * octet_length(p)) = hex(p)), true), 0) END)::BIGINT`,
 };
+
+function padMacro(pad: 'lpad' | 'rpad'): string {
+  return [
+    `(x BLOB, n, p BLOB) AS CASE WHEN octet_length(p) = 0 THEN error('Padding bytes must not be empty') ELSE unhex(${pad}(hex(x), CAST(2 * n AS INTEGER), hex(p))) END`,
+    `(x VARCHAR, n, p VARCHAR) AS ${pad}(x, n, p)`,
+  ].join(', ');
+}
+
+/**
+ * Trino's json_array_contains for one type of value: NULL unless the JSON is an array; elements
+ * of other JSON types (and nested ones) never match, as in Trino's JsonFunctions.
+ */
+function jsonArrayContains(
+  type: string,
+  jsonTypes: string[],
+  elementValue: (element: string) => string,
+): string {
+  const kinds = jsonTypes.map((kind) => `'${kind}'`).join(', ');
+  return `(j, v ${type}) AS CASE WHEN v IS NULL OR NOT json_valid(j) OR json_type(j) <> 'ARRAY' THEN NULL ELSE list_contains(list_transform(json_extract(j, '$[*]'), e -> CASE WHEN json_type(e) IN (${kinds}) THEN ${elementValue('e')} END), v) END`;
+}
 
 /** A blob's bytes in reverse order. */
 function reversedBytes(blob: string): string {
@@ -349,6 +390,7 @@ const MAP_PRODUCERS = new Set([
   'map',
   'map_agg',
   'map_from_entries',
+  'split_to_map',
   'map_concat',
   'map_filter',
   'histogram',
@@ -764,6 +806,19 @@ export const DUCKDB_RULES: RuleSet = {
   sequence: helper('sequence'),
   array_join: helper('array_join'),
   md5: helper('md5'),
+  sha512: helper('sha512'),
+  lpad: helper('lpad'),
+  rpad: helper('rpad'),
+  // strpos: Trino's third argument is the occurrence wanted (DuckDB has none).
+  str_position: (_args, context, node) => {
+    const { this: text, substr, occurrence } = node.str_position;
+    return occurrence
+      ? context.template(`${HELPER_PREFIX}strpos(__1, __2, __3)`, [text, substr, occurrence])
+      : undefined;
+  },
+  split_to_map: helper('split_to_map'),
+  json_array_contains: helper('json_array_contains'),
+  trim_array: helper('trim_array'),
   sha1: helper('sha1'),
   sha256: helper('sha256'),
   repeat: helper('repeat'),

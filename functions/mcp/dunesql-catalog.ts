@@ -394,7 +394,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         ['lpad(string, size, pad) → varchar', 'rpad(string, size, pad)'],
-        'Pads (or truncates) to size characters.',
+        'Pads (or truncates) to size characters. On varbinary (`lpad(varbinary, size, pad_bytes)`), to size bytes.',
         "lpad('7', 3, '0')",
         "'007'",
       ),
@@ -427,6 +427,18 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         '1-based position of the first occurrence, 0 if absent.',
         "strpos('hello', 'l')",
         '3',
+      ),
+      trino(
+        'strpos(string, substring, instance) → bigint',
+        'Position of the instance-th occurrence (overlapping ones count), 0 if there are fewer.',
+        "strpos('abcabc', 'bc', 2)",
+        '5',
+      ),
+      trino(
+        'split_to_map(string, entry_delimiter, key_value_delimiter) → map(varchar, varchar)',
+        'Splits into entries, each into a key and a value; a repeated key is an error.',
+        "split_to_map('a=1,b=2', ',', '=')['b']",
+        "'2'",
       ),
       trino(
         'starts_with(string, prefix) → boolean',
@@ -589,6 +601,18 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'SHA-256 digest.',
         "to_hex(sha256(to_utf8('a')))",
         "'CA978112CA1BBDCAFAC231B39A23DC4DA786EFF8147C4E72B9807785AFEE48BB'",
+      ),
+      trino(
+        'sha512(varbinary) → varbinary',
+        'SHA-512 digest.',
+        "substr(to_hex(sha512(to_utf8('a'))), 1, 16)",
+        "'1F40FC92DA241694'",
+      ),
+      trino(
+        'lpad(varbinary, size, pad) → varbinary',
+        'Pads with the pad bytes in front (or truncates) to size bytes, e.g. an address to a 32-byte topic; `rpad` pads at the end.',
+        'lpad(0x01, 4, 0x00)',
+        '0x00000001',
       ),
       trino(
         ['from_big_endian_64(varbinary) → bigint', 'from_big_endian_32(varbinary) → integer'],
@@ -1193,6 +1217,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'array[1, 2, 3]',
       ),
       trino(
+        'trim_array(array, n) → array',
+        'The array without its last n elements.',
+        'trim_array(array[1, 2, 3], 1)',
+        'array[1, 2]',
+      ),
+      trino(
         'slice(array, start, length) → array',
         'length elements from a 1-based start.',
         'slice(array[1, 2, 3, 4], 2, 2)',
@@ -1348,6 +1378,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'JSON value to text.',
         'json_format(json_parse(\'{"a":1}\'))',
         '\'{"a":1}\'',
+      ),
+      trino(
+        'json_array_contains(json, value) → boolean',
+        'Whether a JSON array holds the value (a boolean, number or string; nested arrays are not searched).',
+        "json_array_contains('[1, 2, 3]', 2)",
+        'true',
       ),
       trino(
         'json_array_length(json) → bigint',

@@ -26,7 +26,11 @@ export interface ReferenceEntry extends CatalogEntry {
 }
 
 /** Polyglot parses some calls into typed nodes; their rules are keyed by the node type. */
-const RULE_KEY: Record<string, string> = { substr: 'substring' };
+const RULE_KEY: Record<string, string> = { substr: 'substring', strpos: 'str_position' };
+
+/** The function a rule key stands for (the node type of a call, or the function's own name). */
+export const functionOfRule = (key: string): string =>
+  Object.entries(RULE_KEY).find(([, node]) => node === key)?.[0] ?? key;
 
 const hasRule = (rules: object, name: string) => Object.hasOwn(rules, RULE_KEY[name] ?? name);
 const isType = (types: Record<string, string>, name: string) => Object.hasOwn(types, name.toUpperCase());

@@ -5,6 +5,7 @@ import { ATHENA_RULES } from '../../functions/dunesql/athena-target';
 import { DUCKDB_RULES } from '../../functions/dunesql/duckdb-target';
 import { openSandbox, type Sandbox } from '../../functions/local/engine/sandbox';
 import {
+  functionOfRule,
   functionReferenceMarkdown,
   type ReferenceEntry,
   referenceEntries,
@@ -112,7 +113,7 @@ describe('the DuneSQL function reference covers the translator', () => {
     const syntaxRules = new Set(['window_function', 'alias', 'literal', 'add', 'sub', 'parse_json']);
     const rewritten = [...Object.keys(DUCKDB_RULES), ...Object.keys(ATHENA_RULES)]
       .filter((n) => !syntaxRules.has(n))
-      .map((n) => (n === 'substring' ? 'substr' : n));
+      .map(functionOfRule);
     const missing = [...new Set(rewritten)].filter((name) => !documented.has(name));
     expect(missing, 'add these to functions/mcp/dunesql-catalog.ts').toEqual([]);
   });

@@ -170,6 +170,45 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
     expect((await run(sql)).rows).toEqual(rows);
   });
 
+  it.each([
+    [
+      'strpos counts overlapping occurrences; NULL in, NULL out',
+      "select strpos('aaaa', 'aa', 2), strpos('abcabc', 'bc', 3), strpos(cast(null as varchar), 'a', 1), strpos('abc', '', 2)",
+      [['2', '0', null, '1']],
+    ],
+    [
+      'split_to_map ends its last entry at a trailing delimiter',
+      "select split_to_map('a=1,b=2,', ',', '=')['b'], cardinality(split_to_map('', ',', '='))",
+      [['2', '0']],
+    ],
+    [
+      'json_array_contains matches by JSON type, is NULL unless given an array',
+      `select json_array_contains('[2.0]', 2), json_array_contains('[[2], "2"]', 2), json_array_contains('[2.0]', 2.0),
+              json_array_contains('{"a": 2}', 2), json_array_contains('not json', 2), json_array_contains('[true, "x"]', 'x')`,
+      [[false, false, true, null, null, true]],
+    ],
+    [
+      'lpad and rpad on varbinary count bytes and cut a longer value',
+      'select to_hex(lpad(0x0102, 4, 0x00)), to_hex(rpad(0x01, 4, 0xabcd)), to_hex(lpad(0x01020304, 2, 0x00))',
+      [['00000102', '01ABCDAB', '0102']],
+    ],
+  ])('%s', async (_, sql, rows) => {
+    expect((await run(sql)).rows).toEqual(rows);
+  });
+
+  it.each([
+    ["strpos('abc', 'b', 0)", "'instance' must be a positive number"],
+    ["split_to_map('a=1,a=2', ',', '=')", 'Map keys must be unique'],
+    [
+      "split_to_map('a=1,b', ',', '=')",
+      "Key-value delimiter must appear exactly once in each entry. Bad input: 'b'",
+    ],
+    ["lpad(0x01, 4, from_hex(''))", 'Padding bytes must not be empty'],
+    ['trim_array(array[1, 2], 3)', 'size must not exceed array cardinality'],
+  ])('%s fails as in Trino', async (expression, message) => {
+    await expect(run(`select ${expression}`)).rejects.toThrow(message);
+  });
+
   it('names unaliased columns _col<N> and keeps column names', async () => {
     const { columns } = await run(
       'select x, count(*), x + 1 as y, sum(x) from (values 1, 2) as t (x) group by x',
