@@ -51,9 +51,8 @@ export function varbinaryCastsAsHex(
     }
     if (!kind || !isVarcharCast(node, kind)) return node;
     const operand = node[kind].this;
-    const hexLiteral = nodeType(operand) === 'literal' && operand.literal.literal_type === 'hex_string';
-    const type = hexLiteral ? undefined : scope()?.typeOf(operand);
-    if (!hexLiteral && !(type?.kind === 'scalar' && type.name === 'varbinary')) return node;
+    const type = scope()?.typeOf(operand);
+    if (!(type?.kind === 'scalar' && type.name === 'varbinary')) return node;
     changed = true;
     return instantiate(polyglot, HEX_TEXT, [operand]);
   };

@@ -64,6 +64,10 @@ const SAME_AS_FIRST: Readonly<Record<string, number[]>> = {
   map_filter: [2],
   map_union: [1],
   trim_array: [2],
+  // Strings and varbinary alike (polyglot's substring node lists only the value as an operand).
+  substring: [1, 2, 3],
+  lpad: [3],
+  rpad: [3],
   // Window functions that return a row's value: the `window_function` node holds them.
   lag: [1, 2, 3],
   lead: [1, 2, 3],
@@ -337,11 +341,12 @@ export class Typing {
       }
       case 'concat':
       case 'map_concat': {
-        // Arrays (or maps) of one type concatenate into that type; strings are handled as scalars.
+        // Arrays (or maps), or varbinary, of one type concatenate into that type; strings are left
+        // to the analysis.
         const types = call.args.map(typeOf);
         const [first] = types;
-        const collection = first?.kind === 'array' || first?.kind === 'map';
-        return collection && types.every((t) => t && typeText(t) === typeText(first)) ? first : undefined;
+        const kept = first !== undefined && (first.kind !== 'scalar' || first.name === 'varbinary');
+        return kept && types.every((t) => t && typeText(t) === typeText(first)) ? first : undefined;
       }
       case 'repeat': {
         const element = call.args[0] && typeOf(call.args[0]);
@@ -731,6 +736,8 @@ const BOOLEAN_NODES = new Set([
 ]);
 
 /** Calls whose result type does not depend on their arguments. */
+const VARBINARY: TrinoType = { kind: 'scalar', name: 'varbinary' };
+
 const SCALAR_RESULTS: Readonly<Record<string, TrinoType>> = {
   length: BIGINT,
   cardinality: BIGINT,
@@ -741,14 +748,40 @@ const SCALAR_RESULTS: Readonly<Record<string, TrinoType>> = {
   date_format: VARCHAR,
   format_datetime: VARCHAR,
   concat_ws: VARCHAR,
-  from_hex: { kind: 'scalar', name: 'varbinary' },
+  ...Object.fromEntries(
+    [
+      'from_hex',
+      'to_utf8',
+      'from_base64',
+      'from_base64url',
+      'from_base32',
+      'md5',
+      'sha1',
+      'sha256',
+      'sha512',
+      'xxhash64',
+      'spooky_hash_v2_32',
+      'spooky_hash_v2_64',
+      'murmur3',
+      'hmac_md5',
+      'hmac_sha1',
+      'hmac_sha256',
+      'hmac_sha512',
+      'to_big_endian_32',
+      'to_big_endian_64',
+      'to_ieee754_32',
+      'to_ieee754_64',
+    ].map((name) => [name, VARBINARY]),
+  ),
   starts_with: BOOLEAN,
   contains: BOOLEAN,
   regexp_like: BOOLEAN,
 };
 
-/** Trino's type of a literal: strings are varchar; numbers integer, bigint, decimal or double. */
+/** Trino's type of a literal: strings are varchar, hex strings varbinary; numbers integer, bigint, decimal or double. */
 function literalType(literal: AstNode): TrinoType | undefined {
   if (literal?.literal_type === 'string') return VARCHAR;
+  // X'…' (Dune's 0x… literals reach the parser as these).
+  if (literal?.literal_type === 'hex_string') return VARBINARY;
   return literal?.literal_type === 'number' ? numberLiteralType(String(literal.value)) : undefined;
 }

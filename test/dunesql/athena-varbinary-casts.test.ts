@@ -62,6 +62,25 @@ describe('casts of varbinary to varchar on Athena', () => {
     ).toContain(`${HEX(`x'dead'`)} AS a, ${HEX(`FROM_HEX(REGEXP_REPLACE('00ff', '^0[xX]', ''))`)} AS b`);
   });
 
+  it('types what varbinary functions return, Dune’s (rewritten to Trino) and Trino’s', async () => {
+    const sql = await athena(
+      `select cast(varbinary_substring(data, 13, 20) as varchar) as a, cast(bytearray_ltrim(topic1) as varchar) as b,
+              cast(lpad(contract_address, 32, 0x00) as varchar) as c, cast(sha256(data) as varchar) as d,
+              cast(varbinary_concat(topic1, 0x01) as varchar) as e, cast(to_utf8('x') as varchar) as f,
+              cast(coalesce(topic2, topic3) as varchar) as g, cast(data || topic1 as varchar) as h,
+              cast(substr('abc', 2) as varchar) as i
+       from ethereum.logs`,
+    );
+    expect(sql.match(/TO_HEX\(/g)).toHaveLength(8 + 1); // bytearray_ltrim's own rewrite reads the hex too
+    expect(sql).toContain(`${HEX('SUBSTR(data, 13, 20)')} AS a`);
+    expect(sql).toContain(`${HEX("LPAD(contract_address, 32, x'00')")} AS c`);
+    expect(sql).toContain(`${HEX('SHA256(data)')} AS d`);
+    expect(sql).toContain(`${HEX("CONCAT(topic1, x'01')")} AS e`);
+    expect(sql).toContain(`${HEX('COALESCE(topic2, topic3)')} AS g`);
+    expect(sql).toContain(`${HEX('data || topic1')} AS h`);
+    expect(sql).toContain(`CAST(SUBSTR('abc', 2) AS VARCHAR) AS i`);
+  });
+
   it('leaves other casts, and operands of unknown type, to Trino', async () => {
     const sql = await athena(
       `select cast(block_time as varchar) as t, cast(amount_usd as varchar) as a, cast(blockchain as varchar) as b,
