@@ -657,6 +657,15 @@ const canonicalJson: Rule = (args, context) =>
 export const DUCKDB_RULES: RuleSet = {
   sum: helper('sum'),
   count_if: (_args, context, node) => context.template('CAST(__1 AS BIGINT)', [node]),
+  // count of a row written `(a, b)`: a row holding NULLs is still a value in Trino (and DuckDB),
+  // but polyglot would drop such rows from count(DISTINCT …) and split the row into arguments
+  // without it. As ROW(a, b) it reaches DuckDB as the row it is.
+  count: (_args, context, node) => {
+    const fields: AstNode[] | undefined = node.count.this?.tuple?.expressions;
+    if (!fields?.length) return undefined;
+    const row = context.template(`ROW(${fields.map((_, i) => `__${i + 1}`).join(', ')})`, fields);
+    return { count: { ...node.count, this: row } };
+  },
   window_function: windowAggregate,
   alias: unnestColumns,
   literal,

@@ -188,6 +188,11 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       [[false, false, true, null, null, true]],
     ],
     [
+      'count of a row counts rows holding NULLs, distinct or not',
+      "select count(distinct (g, v)), count((g, v)), count(distinct g) from (values ('a', 1), ('b', null), ('b', null)) as t (g, v)",
+      [['2', '3', '2']],
+    ],
+    [
       'lpad and rpad on varbinary count bytes and cut a longer value',
       'select to_hex(lpad(0x0102, 4, 0x00)), to_hex(rpad(0x01, 4, 0xabcd)), to_hex(lpad(0x01020304, 2, 0x00))',
       [['00000102', '01ABCDAB', '0102']],
