@@ -799,6 +799,8 @@ export const DUCKDB_RULES: RuleSet = {
   // Trino's sign has its argument's type; DuckDB's is a tinyint. x * 0 carries the type.
   sign: (args, context) => context.template('(__1 * 0 + sign(__1))', args),
   date_trunc: dateTrunc,
+  // Trino: the millisecond within the second (DuckDB counts the second's milliseconds too).
+  millisecond: (args, context) => context.template('(millisecond(__1) % 1000)', args),
   // Trino's ISO day of week (Monday 1 ... Sunday 7), day of year and ISO week-numbering year.
   dow: renameTo('isodow'),
   doy: renameTo('dayofyear'),

@@ -188,6 +188,11 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       [[false, false, true, null, null, true]],
     ],
     [
+      'millisecond is the millisecond within the second',
+      "select millisecond(timestamp '2024-02-29 23:59:59.999'), second(timestamp '2024-02-29 23:59:59.999')",
+      [['999', '59']],
+    ],
+    [
       'count of a row counts rows holding NULLs, distinct or not',
       "select count(distinct (g, v)), count((g, v)), count(distinct g) from (values ('a', 1), ('b', null), ('b', null)) as t (g, v)",
       [['2', '3', '2']],
