@@ -177,7 +177,10 @@ const MACROS: Record<string, string> = {
   repeat: `(x, n) AS list_transform(generate_series(1, n), i -> x)`,
   array_join: `(a, s) AS array_to_string(a, s), (a, s, n) AS array_to_string(list_transform(a, x -> coalesce(CAST(x AS VARCHAR), n)), s)`,
   sequence: `(a DATE, b DATE) AS list_transform(generate_series(a::TIMESTAMP, b::TIMESTAMP, INTERVAL 1 DAY), d -> d::DATE), (a DATE, b DATE, s) AS list_transform(generate_series(a::TIMESTAMP, b::TIMESTAMP, s), d -> d::DATE), (a, b) AS generate_series(a, b), (a, b, s) AS generate_series(a, b, s)`,
-  map_agg: `(k, v) AS map(list(k), list(v))`,
+  // Trino keeps one value per key (DuckDB's map() refuses a repeated key) and skips NULL keys. The
+  // entries sorted by key, a key's first entry kept: the smallest value, where Trino keeps the
+  // first it reads (the order of an aggregate's input is unspecified).
+  map_agg: `(k, v) AS CASE WHEN count(k) > 0 THEN ${firstEntries('list_sort(list(ROW(k, v)) FILTER (WHERE k IS NOT NULL))')} END`,
   bitwise_and: `(a, b) AS a & b`,
   bitwise_or: `(a, b) AS a | b`,
   bitwise_xor: `(a, b) AS xor(a, b)`,
@@ -228,6 +231,17 @@ function jsonArrayContains(
 ): string {
   const kinds = jsonTypes.map((kind) => `'${kind}'`).join(', ');
   return `(j, v ${type}) AS CASE WHEN v IS NULL OR NOT json_valid(j) OR json_type(j) <> 'ARRAY' THEN NULL ELSE list_contains(list_transform(json_extract(j, '$[*]'), e -> CASE WHEN json_type(e) IN (${kinds}) THEN ${elementValue('e')} END), v) END`;
+}
+
+/**
+ * The map of entries sorted by key, each key's first entry kept: every entry is paired with the one
+ * before it (a shifted copy), so the filter never reads the list from inside its lambda (which
+ * DuckDB would evaluate once per element). `sorted` is written twice: a macro has no variables.
+ */
+function firstEntries(sorted: string): string {
+  const entry = 'struct_extract(p, 1)';
+  const previous = 'struct_extract(p, 2)';
+  return `map_from_entries(list_transform(list_filter(list_zip(${sorted}, list_prepend(NULL, ${sorted})), p -> ${entry} IS NOT NULL AND (${previous} IS NULL OR struct_extract(${previous}, 1) IS DISTINCT FROM struct_extract(${entry}, 1))), p -> ${entry}))`;
 }
 
 /** A blob's bytes in reverse order. */

@@ -1018,8 +1018,8 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         'map_agg(key, value) → map',
-        'A map from the group’s keys to values.',
-        "select element_at(map_agg(k, v), 'b') from (values ('a', 1), ('b', 2)) as t (k, v)",
+        'A map from the group’s keys to values: one value per key (Trino keeps the first it reads, the local engine the smallest), NULL keys skipped.',
+        "select element_at(map_agg(k, v), 'b') from (values ('a', 1), ('b', 2), ('b', 2)) as t (k, v)",
         '2',
       ),
       trino(

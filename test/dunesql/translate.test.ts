@@ -193,6 +193,12 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       [['999', '59']],
     ],
     [
+      'map_agg keeps one value per key and skips NULL keys; no keys at all is NULL',
+      `select map_agg(k, v)['a'], cardinality(map_agg(k, v)), map_agg(case when k = 'zz' then k end, v)
+       from (values ('b', 2), ('a', 3), (null, 5), ('a', 1)) as t (k, v)`,
+      [[1, '2', null]],
+    ],
+    [
       'count of a row counts rows holding NULLs, distinct or not',
       "select count(distinct (g, v)), count((g, v)), count(distinct g) from (values ('a', 1), ('b', null), ('b', null)) as t (g, v)",
       [['2', '3', '2']],
