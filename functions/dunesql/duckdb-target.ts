@@ -138,7 +138,9 @@ const MACROS: Record<string, string> = {
   // argument is (DuckDB's list_distinct keeps neither order nor NULLs). First occurrences kept by
   // position: list_position finds NULL too.
   array_distinct: `(a) AS list_filter(a, (x, i) -> list_position(a, x) = i)`,
-  array_union: `(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE list_filter(list_concat(a, b), (x, i) -> list_position(list_concat(a, b), x) = i) END`,
+  // The lambda reads only a and b: an expression read inside a lambda is computed again for every
+  // element (list_concat there made a union of two 20k-element arrays take 16 s).
+  array_union: `(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE list_filter(list_concat(a, b), (x, i) -> CASE WHEN i <= len(a) THEN list_position(a, x) = i ELSE list_position(a, x) IS NULL AND list_position(b, x) = i - len(a) END) END`,
   array_except: `(a, b) AS CASE WHEN b IS NULL THEN NULL ELSE list_filter(a, (x, i) -> list_position(a, x) = i AND list_position(b, x) IS NULL) END`,
   array_intersect: `(a, b) AS CASE WHEN b IS NULL THEN NULL ELSE list_filter(a, (x, i) -> list_position(a, x) = i AND list_position(b, x) IS NOT NULL) END`,
   // True on a common non-NULL element; else NULL if either holds a NULL; else false.
@@ -405,6 +407,8 @@ const MAP_PRODUCERS = new Set([
   'map_agg',
   'map_from_entries',
   'split_to_map',
+  'multimap_agg',
+  'approx_most_frequent',
   'map_concat',
   'map_filter',
   'histogram',

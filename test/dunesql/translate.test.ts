@@ -199,6 +199,12 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       [[1, '2', null]],
     ],
     [
+      'array_union keeps first occurrences in order, one NULL; multimap_agg is a map',
+      `select array_union(array[1, 2, null, 2], array[3, null, 1, 4, 3]), cardinality(multimap_agg(k, v))
+       from (values (1, 2), (1, 3), (2, 4)) as t (k, v)`,
+      [[[1, 2, null, 3, 4], '2']],
+    ],
+    [
       'count of a row counts rows holding NULLs, distinct or not',
       "select count(distinct (g, v)), count((g, v)), count(distinct g) from (values ('a', 1), ('b', null), ('b', null)) as t (g, v)",
       [['2', '3', '2']],
