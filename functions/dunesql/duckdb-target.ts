@@ -211,8 +211,9 @@ const MACROS: Record<string, string> = {
   varbinary_reverse: `(b) AS ${reversedBytes('b')}`,
   // Every byte marked as `|XX`: a pattern of marked bytes matches at byte boundaries only.
   varbinary_replace: `(b, s, r) AS CASE WHEN octet_length(s) = 0 THEN b ELSE unhex(replace(replace(${markedBytes('b')}, ${markedBytes('s')}, ${markedBytes('r')}), '|', '')) END`,
-  // A bigint, 0 when absent (as strpos).
-  varbinary_position: `(b, p) AS (CASE WHEN octet_length(p) = 0 THEN 1 ELSE coalesce(list_position(list_transform(range(0, octet_length(b) - octet_length(p) + 1), i -> substring(hex(b), 2 * i + 1, 2 * octet_length(p)) = hex(p)), true), 0) END)::BIGINT`,
+  // A bigint, 0 when absent (as strpos). A match in the marked hex at character c is byte (c + 2) / 3:
+  // linear in the bytes (comparing every position's substring was quadratic: 3 ms a row at 2 KB).
+  varbinary_position: `(b, p) AS CAST(CASE WHEN octet_length(p) = 0 THEN 1 ELSE (strpos(${markedBytes('b')}, ${markedBytes('p')}) + 2) // 3 END AS BIGINT)`,
 };
 
 function padMacro(pad: 'lpad' | 'rpad'): string {
