@@ -14,6 +14,7 @@ import { type Rule, type RuleContext, type RuleSet, renameTo } from './rules';
 export const HELPER_PREFIX = 'dunesql_';
 
 const TWO_64 = '18446744073709551616::UHUGEINT';
+const TWO_64_SIGNED = '18446744073709551616::HUGEINT';
 
 /** Hex digits of the last 16 bytes of a BLOB, left-padded with `pad` (a sign or zero digit). */
 const low128Hex = (b: string, pad: string) =>
@@ -27,6 +28,14 @@ const isNegative = (b: string) => `(octet_length(${b}) > 0 AND left(hex(${b}), 1
 
 const tooWide = (what: string) =>
   `error('${what} value does not fit the local engine''s 128-bit integers (DuneSQL uint256/int256 are stored as UHUGEINT/HUGEINT locally)')`;
+
+/**
+ * A uint256 sum from the sums of its values' 64-bit halves, exact; past 128 bits (the high half
+ * with the low half's carry reaches 2^64, counted exactly in HUGEINT) it fails saying so, instead
+ * of with DuckDB's bare "Overflow in multiplication".
+ */
+const exactSum = (high: string, low: string) =>
+  `CASE WHEN (${high})::HUGEINT + (${low})::HUGEINT // ${TWO_64_SIGNED} >= ${TWO_64_SIGNED} THEN error('sum of uint256 values exceeds the local engine''s 128-bit integers (DuneSQL uint256 is stored as UHUGEINT locally); divide raw amounts first, e.g. sum(amount_raw / 1e18)') ELSE (${high})::UHUGEINT * ${TWO_64} + (${low})::UHUGEINT END`;
 
 const toUint256 = `CASE WHEN ltrim(${highHex('b')}, '0') <> '' THEN ${tooWide('uint256')} ELSE ${uint128OfHex(low128Hex('b', "'0'"))} END`;
 const toInt256 = `CASE
@@ -51,12 +60,12 @@ const SQL_JSON_PATH = `regexp_replace(p, '^\\s*(lax|strict)\\s+', '')`;
 const MACROS: Record<string, string> = {
   // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact. Trino's
   // sum of bigint (and of integer) is a bigint; DuckDB's a HUGEINT.
-  sum: `(x UHUGEINT) AS (sum((x // ${TWO_64})::UBIGINT)::UHUGEINT * ${TWO_64} + sum((x % ${TWO_64})::UBIGINT)::UHUGEINT), (x BIGINT) AS sum(x)::BIGINT, (x) AS sum(x)`,
+  sum: `(x UHUGEINT) AS ${exactSum('sum((x // ' + TWO_64 + ')::UBIGINT)', 'sum((x % ' + TWO_64 + ')::UBIGINT)')}, (x BIGINT) AS sum(x)::BIGINT, (x) AS sum(x)`,
   // A windowed sum is two windowed sums of the halves (an OVER clause cannot go into a macro),
   // combined by the type of the summed column.
   sum_high: `(x UHUGEINT) AS (x // ${TWO_64})::UBIGINT, (x) AS x`,
   sum_low: `(x UHUGEINT) AS (x % ${TWO_64})::UBIGINT, (x) AS NULL::TINYINT`,
-  window_sum: `(x UHUGEINT, high, low) AS high::UHUGEINT * ${TWO_64} + low::UHUGEINT, (x BIGINT, high, low) AS high::BIGINT, (x, high, low) AS high`,
+  window_sum: `(x UHUGEINT, high, low) AS ${exactSum('high', 'low')}, (x BIGINT, high, low) AS high::BIGINT, (x, high, low) AS high`,
   // Only for a unit that is not a literal (literal units become time_bucket, which keeps the type).
   date_trunc: `(unit, x DATE) AS date_trunc(unit, x)::DATE, (unit, x) AS date_trunc(unit, x)`,
   // Every overload typed: an argument DuckDB cannot type (an aggregate) fails loudly instead of

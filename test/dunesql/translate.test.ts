@@ -231,6 +231,15 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
     await expect(run(`select ${expression}`)).rejects.toThrow(message);
   });
 
+  it('says so when a uint256 sum outgrows the local engine’s 128 bits, grouped or windowed', async () => {
+    const values = "(values '340282366920938463463374607431768211455', '1') as t (x)";
+    for (const sum of ['sum(cast(x as uint256))', 'sum(cast(x as uint256)) over (order by x)']) {
+      await expect(run(`select ${sum} from ${values}`)).rejects.toThrow(
+        /sum of uint256 values exceeds the local engine's 128-bit integers.*divide raw amounts first/,
+      );
+    }
+  });
+
   it('names unaliased columns _col<N> and keeps column names', async () => {
     const { columns } = await run(
       'select x, count(*), x + 1 as y, sum(x) from (values 1, 2) as t (x) group by x',
