@@ -37,6 +37,10 @@ const tooWide = (what: string) =>
 const exactSum = (high: string, low: string) =>
   `CASE WHEN (${high})::HUGEINT + (${low})::HUGEINT // ${TWO_64_SIGNED} >= ${TWO_64_SIGNED} THEN error('sum of uint256 values exceeds the local engine''s 128-bit integers (DuneSQL uint256 is stored as UHUGEINT locally); divide raw amounts first, e.g. sum(amount_raw / 1e18)') ELSE (${high})::UHUGEINT * ${TWO_64} + (${low})::UHUGEINT END`;
 
+/** Trino's sum of bigint is a bigint, failing when it overflows (DuckDB sums into a HUGEINT). */
+const bigintSum = (sum: string) =>
+  `CASE WHEN ${sum} NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN error('bigint addition overflow: the sum does not fit a bigint; sum a double or decimal instead, e.g. sum(cast(x AS double))') ELSE CAST(${sum} AS BIGINT) END`;
+
 const toUint256 = `CASE WHEN ltrim(${highHex('b')}, '0') <> '' THEN ${tooWide('uint256')} ELSE ${uint128OfHex(low128Hex('b', "'0'"))} END`;
 const toInt256 = `CASE
   WHEN ltrim(${highHex('b')}, CASE WHEN ${isNegative('b')} THEN 'F' ELSE '0' END) <> '' THEN ${tooWide('int256')}
@@ -60,12 +64,12 @@ const SQL_JSON_PATH = `regexp_replace(p, '^\\s*(lax|strict)\\s+', '')`;
 const MACROS: Record<string, string> = {
   // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact. Trino's
   // sum of bigint (and of integer) is a bigint; DuckDB's a HUGEINT.
-  sum: `(x UHUGEINT) AS ${exactSum('sum((x // ' + TWO_64 + ')::UBIGINT)', 'sum((x % ' + TWO_64 + ')::UBIGINT)')}, (x BIGINT) AS sum(x)::BIGINT, (x) AS sum(x)`,
+  sum: `(x UHUGEINT) AS ${exactSum('sum((x // ' + TWO_64 + ')::UBIGINT)', 'sum((x % ' + TWO_64 + ')::UBIGINT)')}, (x BIGINT) AS ${bigintSum('sum(x)')}, (x) AS sum(x)`,
   // A windowed sum is two windowed sums of the halves (an OVER clause cannot go into a macro),
   // combined by the type of the summed column.
   sum_high: `(x UHUGEINT) AS (x // ${TWO_64})::UBIGINT, (x) AS x`,
   sum_low: `(x UHUGEINT) AS (x % ${TWO_64})::UBIGINT, (x) AS NULL::TINYINT`,
-  window_sum: `(x UHUGEINT, high, low) AS ${exactSum('high', 'low')}, (x BIGINT, high, low) AS high::BIGINT, (x, high, low) AS high`,
+  window_sum: `(x UHUGEINT, high, low) AS ${exactSum('high', 'low')}, (x BIGINT, high, low) AS ${bigintSum('high')}, (x, high, low) AS high`,
   // Only for a unit that is not a literal (literal units become time_bucket, which keeps the type).
   date_trunc: `(unit, x DATE) AS date_trunc(unit, x)::DATE, (unit, x) AS date_trunc(unit, x)`,
   // Every overload typed: an argument DuckDB cannot type (an aggregate) fails loudly instead of

@@ -231,6 +231,16 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
     await expect(run(`select ${expression}`)).rejects.toThrow(message);
   });
 
+  it('fails a bigint sum that overflows, as Trino does, grouped or windowed', async () => {
+    const values = '(values cast(9223372036854775807 as bigint), cast(1 as bigint)) as t (x)';
+    for (const sum of ['sum(x)', 'sum(x) over (order by x)']) {
+      await expect(run(`select ${sum} from ${values}`)).rejects.toThrow(/bigint addition overflow/);
+    }
+    expect(
+      (await run('select sum(x) from (values cast(-9223372036854775807 as bigint), -1) as t (x)')).rows,
+    ).toEqual([['-9223372036854775808']]);
+  });
+
   it('says so when a uint256 sum outgrows the local engine’s 128 bits, grouped or windowed', async () => {
     const values = "(values '340282366920938463463374607431768211455', '1') as t (x)";
     for (const sum of ['sum(cast(x as uint256))', 'sum(cast(x as uint256)) over (order by x)']) {
