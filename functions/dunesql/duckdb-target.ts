@@ -92,6 +92,8 @@ const MACROS: Record<string, string> = {
   ].join(', '),
   // Trino reverses strings, varbinary (bytes) and arrays.
   reverse: `(x VARCHAR) AS reverse(x), (x BLOB) AS ${reversedBytes('x')}, (x) AS list_reverse(x)`,
+  // Trino's split with a limit: at most n entries, the last holding the rest of the string.
+  split_limited: `(s, d, n) AS CASE WHEN s IS NULL OR d IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN error('Limit must be positive') WHEN len(string_split(s, d)) <= n THEN string_split(s, d) ELSE list_append(list_slice(string_split(s, d), 1, n - 1), array_to_string(list_slice(string_split(s, d), n, len(string_split(s, d))), d)) END`,
   // Trino: NULL past the last field (DuckDB: an empty string).
   split_part: `(s, d, i) AS CASE WHEN i > len(string_split(s, d)) THEN NULL ELSE split_part(s, d, i) END`,
   map_size: `(m) AS len(map_keys(m))`,
@@ -705,6 +707,8 @@ export const DUCKDB_RULES: RuleSet = {
   try_cast: castRule('try_cast'),
   cardinality,
   split_part: helper('split_part'),
+  split: (args, context) =>
+    args.length === 3 ? context.template(`${HELPER_PREFIX}split_limited(__1, __2, __3)`, args) : undefined,
   slice: helper('slice'),
   width_bucket: helper('width_bucket'),
   // Keys sorted, numbers as Java writes them, as Trino's json_parse (dune-functions.ts).

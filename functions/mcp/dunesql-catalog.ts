@@ -411,8 +411,8 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         "'cba'",
       ),
       trino(
-        'split(string, delimiter) → array(varchar)',
-        'Splits into an array.',
+        ['split(string, delimiter) → array(varchar)', 'split(string, delimiter, limit)'],
+        'Splits into an array (with a limit, at most that many entries, the last holding the rest).',
         "split('a,b,c', ',')",
         "array['a', 'b', 'c']",
       ),

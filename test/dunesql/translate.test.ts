@@ -205,6 +205,11 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       [[[1, 2, null, 3, 4], '2']],
     ],
     [
+      'split with a limit keeps the rest of the string in its last entry',
+      "select split('a,b,c', ',', 2), split('a,,b,', ',', 3), split('a,b', ',', 5), split(cast(null as varchar), ',', 2)",
+      [[['a', 'b,c'], ['a', '', 'b,'], ['a', 'b'], null]],
+    ],
+    [
       'count of a row counts rows holding NULLs, distinct or not',
       "select count(distinct (g, v)), count((g, v)), count(distinct g) from (values ('a', 1), ('b', null), ('b', null)) as t (g, v)",
       [['2', '3', '2']],
@@ -227,6 +232,7 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
     ],
     ["lpad(0x01, 4, from_hex(''))", 'Padding bytes must not be empty'],
     ['trim_array(array[1, 2], 3)', 'size must not exceed array cardinality'],
+    ["split('a,b', ',', 0)", 'Limit must be positive'],
   ])('%s fails as in Trino', async (expression, message) => {
     await expect(run(`select ${expression}`)).rejects.toThrow(message);
   });
