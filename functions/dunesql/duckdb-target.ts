@@ -874,6 +874,13 @@ export const DUCKDB_RULES: RuleSet = {
   bitwise_or: helper('bitwise_or'),
   bitwise_xor: helper('bitwise_xor'),
   bitwise_not: helper('bitwise_not'),
+  // Trino's bitwise aggregates are bigint whatever the integer type summed up.
+  ...Object.fromEntries(
+    ['and', 'or', 'xor'].map((op) => [
+      `bitwise_${op}_agg`,
+      (args: AstNode[], context: RuleContext) => context.template(`CAST(bit_${op}(__1) AS BIGINT)`, args),
+    ]),
+  ),
   from_iso8601_timestamp: helper('from_iso8601_timestamp'),
   from_iso8601_date: helper('from_iso8601_date'),
   from_utf8: helper('from_utf8'),

@@ -360,6 +360,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'bitwise_right_shift(-16, 28)',
         '15',
       ),
+      trino(
+        ['bitwise_and_agg(x) → bigint', 'bitwise_or_agg(x)', 'bitwise_xor_agg(x)'],
+        'Aggregate: the AND (OR, XOR) of the group’s values.',
+        'select bitwise_and_agg(x) + bitwise_or_agg(x) from (values 12, 10) as t (x)',
+        '22',
+      ),
     ],
   },
   {
