@@ -61,6 +61,9 @@ const substringFrom = `unhex(substring(hex(b), 2 * s - 1))`;
 /** A SQL/JSON path (`lax $.a`) as a JSON path DuckDB reads (`$.a`). */
 const SQL_JSON_PATH = `regexp_replace(p, '^\\s*(lax|strict)\\s+', '')`;
 
+/** split_to_map's string without one trailing entry delimiter. */
+const TRIMMED = `CASE WHEN ends_with(s, e) THEN left(s, length(s) - length(e)) ELSE s END`;
+
 const MACROS: Record<string, string> = {
   // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact. Trino's
   // sum of bigint (and of integer) is a bigint; DuckDB's a HUGEINT.
@@ -177,8 +180,9 @@ const MACROS: Record<string, string> = {
   // The position of the n-th occurrence, overlapping ones counted (Trino steps one character on).
   strpos: `(s, t, n) AS CAST(CASE WHEN s IS NULL OR t IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN error('''instance'' must be a positive number.') WHEN length(t) = 0 THEN 1 ELSE coalesce(list_filter(range(1, length(s) + 1), i -> substring(s, i, length(t)) = t)[n], 0) END AS BIGINT)`,
   // Entries split on the first delimiter (a trailing one ends the last entry), each on the second
-  // exactly once; a repeated key fails, as in Trino.
-  split_to_map: `(s, e, k) AS map_from_entries(list_transform(list_filter(string_split(s, e), (x, i) -> NOT (x = '' AND i = len(string_split(s, e)))), x -> CASE WHEN len(string_split(x, k)) <> 2 THEN error('Key-value delimiter must appear exactly once in each entry. Bad input: ''' || x || '''') ELSE ROW(split_part(x, k, 1), split_part(x, k, 2)) END))`,
+  // exactly once; a repeated key fails, as in Trino. No lambda reads the string: an expression read
+  // inside one is computed again for every element.
+  split_to_map: `(s, e, k) AS map_from_entries(list_transform(CASE WHEN (${TRIMMED}) = '' THEN []::VARCHAR[] ELSE string_split(${TRIMMED}, e) END, x -> CASE WHEN len(string_split(x, k)) <> 2 THEN error('Key-value delimiter must appear exactly once in each entry. Bad input: ''' || x || '''') ELSE ROW(split_part(x, k, 1), split_part(x, k, 2)) END))`,
   json_array_contains: [
     jsonArrayContains('BOOLEAN', ['BOOLEAN'], (e) => `CAST(${e} AS VARCHAR) = 'true'`),
     jsonArrayContains('BIGINT', ['BIGINT', 'UBIGINT'], (e) => `TRY_CAST(${e} AS BIGINT)`),
