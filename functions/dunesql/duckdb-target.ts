@@ -266,6 +266,20 @@ function firstEntries(sorted: string): string {
   return `map_from_entries(list_transform(list_filter(list_zip(${sorted}, list_prepend(NULL, ${sorted})), p -> ${entry} IS NOT NULL AND (${previous} IS NULL OR struct_extract(${previous}, 1) IS DISTINCT FROM struct_extract(${entry}, 1))), p -> ${entry}))`;
 }
 
+/**
+ * Trino's any_match, all_match and none_match, three-valued: each element's answer becomes 0
+ * (false), 1 (NULL) or 2 (true), the largest or smallest decides (`answers` by that number), an
+ * empty array gives `empty`, and a NULL array NULL. The predicate runs once per element.
+ */
+function matchRule(pick: 'list_max' | 'list_min', answers: [string, string, string], empty: string): Rule {
+  const cases = answers.map((answer, n) => `WHEN ${n} THEN ${answer}`).join(' ');
+  return (args, context) =>
+    context.template(
+      `CASE WHEN __1 IS NULL THEN NULL ELSE CASE ${pick}(list_transform(list_transform(__1, __2), r -> coalesce(CAST(r AS INTEGER) * 2, 1))) ${cases} ELSE ${empty} END END`,
+      args,
+    );
+}
+
 /** A blob's bytes in reverse order. */
 function reversedBytes(blob: string): string {
   return `unhex(array_to_string(list_reverse(regexp_extract_all(hex(${blob}), '..')), ''))`;
@@ -830,12 +844,15 @@ export const DUCKDB_RULES: RuleSet = {
   // reduce(array, initial, (state, x) -> ..., state -> result): DuckDB folds without the output lambda.
   reduce: (args, context) =>
     context.template('list_transform(ARRAY[list_reduce(__1, __3, __2)], __4)[1]', args),
-  any_match: (args, context) =>
-    context.template('coalesce(list_bool_or(list_transform(__1, __2)), false)', args),
-  all_match: (args, context) =>
-    context.template('coalesce(list_bool_and(list_transform(__1, __2)), true)', args),
-  none_match: (args, context) =>
-    context.template('NOT coalesce(list_bool_or(list_transform(__1, __2)), false)', args),
+  // Trino's three-valued answers: a NULL that could decide the answer makes it NULL.
+  contains: (args, context) =>
+    context.template(
+      'CASE WHEN __1 IS NULL OR __2 IS NULL THEN NULL WHEN list_contains(__1, __2) THEN true WHEN list_position(__1, NULL) IS NOT NULL THEN NULL ELSE false END',
+      args,
+    ),
+  any_match: matchRule('list_max', ['false', 'NULL', 'true'], 'false'),
+  all_match: matchRule('list_min', ['false', 'NULL', 'true'], 'true'),
+  none_match: matchRule('list_max', ['true', 'NULL', 'false'], 'true'),
   // Trino's sign has its argument's type; DuckDB's is a tinyint. x * 0 carries the type.
   sign: (args, context) => context.template('(__1 * 0 + sign(__1))', args),
   date_trunc: dateTrunc,

@@ -210,6 +210,15 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       [[['a', 'b,c'], ['a', '', 'b,'], ['a', 'b'], null]],
     ],
     [
+      'contains and the match functions are NULL when a NULL could decide them, as in Trino',
+      `select contains(array[1, null], 2), contains(array[1, null], 1), contains(array[1], null),
+              any_match(array[1, null], x -> x > 1), any_match(array[1, null, 3], x -> x > 2), any_match(array[], x -> x > 1),
+              all_match(array[2, null], x -> x > 1), all_match(array[0, null], x -> x > 1), all_match(array[], x -> x > 1),
+              none_match(array[1, null], x -> x > 1), none_match(array[2, null], x -> x > 1), none_match(array[], x -> x > 1),
+              any_match(cast(null as array(integer)), x -> x > 1)`,
+      [[null, true, null, null, true, false, null, false, true, null, false, true, null]],
+    ],
+    [
       'count of a row counts rows holding NULLs, distinct or not',
       "select count(distinct (g, v)), count((g, v)), count(distinct g) from (values ('a', 1), ('b', null), ('b', null)) as t (g, v)",
       [['2', '3', '2']],
