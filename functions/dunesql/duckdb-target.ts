@@ -15,6 +15,7 @@ export const HELPER_PREFIX = 'dunesql_';
 
 const TWO_64 = '18446744073709551616::UHUGEINT';
 const TWO_64_SIGNED = '18446744073709551616::HUGEINT';
+const NAN = "CAST('NaN' AS DOUBLE)";
 
 /** Hex digits of the last 16 bytes of a BLOB, left-padded with `pad` (a sign or zero digit). */
 const low128Hex = (b: string, pad: string) =>
@@ -853,6 +854,19 @@ export const DUCKDB_RULES: RuleSet = {
   any_match: matchRule('list_max', ['false', 'NULL', 'true'], 'false'),
   all_match: matchRule('list_min', ['false', 'NULL', 'true'], 'true'),
   none_match: matchRule('list_max', ['true', 'NULL', 'false'], 'true'),
+  // Java's answers outside the domain, as Trino gives them (DuckDB fails): NaN for a negative value,
+  // -Infinity for the logarithm of 0.
+  sqrt: (args, context) => context.template(`CASE WHEN __1 < 0 THEN ${NAN} ELSE sqrt(__1) END`, args),
+  ...Object.fromEntries(
+    ['ln', 'log10', 'log2'].map((log) => [
+      log,
+      (args: AstNode[], context: RuleContext) =>
+        context.template(
+          `CASE WHEN __1 = 0 THEN CAST('-Infinity' AS DOUBLE) WHEN __1 < 0 THEN ${NAN} ELSE ${log}(__1) END`,
+          args,
+        ),
+    ]),
+  ),
   // Trino's sign has its argument's type; DuckDB's is a tinyint. x * 0 carries the type.
   sign: (args, context) => context.template('(__1 * 0 + sign(__1))', args),
   date_trunc: dateTrunc,

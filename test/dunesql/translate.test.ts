@@ -219,6 +219,11 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       [[null, true, null, null, true, false, null, false, true, null, false, true, null]],
     ],
     [
+      'sqrt and the logarithms answer NaN and -Infinity outside their domain, as Java does',
+      'select sqrt(-1), ln(0), ln(-1), log10(0), log2(-2), sqrt(16), log10(100), ln(cast(null as double))',
+      [['NaN', '-Infinity', 'NaN', '-Infinity', 'NaN', 4, 2, null]],
+    ],
+    [
       'count of a row counts rows holding NULLs, distinct or not',
       "select count(distinct (g, v)), count((g, v)), count(distinct g) from (values ('a', 1), ('b', null), ('b', null)) as t (g, v)",
       [['2', '3', '2']],
