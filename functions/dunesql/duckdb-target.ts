@@ -27,8 +27,18 @@ const uint128OfHex = (h: string) =>
 const highHex = (b: string) => `left(hex(${b}), greatest(length(hex(${b})) - 32, 0))`;
 const isNegative = (b: string) => `(octet_length(${b}) > 0 AND left(hex(${b}), 1) >= '8')`;
 
-const tooWide = (what: string) =>
-  `error('${what} value does not fit the local engine''s 128-bit integers (DuneSQL uint256/int256 are stored as UHUGEINT/HUGEINT locally)')`;
+/**
+ * Fails the query with `message` (SQL text) where a value of `type` is expected. DuckDB's error()
+ * counts as volatile, and try() refuses volatile functions: try(varbinary_to_uint256(x)) would not
+ * even bind. The engine's JavaScript `dunesql_fail` fails alike and is not volatile.
+ */
+const failAs = (type: string, message: string) => `CAST(${HELPER_PREFIX}fail(${message}) AS ${type})`;
+
+const tooWide = (what: 'uint256' | 'int256') =>
+  failAs(
+    what === 'uint256' ? 'UHUGEINT' : 'HUGEINT',
+    `'${what} value does not fit the local engine''s 128-bit integers (DuneSQL uint256/int256 are stored as UHUGEINT/HUGEINT locally)'`,
+  );
 
 /**
  * A uint256 sum from the sums of its values' 64-bit halves, exact; past 128 bits (the high half
@@ -51,7 +61,7 @@ const toInt256 = `CASE
 const toSigned = (bytes: number, type: string) => {
   const digits = bytes * 2;
   const h = `lpad(hex(b), ${digits}, '0')`;
-  return `CASE WHEN octet_length(b) > ${bytes} THEN error('varbinary_to_${type.toLowerCase()} needs at most ${bytes} bytes')
+  return `CASE WHEN octet_length(b) > ${bytes} THEN ${failAs(type, `'varbinary_to_${type.toLowerCase()} needs at most ${bytes} bytes'`)}
     ELSE (('0x' || ${h})::UBIGINT::HUGEINT - CASE WHEN octet_length(b) = ${bytes} AND left(${h}, 1) >= '8' THEN ${2n ** BigInt(bytes * 8)}::HUGEINT ELSE 0 END)::${type} END`;
 };
 const hexStart = 'CASE WHEN s > 0 THEN 2 * s - 1 ELSE 2 * s END';

@@ -224,6 +224,11 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       [['NaN', '-Infinity', 'NaN', '-Infinity', 'NaN', 4, 2, null]],
     ],
     [
+      'try() of a varbinary conversion that may fail binds, and is NULL when it fails',
+      'select try(varbinary_to_uint256(0x01)), try(varbinary_to_bigint(0x010203040506070809)), try(varbinary_to_uint256(0x010000000000000000000000000000000000))',
+      [['1', null, null]],
+    ],
+    [
       'count of a row counts rows holding NULLs, distinct or not',
       "select count(distinct (g, v)), count((g, v)), count(distinct g) from (values ('a', 1), ('b', null), ('b', null)) as t (g, v)",
       [['2', '3', '2']],

@@ -84,6 +84,12 @@ function jsFunctions(): Promise<readonly JsFunction[]> {
     scalar(`${HELPER_PREFIX}utf8_replacing`, BLOB, VARCHAR, (value) =>
       replacingDecoder.decode(bytesOf(value)),
     ),
+    // Fails its query with the message, as DuckDB's error() does, but as a function DuckDB does not
+    // count as volatile, so try() around a translation that may fail still binds (the translation
+    // casts its text result to the type the failing branch stands in for).
+    scalar(`${HELPER_PREFIX}fail`, VARCHAR, VARCHAR, (value) => {
+      throw new Error(String(value));
+    }),
   ]);
   return loaded;
 }
