@@ -7,6 +7,7 @@
  * Athena then refuses it as before, and the README gives the workaround.
  */
 import { findAll, instantiate, nodeType } from './ast';
+import { tablesNamed } from './nested-outputs';
 import { type Polyglot, type TableSchema, Typing } from './nested-typing';
 import type { AstNode } from './polyglot';
 
@@ -22,8 +23,9 @@ export function varbinaryCastsAsHex(
   statement: AstNode,
   tables: readonly TableSchema[],
 ): boolean {
-  const casts = CASTS.flatMap((kind) => findAll(statement, kind).filter((node) => isVarcharCast(node, kind)));
-  if (casts.length === 0) return false;
+  if (!CASTS.some((kind) => findAll(statement, kind).some((node) => isVarcharCast(node, kind)))) return false;
+  // The typing is given only the tables the statement names (as for its nested outputs).
+  const named = tablesNamed(statement, tables);
   let changed = false;
   /**
    * Walks the tree with the typing of the innermost SELECT around the node (made when a cast in
@@ -42,7 +44,7 @@ export function varbinaryCastsAsHex(
       for (const cte of node.select?.with?.ctes ?? [])
         visible.set(String(cte.alias?.name ?? '').toLowerCase(), cte);
       let typing: Typing | undefined;
-      const own = () => (typing ??= new Typing(polyglot, node, tables, ctes));
+      const own = () => (typing ??= new Typing(polyglot, node, named, ctes));
       for (const key of Object.keys(node.select)) node.select[key] = walk(node.select[key], own, visible);
       return node;
     }

@@ -183,7 +183,6 @@ const MACROS: Record<string, string> = {
   md5: `(b BLOB) AS unhex(md5(b))`,
   sha1: `(b BLOB) AS unhex(sha1(b))`,
   sha256: `(b BLOB) AS unhex(sha256(b))`,
-  sha512: `(b BLOB) AS ${HELPER_PREFIX}sha512_digest(b)`,
   // Trino pads and cuts varbinary by bytes, as strings by characters (a longer value keeps its
   // first ones).
   lpad: padMacro('lpad'),
@@ -898,7 +897,6 @@ export const DUCKDB_RULES: RuleSet = {
   sequence: helper('sequence'),
   array_join: helper('array_join'),
   md5: helper('md5'),
-  sha512: helper('sha512'),
   lpad: helper('lpad'),
   rpad: helper('rpad'),
   // strpos: Trino's third argument is the occurrence wanted (DuckDB has none).

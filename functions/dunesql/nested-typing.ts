@@ -17,6 +17,7 @@ import {
   INTERVAL,
   isNumeric,
   numberLiteralType,
+  VARBINARY,
   VARCHAR,
 } from './scalar-types';
 
@@ -736,8 +737,6 @@ const BOOLEAN_NODES = new Set([
 ]);
 
 /** Calls whose result type does not depend on their arguments. */
-const VARBINARY: TrinoType = { kind: 'scalar', name: 'varbinary' };
-
 const SCALAR_RESULTS: Readonly<Record<string, TrinoType>> = {
   length: BIGINT,
   cardinality: BIGINT,

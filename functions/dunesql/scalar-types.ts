@@ -11,6 +11,7 @@ const scalar = (name: string): TrinoType => ({ kind: 'scalar', name });
 export const BOOLEAN = scalar('boolean');
 export const BIGINT = scalar('bigint');
 export const VARCHAR = scalar('varchar');
+export const VARBINARY = scalar('varbinary');
 /** An interval literal; only ever added to or subtracted from a date or timestamp here. */
 export const INTERVAL = scalar('interval');
 

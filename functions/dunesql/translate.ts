@@ -11,7 +11,7 @@ import {
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
 import { quoteIdentifier as quote } from './nested-json';
-import { type NestedOutput, nestedOutputsAsJson, type TableSchema, tablesNamed } from './nested-outputs';
+import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
 import { byteToCharOffset, lineColumnAt, type PreparedSource, prepareSource } from './source-text';
@@ -231,8 +231,7 @@ export async function translate(
   }
 
   if (target === 'athena') {
-    changed =
-      varbinaryCastsAsHex(polyglot, statement, tablesNamed(statement, options.tables ?? [])) || changed;
+    changed = varbinaryCastsAsHex(polyglot, statement, options.tables ?? []) || changed;
   }
   const nestedColumns =
     target === 'athena' && options.tables ? nestedOutputsAsJson(polyglot, statement, options.tables) : [];

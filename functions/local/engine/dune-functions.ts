@@ -70,7 +70,7 @@ function jsFunctions(): Promise<readonly JsFunction[]> {
       return blobValue(digest);
     }),
     scalar('crc32', BLOB, BIGINT, (value) => BigInt(crc32(bytesOf(value)))),
-    scalar(`${HELPER_PREFIX}sha512_digest`, BLOB, BLOB, (value) => blobValue(sha512(bytesOf(value)))),
+    scalar('sha512', BLOB, BLOB, (value) => blobValue(sha512(bytesOf(value)))),
     scalar('format_number', DOUBLE, VARCHAR, (value) => formatNumber(Number(value))),
     scalar('to_base58', BLOB, VARCHAR, (value) => base58.encode(bytesOf(value))),
     scalar('from_base58', VARCHAR, BLOB, (value) => fromBase58(String(value))),
