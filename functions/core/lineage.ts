@@ -1,4 +1,5 @@
 import { BadRequestError } from './errors';
+import type { QueryViewOccurrence } from './query-views';
 
 /**
  * Lineage (DESIGN §4): the tables a query's SQL reads, found by parsing the dialect users write
@@ -26,6 +27,11 @@ export interface TableReference {
  */
 export interface SqlTableReferenceParser {
   tablesReadBy(sql: string): Promise<TableReference[]>;
+  /**
+   * Every place a one-part table name calls a query view (`query_<id>`, not shadowed by a CTE),
+   * in document order; unreadable SQL throws as `tablesReadBy` does.
+   */
+  queryViewsCalledBy(sql: string): Promise<QueryViewOccurrence[]>;
 }
 
 /** Lower-case `table`, `schema.table` or `catalog.schema.table`: one name per table, as SQL identifiers compare. */

@@ -1,5 +1,9 @@
 import { BadRequestError } from './errors';
 import type { QueryParameter } from './queries';
+import { quoteViewArgument } from './query-views';
+
+/** The start of a quoted identifier that calls a query view with parameters. */
+const QUERY_VIEW_CALL = /^"query_\d+\(/i;
 
 /** `{{ name }}`: letters, digits, underscores, dashes and spaces inside double braces. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w -]*?)\s*\}\}/g;
@@ -38,6 +42,8 @@ export function bindParameters(
   sql: string,
   parameters: readonly QueryParameter[],
   overrides: ParameterOverrides = {},
+  /** SQL text for these names, put in as written: the values a query view passes (core/query-views.ts). */
+  viewArguments: ReadonlyMap<string, string> = new Map(),
 ): string {
   const byKey = new Map(parameters.map((parameter) => [parameter.key, parameter]));
   for (const key of Object.keys(overrides)) {
@@ -54,10 +60,13 @@ export function bindParameters(
     if (!parameter) {
       throw new BadRequestError(`The SQL uses {{${name}}} but the query declares no parameter "${name}".`);
     }
-    const context = contexts(offset);
-    if (context === 'identifier') {
+    const passed = viewArguments.get(name);
+    if (passed !== undefined) return passed;
+    const { context, start } = contexts(offset);
+    const inViewCall = context === 'identifier' && QUERY_VIEW_CALL.test(sql.slice(start, start + 40));
+    if (context === 'identifier' && !inViewCall) {
       throw new BadRequestError(
-        `{{${name}}} is inside a double-quoted identifier; parameters can only stand for values.`,
+        `{{${name}}} is inside a double-quoted identifier; parameters can only stand for values (or for a value passed to a query view, "query_<id>(name='{{${name}}}')").`,
       );
     }
     const override = overrides[name];
@@ -67,7 +76,9 @@ export function bindParameters(
         `Parameter "${name}" has no value and no default; pass it in query_parameters.`,
       );
     }
-    return literalFor(parameter, raw, context !== 'code');
+    const literal = literalFor(parameter, raw, context !== 'code');
+    // Passed on inside a view's quoted name: the value as the called query's SQL receives it.
+    return inViewCall ? quoteViewArgument(literal).replaceAll('"', '""') : literal;
   });
 }
 
@@ -77,7 +88,7 @@ type LexicalContext = 'code' | 'string' | 'identifier' | 'comment';
  * Tells for a character offset whether it sits in plain SQL, a 'string' (with '' escapes), a
  * "quoted identifier" or a comment, so a value lands inside a string literal only as escaped text.
  */
-function lexicalContexts(sql: string): (offset: number) => LexicalContext {
+function lexicalContexts(sql: string): (offset: number) => { context: LexicalContext; start: number } {
   const spans: { start: number; end: number; context: LexicalContext }[] = [];
   let i = 0;
   while (i < sql.length) {
@@ -96,7 +107,8 @@ function lexicalContexts(sql: string): (offset: number) => LexicalContext {
       spans.push({ start, end: i, context: 'comment' });
     } else i++;
   }
-  return (offset) => spans.find((span) => offset > span.start && offset < span.end)?.context ?? 'code';
+  return (offset) =>
+    spans.find((span) => offset > span.start && offset < span.end) ?? { context: 'code', start: 0 };
 }
 
 function literalFor(

@@ -1,8 +1,9 @@
 import type { SqlTableReferenceParser, TableReference } from '../core/lineage';
 import { unreadableSqlError } from '../core/lineage';
+import { QUERY_VIEW_NAME, type QueryViewOccurrence } from '../core/query-views';
 import { nodeType } from './ast';
 import { type AstNode, loadPolyglot } from './polyglot';
-import { lineColumnAt, prepareSource } from './source-text';
+import { lineColumnAt, type PreparedSource, prepareSource } from './source-text';
 
 /** Statement kinds that read data (what the engines run); anything else is refused for lineage too. */
 const QUERY_KINDS = new Set(['select', 'union', 'intersect', 'except', 'values', 'subquery']);
@@ -10,6 +11,7 @@ const QUERY_KINDS = new Set(['select', 'union', 'intersect', 'except', 'values',
 interface Identifier {
   name: string;
   quoted?: boolean;
+  span: { start: number; end: number };
 }
 
 /**
@@ -23,48 +25,73 @@ interface Identifier {
  */
 export class DuneSqlTableReferenceParser implements SqlTableReferenceParser {
   async tablesReadBy(sql: string): Promise<TableReference[]> {
-    const polyglot = await loadPolyglot();
-    const source = prepareSource(sql);
-    if (source.unterminatedComment !== undefined) {
-      throw unreadableSqlError('unterminated /* comment', lineColumnAt(sql, source.unterminatedComment));
-    }
-    if (/^[\s;]*$/.test(source.withoutComments)) throw unreadableSqlError('the SQL is empty');
-    const parsed = polyglot.parse(source.text, polyglot.Dialect.Trino);
-    if (!parsed.success || !parsed.ast) {
-      const position =
-        parsed.errorStart === undefined
-          ? undefined
-          : lineColumnAt(sql, source.toUserOffset(parsed.errorStart));
-      throw unreadableSqlError(
-        `syntax error: ${(parsed.error ?? 'the query cannot be parsed').replace(/ at line \d+, column \d+/, '')}`,
-        position,
-      );
-    }
-    if (parsed.ast.length !== 1) {
-      throw unreadableSqlError(`expected one statement, found ${parsed.ast.length}`);
-    }
-    const statement = parsed.ast[0];
-    if (!QUERY_KINDS.has(nodeType(statement) ?? '')) {
-      throw unreadableSqlError(
-        'only a query (SELECT, WITH ... SELECT, VALUES, set operations) has tables to read',
-      );
-    }
+    const { statement } = await parseQuery(sql);
     const found = new Map<string, TableReference>();
-    collectTables(statement, new Set(), found);
+    collectTables(statement, new Set(), (table, scope) => addTable(table, scope, found));
     return [...found.values()];
+  }
+
+  async queryViewsCalledBy(sql: string): Promise<QueryViewOccurrence[]> {
+    const { statement, source } = await parseQuery(sql);
+    const occurrences: QueryViewOccurrence[] = [];
+    collectTables(statement, new Set(), (table, scope) => {
+      const name: Identifier | null = table.name;
+      if (!name || table.schema || table.catalog || !QUERY_VIEW_NAME.test(name.name)) return;
+      if (scope.has(name.name.toLowerCase())) return;
+      const start = userOffset(source, name.span.start);
+      const end = userOffset(source, name.span.end);
+      occurrences.push({ name: name.name, start, end, aliased: Boolean(table.alias) });
+    });
+    return occurrences;
   }
 }
 
-/** Walks the tree in document order, adding tables not shadowed by a CTE in `scope` (lower-case names). */
-function collectTables(node: AstNode, scope: ReadonlySet<string>, found: Map<string, TableReference>): void {
+/** Polyglot's spans count Unicode code points; JavaScript strings count UTF-16 units. */
+function userOffset(source: PreparedSource, codePoints: number): number {
+  const units = [...source.text.slice(0, codePoints * 2)].slice(0, codePoints).join('').length;
+  return source.toUserOffset(units);
+}
+
+async function parseQuery(sql: string): Promise<{ statement: AstNode; source: PreparedSource }> {
+  const polyglot = await loadPolyglot();
+  const source = prepareSource(sql);
+  if (source.unterminatedComment !== undefined) {
+    throw unreadableSqlError('unterminated /* comment', lineColumnAt(sql, source.unterminatedComment));
+  }
+  if (/^[\s;]*$/.test(source.withoutComments)) throw unreadableSqlError('the SQL is empty');
+  const parsed = polyglot.parse(source.text, polyglot.Dialect.Trino);
+  if (!parsed.success || !parsed.ast) {
+    const position =
+      parsed.errorStart === undefined ? undefined : lineColumnAt(sql, source.toUserOffset(parsed.errorStart));
+    throw unreadableSqlError(
+      `syntax error: ${(parsed.error ?? 'the query cannot be parsed').replace(/ at line \d+, column \d+/, '')}`,
+      position,
+    );
+  }
+  if (parsed.ast.length !== 1) {
+    throw unreadableSqlError(`expected one statement, found ${parsed.ast.length}`);
+  }
+  const statement = parsed.ast[0];
+  if (!QUERY_KINDS.has(nodeType(statement) ?? '')) {
+    throw unreadableSqlError(
+      'only a query (SELECT, WITH ... SELECT, VALUES, set operations) has tables to read',
+    );
+  }
+  return { statement, source };
+}
+
+type TableVisitor = (table: AstNode, scope: ReadonlySet<string>) => void;
+
+/** Walks the tree in document order, calling `visit` on every table with the CTE names in scope (lower case). */
+function collectTables(node: AstNode, scope: ReadonlySet<string>, visit: TableVisitor): void {
   if (Array.isArray(node)) {
-    for (const child of node) collectTables(child, scope, found);
+    for (const child of node) collectTables(child, scope, visit);
     return;
   }
   if (!node || typeof node !== 'object') return;
   const type = nodeType(node);
   if (type === 'table') {
-    addTable(node.table, scope, found);
+    visit(node.table, scope);
     return;
   }
   const body = type ? node[type] : node;
@@ -77,14 +104,14 @@ function collectTables(node: AstNode, scope: ReadonlySet<string>, found: Map<str
     for (const cte of ctes) {
       const name = String(cte.alias?.name ?? '').toLowerCase();
       if (recursive) visible.add(name);
-      collectTables(cte.this, new Set(visible), found);
+      collectTables(cte.this, new Set(visible), visit);
       visible.add(name);
     }
     inner = visible;
   }
   for (const key of Object.keys(body)) {
     if (key === 'with' || key === 'span') continue;
-    collectTables(body[key], inner, found);
+    collectTables(body[key], inner, visit);
   }
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../core/parameters';
 import { singleQueryInput, singleQueryWorkflow } from '../core/workflows';
 import { logger } from '../http/logger';
+import { expandQueryViews } from '../queries/query-views';
 import { assertRunnable, readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { offerSlot } from './slots';
@@ -41,7 +42,8 @@ export async function savedQueryRequest(
   const query = await readableQuery(services.queries, account, queryId);
   assertRunnable(query);
   const overrides = options.parameters ?? {};
-  const sql = bindParameters(query.querySql, query.parameters, overrides);
+  const bound = bindParameters(query.querySql, query.parameters, overrides);
+  const sql = await expandQueryViews(services, account, bound, queryId);
   return {
     queryId,
     sql,
@@ -51,8 +53,9 @@ export async function savedQueryRequest(
 }
 
 /** Runs ad-hoc SQL (query id 0). */
-export function executeSql(services: Services, account: Account, sql: string, tier: PerformanceTier) {
-  return submitExecution(services, account, { queryId: 0, sql, tier });
+export async function executeSql(services: Services, account: Account, sql: string, tier: PerformanceTier) {
+  const expanded = await expandQueryViews(services, account, sql);
+  return submitExecution(services, account, { queryId: 0, sql: expanded, tier });
 }
 
 export interface ExecutionRequest {

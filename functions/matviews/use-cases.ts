@@ -9,6 +9,7 @@ import {
 } from '../core/materialized-views';
 import { type ExecutionRequest, submitExecution } from '../executions/use-cases';
 import { logger } from '../http/logger';
+import { expandQueryViews } from '../queries/query-views';
 import { assertRunnable, ownedQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 
@@ -137,7 +138,8 @@ export async function refreshRequest(
   const view = await ownedView(services, account, fullName);
   const query = await ownedQuery(services.queries, account, view.queryId);
   assertRunnable(query);
-  return { queryId: query.queryId, sql: query.querySql, tier, materializedViewName: fullName };
+  const sql = await expandQueryViews(services, account, query.querySql, query.queryId);
+  return { queryId: query.queryId, sql, tier, materializedViewName: fullName };
 }
 
 export async function deleteMaterializedView(services: Services, account: Account, fullName: string) {

@@ -68,6 +68,9 @@ A query many dashboards read, or an expensive base aggregation, belongs in a **m
 queries read the small stored result as \`mv.<owner>.result_<name>\` instead of the raw tables;
 \`GET /v1/query/{query_id}/pipeline\` shows which views a query depends on, and a pipeline
 refreshes them in order.
+Reading a saved query as a table, \`select * from query_<id>\` (or
+\`"query_<id>(name='value')"\` with parameter values), is a **query view**: handy for reuse, but
+it runs the called query again inside yours every time; materialize it when it is expensive.
 
 ## What differs on the local engine
 The local host runs DuneSQL through a translator to DuckDB. Where it differs from Trino/Athena:

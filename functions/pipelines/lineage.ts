@@ -7,6 +7,7 @@ import type { ParameterOverrides } from '../core/parameters';
 import type { PipelineGraph, PipelineNode } from '../core/pipeline-graph';
 import type { SavedQuery } from '../core/queries';
 import { BASE_TABLES } from '../datasets/base-tables';
+import { expandQueryViews } from '../queries/query-views';
 import { readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 
@@ -51,11 +52,13 @@ export async function resolveLineage(
   const load = (id: number) => {
     let loading = loads.get(id);
     if (!loading) {
-      loading = readableQuery(services.queries, account, id).then(async (query) => ({
-        query,
+      loading = readableQuery(services.queries, account, id).then(async (query) => {
         // Parameters only stand for values, never for tables: any literal does for finding tables.
-        references: await services.sqlParser.tablesReadBy(query.querySql.replace(/\{\{[^}]*\}\}/g, 'NULL')),
-      }));
+        const sql = query.querySql.replace(/\{\{[^}]*\}\}/g, 'NULL');
+        // A query view's tables are the calling query's: its SQL runs inside the caller's.
+        const expanded = await expandQueryViews(services, account, sql, id);
+        return { query, references: await services.sqlParser.tablesReadBy(expanded) };
+      });
       loading.catch(() => undefined); // awaited (and thrown) when the walk gets there
       loads.set(id, loading);
     }
