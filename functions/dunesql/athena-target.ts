@@ -1,4 +1,5 @@
 import { valueKind } from '../core/sql-types';
+import { chainUtilityRules } from './chain-utility-functions';
 import { isNestedJsonType, nestedFromJsonText, parseTrinoType } from './nested-json';
 import { type RuleSet, unsupported } from './rules';
 
@@ -56,6 +57,8 @@ function templateRule(template: string) {
 }
 
 export const ATHENA_RULES: RuleSet = {
+  // A varbinary address becomes its 0x hex where its type is known (athena-varbinary-casts.ts).
+  ...chainUtilityRules((value) => `CAST(${value} AS VARCHAR)`),
   ...Object.fromEntries(Object.entries(templates).map(([name, template]) => [name, templateRule(template)])),
   ...Object.fromEntries(
     Object.entries(templates)

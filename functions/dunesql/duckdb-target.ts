@@ -1,4 +1,5 @@
 import { columnName, containsAggregate, functionCall, mapFreeColumns, nodeType, stringLiteral } from './ast';
+import { chainUtilityRules } from './chain-utility-functions';
 import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
 import { quoteIdentifier } from './nested-json';
@@ -717,6 +718,7 @@ const canonicalJson: Rule = (args, context) =>
 
 /** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 export const DUCKDB_RULES: RuleSet = {
+  ...chainUtilityRules((value) => varcharText(value, `CAST(${value} AS VARCHAR)`)),
   sum: helper('sum'),
   count_if: (_args, context, node) => context.template('CAST(__1 AS BIGINT)', [node]),
   // count of a row written `(a, b)`: a row holding NULLs is still a value in Trino (and DuckDB),

@@ -1460,6 +1460,49 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
     ],
   },
   {
+    title: 'Chain utility functions (Dune)',
+    intro:
+      "Links to block explorers for result tables and dashboards, as Dune defines them. A chain they do not know gets Etherscan's links.",
+    entries: [
+      dune(
+        'get_href(link varchar, text varchar) → varchar',
+        'An HTML link (`<a href="…"target ="_blank">text`, as Dune writes it) that tables render as clickable text.',
+        "get_href('https://dune.com', 'Dune')",
+        `'<a href="https://dune.com"target ="_blank">Dune'`,
+      ),
+      dune(
+        'get_chain_explorer(chain varchar) → varchar',
+        "The chain's block explorer, e.g. https://basescan.org for base.",
+        "get_chain_explorer('base')",
+        "'https://basescan.org'",
+      ),
+      dune(
+        [
+          'get_chain_explorer_address(chain varchar, address varbinary) → varchar',
+          'get_chain_explorer_address(chain varchar, address varchar) → varchar',
+        ],
+        "The address's page on the chain's explorer; usually wrapped in get_href.",
+        "get_chain_explorer_address('ethereum', 0x00000000219ab540356cbb839cbe05303d7705fa)",
+        "'https://etherscan.io/address/0x00000000219ab540356cbb839cbe05303d7705fa'",
+      ),
+      dune(
+        [
+          'get_chain_explorer_tx_hash(chain varchar, tx_hash varbinary) → varchar',
+          'get_chain_explorer_tx_hash(chain varchar, tx_hash varchar) → varchar',
+        ],
+        "The transaction's page on the chain's explorer.",
+        "get_chain_explorer_tx_hash('arbitrum', 0xabcd)",
+        "'https://arbiscan.io/tx/0xabcd'",
+      ),
+      dune(
+        'all_evm_chains() → array(varchar)',
+        "The EVM chains Dune's chain utility functions know.",
+        "contains(all_evm_chains(), 'base')",
+        'true',
+      ),
+    ],
+  },
+  {
     title: 'Other functions',
     entries: [
       trino('uuid() → uuid', 'A random UUID.', 'length(cast(uuid() as varchar))', '36'),

@@ -188,6 +188,23 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       [[false, false, true, null, null, true]],
     ],
     [
+      "chain utility functions link explorers by chain, Etherscan's for any other, NULL for a NULL part",
+      `select get_href(get_chain_explorer_address('base', 0x00000000219ab540356cbb839cbe05303d7705fa), 'deposit'),
+              get_chain_explorer_tx_hash('optimism', '0xabcd'), get_chain_explorer('nonesuch'), get_chain_explorer(null),
+              get_href(null, 'x'), get_chain_explorer_address('ethereum', cast(null as varbinary)), all_evm_chains()[1]`,
+      [
+        [
+          '<a href="https://basescan.org/address/0x00000000219ab540356cbb839cbe05303d7705fa"target ="_blank">deposit',
+          'https://explorer.optimism.io/tx/0xabcd',
+          'https://etherscan.io',
+          'https://etherscan.io',
+          null,
+          null,
+          'ethereum',
+        ],
+      ],
+    ],
+    [
       'millisecond is the millisecond within the second',
       "select millisecond(timestamp '2024-02-29 23:59:59.999'), second(timestamp '2024-02-29 23:59:59.999')",
       [['999', '59']],
@@ -301,6 +318,12 @@ describe('errors point at the SQL the user wrote', () => {
     expect(error.position?.line).toBe(2);
   });
 
+  it('says how many arguments a chain utility function takes', async () => {
+    const error = await failure("select 1,\n  get_href('https://dune.com')");
+    expect(error.message).toMatch(/get_href takes 2 arguments: get_href\(link, text\)/);
+    expect(error.position).toEqual({ line: 2, column: 3 });
+  });
+
   it('names unsupported constructs and the supported form', async () => {
     const error = await failure("select 1,\n  format_datetime(now(), 'yyyy QQQ')");
     expect(error.kind).toBe('unsupported');
@@ -383,6 +406,30 @@ describe('the athena target', () => {
     ).getRowsJson();
     expect(local.rows).toEqual([[expected]]);
     expect(athena).toEqual([[expected]]);
+  });
+
+  it("writes Dune's chain utility functions as plain SQL, a varbinary address as its 0x hex", async () => {
+    const tables = [
+      {
+        schema: 'ethereum',
+        name: 'transactions',
+        columns: [
+          { name: 'hash', type: 'varbinary' },
+          { name: 'from', type: 'varbinary' },
+          { name: 'chain', type: 'varchar' },
+        ],
+      },
+    ];
+    const { sql: trino } = await translate(
+      `select get_href(get_chain_explorer_address('ethereum', "from"), 'sender'), get_chain_explorer_tx_hash(chain, hash),
+              get_chain_explorer(chain), all_evm_chains() from ethereum.transactions`,
+      'athena',
+      { tables },
+    );
+    expect(trino).not.toMatch(/get_|all_evm/i);
+    expect(trino).toMatch(/'\/address\/' \|\| '0x' \|\| LOWER\(TO_HEX\("from"\)\)/);
+    expect(trino).toMatch(/'\/tx\/' \|\| '0x' \|\| LOWER\(TO_HEX\(hash\)\)/);
+    expect(parse(trino, Dialect.Trino).success).toBe(true);
   });
 
   it('refuses keccak, which Athena lacks', async () => {
