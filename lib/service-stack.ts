@@ -62,6 +62,8 @@ export class ServiceStack extends Stack {
         value: domain.baseUrl,
       });
     }
+    // The runner signs webhook notifications with the OAuth signing keys (functions/pipelines/webhooks.ts).
+    this.executions.runner.addEnvironment('SIGNING_KEYS_SECRET_ID', this.api.auth.signingKeys.secretArn);
     for (const [group, role] of this.roles.all) this.grantGroup(group, role);
     this.operations = new Operations(this, 'Operations', {
       restApi: this.api.restApi,
@@ -131,6 +133,9 @@ export class ServiceStack extends Stack {
       case 'runner':
         data.grantReadWriteItems(role);
         data.denyCredentialItems(role);
+        // Webhook signatures: the newest key signs, and whoever signs first after it aged rotates it.
+        signingKeys.grantRead(role);
+        signingKeys.grantWrite(role);
         queryEngine.grantRunQueries(role);
         queryEngine.grantManageViewVersions(role);
         executions.grantStartExecutions(role);

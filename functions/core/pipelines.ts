@@ -1,6 +1,7 @@
 import type { PerformanceTier } from './engine';
 import type { ExecutionError } from './executions';
 import type { PipelineGraph } from './pipeline-graph';
+import type { WebhookDelivery, WebhookTarget } from './webhooks';
 
 /**
  * Pipeline and node states (documented in the README):
@@ -33,6 +34,10 @@ export interface PipelineExecution {
   error?: string;
   /** The pipeline execution this one retries. */
   retryOf?: string;
+  /** Where the final status is posted (functions/pipelines/webhooks.ts). */
+  webhook?: WebhookTarget;
+  /** How posting it went. */
+  webhookDelivery?: WebhookDelivery;
 }
 
 export interface PipelineNodeRun {
@@ -54,6 +59,10 @@ export interface PipelineNodeRun {
   error?: ExecutionError | { type: string; message: string };
 }
 
+export type PipelineChanges = Partial<
+  Pick<PipelineExecution, 'state' | 'startedAt' | 'endedAt' | 'error' | 'webhookDelivery'>
+>;
+
 export type NodeChanges = Partial<
   Pick<PipelineNodeRun, 'state' | 'executionId' | 'startedAt' | 'endedAt' | 'credits' | 'error'>
 >;
@@ -69,7 +78,7 @@ export interface PipelineStore {
   transition(
     pipelineExecutionId: string,
     from: readonly PipelineState[],
-    changes: Partial<Pick<PipelineExecution, 'state' | 'startedAt' | 'endedAt' | 'error'>>,
+    changes: PipelineChanges,
   ): Promise<PipelineExecution | undefined>;
   transitionNode(
     pipelineExecutionId: string,

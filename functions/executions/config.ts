@@ -1,4 +1,5 @@
 import type { PerformanceTier } from '../core/engine';
+import { DEFAULT_WEBHOOK_POLICY, type WebhookPolicy } from '../core/webhooks';
 
 /** Operating limits of executions; each host reads them from its environment. */
 export interface ExecutionConfig {
@@ -18,6 +19,8 @@ export interface ExecutionConfig {
   maxSlotPolls: number;
   /** The node-runner function ARN generated workflows call. */
   runnerResource: string;
+  /** Which webhook URLs are accepted and how a notification is retried. */
+  webhooks: WebhookPolicy;
 }
 
 function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -43,5 +46,6 @@ export function executionConfigFromEnv(env: NodeJS.ProcessEnv, runnerResource: s
     slotPollSeconds: numberFrom(env, 'SLOT_POLL_SECONDS', 2),
     maxSlotPolls: numberFrom(env, 'MAX_SLOT_POLLS', 900),
     runnerResource,
+    webhooks: DEFAULT_WEBHOOK_POLICY,
   };
 }

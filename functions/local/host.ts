@@ -101,7 +101,10 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   await ensureTables(client.client);
   process.env[SERVICE_TABLE.envVar] = SERVICE_TABLE.localName;
   process.env.SERVICE_RUNTIME = 'local';
-  const config = { ...executionConfigFromEnv(process.env, LOCAL_RUNNER_ARN), ...options.execution };
+  const fromEnv = executionConfigFromEnv(process.env, LOCAL_RUNNER_ARN);
+  // A receiver on this machine (http://localhost:…) is what a local webhook usually is.
+  const webhooks = { ...fromEnv.webhooks, allowInsecureUrls: true };
+  const config = { ...fromEnv, webhooks, ...options.execution };
   const resultsDir = join(dataDir, 'results');
   await mkdir(resultsDir, { recursive: true });
   // Only this host uses the data dir (checked above) and its engine has run nothing yet: what a

@@ -1,4 +1,8 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { WebhookTarget } from '../core/webhooks';
+import { requestBaseUrl } from '../http/request-url';
 import { routeHandler } from '../http/route-handler';
+import { issuerOf } from '../oauth/config';
 import { queryIdPath } from '../queries/schemas';
 import {
   cancelledPipelineResponse,
@@ -41,8 +45,13 @@ export const executeQueryPipeline = routeHandler(
     body: executeQueryPipelineBody,
     docs: { summary: "Run a query's pipeline", response: startedPipelineResponse, errors: RUN_ERRORS },
   },
-  async ({ services, account, path, body }) =>
-    startedPipelineResponseOf(await pipelines.executeQueryPipeline(services, account, path.query_id, body)),
+  async ({ services, account, path, body, event }) =>
+    startedPipelineResponseOf(
+      await pipelines.executeQueryPipeline(services, account, path.query_id, {
+        ...body,
+        webhook: webhookTarget(body.webhookUrl, event),
+      }),
+    ),
 );
 
 export const executePipeline = routeHandler(
@@ -54,13 +63,20 @@ export const executePipeline = routeHandler(
       errors: RUN_ERRORS,
     },
   },
-  async ({ services, account, body }) =>
-    startedPipelineResponseOf(
+  async ({ services, account, body, event }) => {
+    const webhook = webhookTarget(body.webhookUrl, event);
+    return startedPipelineResponseOf(
       body.kind === 'graph'
-        ? await pipelines.startPipeline(services, account, body.graph)
-        : await pipelines.executeQueryPipeline(services, account, body.queryId, body.options),
-    ),
+        ? await pipelines.startPipeline(services, account, body.graph, { webhook })
+        : await pipelines.executeQueryPipeline(services, account, body.queryId, { ...body.options, webhook }),
+    );
+  },
 );
+
+/** The receiver verifies the signature against the issuer of the API the run was started through. */
+function webhookTarget(url: string | undefined, event: APIGatewayProxyEvent): WebhookTarget | undefined {
+  return url === undefined ? undefined : { url, issuer: issuerOf(requestBaseUrl(event)) };
+}
 
 export const getPipelineExecutionStatus = routeHandler(
   {

@@ -7,6 +7,7 @@ import { recordWorkflowFailure } from '../executions/query-run';
 import { createExecution, type ExecutionRequest, savedQueryRequest } from '../executions/use-cases';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
+import { notifyPipelineFinished } from './webhooks';
 
 /**
  * The pipeline steps of the node runner (see functions/core/pipeline-workflow.ts) except running a
@@ -275,10 +276,12 @@ async function finishPipeline(services: Services, pipelineExecutionId: string) {
         .join('; ')
         .slice(0, 1000)}`
     : undefined;
-  await services.pipelines.transition(pipelineExecutionId, ['pending', 'executing'], {
+  const ended = await services.pipelines.transition(pipelineExecutionId, ['pending', 'executing'], {
     state,
     endedAt: new Date().toISOString(),
     ...(error ? { error } : {}),
   });
+  // A cancelled run ended when it was cancelled; its workflow finishing is when its nodes are done.
+  if (ended || state === 'cancelled') await notifyPipelineFinished(services, pipelineExecutionId);
   return { state };
 }

@@ -1,6 +1,7 @@
 import type {
   NodeChanges,
   NodeState,
+  PipelineChanges,
   PipelineExecution,
   PipelineNodeRun,
   PipelineState,
@@ -74,7 +75,7 @@ export class SoleWriterPipelineCache implements PipelineStore {
   async transition(
     pipelineExecutionId: string,
     from: readonly PipelineState[],
-    changes: Partial<Pick<PipelineExecution, 'state' | 'startedAt' | 'endedAt' | 'error'>>,
+    changes: PipelineChanges,
   ): Promise<PipelineExecution | undefined> {
     const updated = await this.store.transition(pipelineExecutionId, from, changes);
     if (updated) {

@@ -127,6 +127,21 @@ export const pipelineStatusResponse = z.object({
   retry_of: z.string().optional(),
   execution_cost_credits: z.number().describe('Credits of all nodes so far.'),
   node_executions: z.array(nodeExecutionResponse),
+  webhook: z
+    .object({
+      url: z.string(),
+      delivery: z
+        .object({
+          state: z.enum(['delivered', 'failed']),
+          attempts: z.number().int(),
+          status_code: z.number().int().optional(),
+          error: z.string().optional(),
+          at: z.string(),
+        })
+        .optional()
+        .describe('How posting the final status went; absent until the run has finished and it was tried.'),
+    })
+    .optional(),
 });
 
 export function pipelineStatusResponseOf(run: {
@@ -146,6 +161,25 @@ export function pipelineStatusResponseOf(run: {
     ...(execution.retryOf ? { retry_of: execution.retryOf } : {}),
     execution_cost_credits: Math.round(credits * 1000) / 1000,
     node_executions: nodes.map(nodeExecutionOf),
+    ...(execution.webhook ? { webhook: webhookOf(execution) } : {}),
+  };
+}
+
+function webhookOf(execution: PipelineExecution): z.output<typeof pipelineStatusResponse>['webhook'] {
+  const delivery = execution.webhookDelivery;
+  return {
+    url: execution.webhook!.url,
+    ...(delivery
+      ? {
+          delivery: {
+            state: delivery.state,
+            attempts: delivery.attempts,
+            ...(delivery.statusCode !== undefined ? { status_code: delivery.statusCode } : {}),
+            ...(delivery.error ? { error: delivery.error } : {}),
+            at: delivery.at,
+          },
+        }
+      : {}),
   };
 }
 

@@ -51,12 +51,21 @@ const nodeBody = z
     }),
   );
 
+/** Checked against the host's policy when the run starts (core/webhooks.ts). */
+const webhookUrlSchema = z
+  .string()
+  .optional()
+  .describe(
+    'Where to POST the final status (completed, failed or cancelled), signed with a JWT in the X-Service-Webhook-Token header. https only in AWS.',
+  );
+
 /** Both documented forms: `{query_id, ...}` builds from lineage; `{pipeline: {nodes}}` runs that graph. */
 export const executePipelineBody = z
   .strictObject({
     query_id: queryIdSchema.optional(),
     performance: performanceSchema,
     query_parameters: queryParametersSchema.optional(),
+    webhook_url: webhookUrlSchema,
     pipeline: z
       .strictObject({
         nodes: z.array(nodeBody).min(1, 'pipeline.nodes needs at least one node').max(MAX_PIPELINE_NODES),
@@ -70,18 +79,20 @@ export const executePipelineBody = z
   .transform(
     (body): PipelineRequest =>
       body.pipeline
-        ? { kind: 'graph', graph: { nodes: body.pipeline.nodes } }
+        ? { kind: 'graph', graph: { nodes: body.pipeline.nodes }, webhookUrl: body.webhook_url }
         : {
             kind: 'lineage',
             queryId: body.query_id!,
             options: { tier: body.performance, parameters: body.query_parameters },
+            webhookUrl: body.webhook_url,
           },
   );
 
 /** What to run: an explicit graph, or the lineage of a query with its tier and parameter values. */
-export type PipelineRequest =
+export type PipelineRequest = { webhookUrl?: string } & (
   | { kind: 'graph'; graph: PipelineGraph }
-  | { kind: 'lineage'; queryId: number; options: LineageOptions };
+  | { kind: 'lineage'; queryId: number; options: LineageOptions }
+);
 
 /** How a query's lineage runs: its tier and parameter values. */
 interface LineageOptions {
@@ -93,8 +104,13 @@ export const executeQueryPipelineBody = z
   .strictObject({
     performance: performanceSchema,
     query_parameters: queryParametersSchema.optional(),
+    webhook_url: webhookUrlSchema,
   })
-  .transform((body): LineageOptions => ({ tier: body.performance, parameters: body.query_parameters }));
+  .transform((body): LineageOptions & { webhookUrl?: string } => ({
+    tier: body.performance,
+    parameters: body.query_parameters,
+    webhookUrl: body.webhook_url,
+  }));
 
 /** The same inputs on `GET /v1/query/{id}/pipeline`, in the query string. */
 export const pipelineQuery = z

@@ -13,12 +13,14 @@ import {
   TERMINAL_NODE_STATES,
   TERMINAL_PIPELINE_STATES,
 } from '../core/pipelines';
+import { checkWebhookUrl, type WebhookTarget } from '../core/webhooks';
 import type { ExecutionConfig } from '../executions/config';
 import { assertWithinCreditLimit, savedQueryRequest, stopEngineRun } from '../executions/use-cases';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 import { lineageGraph, resolveLineage } from './lineage';
 import { releaseWaitingNodes } from './node-steps';
+import { notifyPipelineFinished } from './webhooks';
 
 /** A pipeline as it would run: the graph, its execution order and the data each node would scan. */
 export interface PipelinePlan {
@@ -60,11 +62,14 @@ export async function executeQueryPipeline(
   services: Services,
   account: Account,
   queryId: number,
-  options: { tier: PerformanceTier; parameters?: ParameterOverrides },
+  options: { tier: PerformanceTier; parameters?: ParameterOverrides; webhook?: WebhookTarget },
 ): Promise<StartedPipeline> {
   const lineage = await resolveLineage(services, account, queryId);
   const { graph } = lineageGraph(lineage, options);
-  return startPipeline(services, account, graph, { queryId });
+  return startPipeline(services, account, graph, {
+    queryId,
+    ...(options.webhook ? { webhook: options.webhook } : {}),
+  });
 }
 
 /**
@@ -92,12 +97,18 @@ export async function startPipeline(
   graph: PipelineGraph,
   options: {
     queryId?: number;
+    /** Where to post the final status (checked against the host's webhook policy). */
+    webhook?: WebhookTarget;
     retryOf?: PipelineExecution;
     reuse?: ReadonlyMap<number, PipelineNodeRun>;
   } = {},
   now = new Date(),
 ): Promise<StartedPipeline> {
   validatePipelineGraph(graph);
+  const webhook = options.webhook && {
+    url: checkWebhookUrl(options.webhook.url, services.config.webhooks),
+    issuer: options.webhook.issuer,
+  };
   await assertWithinCreditLimit(services, account, now);
   // Every node must be runnable by the caller before anything is recorded (checked together; the
   // first node that is not is named).
@@ -155,6 +166,7 @@ export async function startPipeline(
     graph,
     submittedAt: now.toISOString(),
     ...(options.retryOf ? { retryOf: options.retryOf.pipelineExecutionId } : {}),
+    ...(webhook ? { webhook } : {}),
   };
   await services.pipelines.create(execution, nodes);
   await services.orchestrator.start({
@@ -303,6 +315,8 @@ export async function retryPipeline(
   return {
     ...(await startPipeline(services, account, execution.graph, {
       ...(execution.queryId ? { queryId: execution.queryId } : {}),
+      // The retry tells the same receiver how it ended.
+      ...(execution.webhook ? { webhook: execution.webhook } : {}),
       retryOf: execution,
       reuse,
     })),
@@ -362,5 +376,6 @@ export async function failInterruptedPipeline(
     endedAt: at,
     error: `${reason.run}; POST /v1/pipelines/executions/${pipelineExecutionId}/retry reruns the nodes that did not complete.`,
   });
+  if (done) await notifyPipelineFinished(services, pipelineExecutionId);
   return done !== undefined;
 }

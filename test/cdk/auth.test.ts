@@ -34,7 +34,7 @@ describe('the one authorizer in AWS', () => {
     for (const method of guarded) expect(method.AuthorizerId).toEqual({ Ref: authorizerId });
   });
 
-  it('keeps the signing keys in Secrets Manager: the authorizer reads them, only OAuth writes them', () => {
+  it('keeps the signing keys in Secrets Manager: the authorizer reads them, OAuth and the runner (webhooks) sign', () => {
     expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
     const secretId = logicalIdOf(stack, stack.api.auth.signingKeys);
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
@@ -42,14 +42,21 @@ describe('the one authorizer in AWS', () => {
       if (variables.SIGNING_KEYS_SECRET_ID)
         expect(variables.SIGNING_KEYS_SECRET_ID).toEqual({ Ref: secretId });
     }
-    const actionsOf = (group: 'authorizer' | 'oauth' | 'writer') =>
+    const actionsOf = (group: 'authorizer' | 'oauth' | 'writer' | 'runner' | 'reader') =>
       roleStatements(template, logicalIdOf(stack, stack.roles.all.get(group)!)).flatMap((st) =>
         [st.Action].flat(),
       );
     expect(actionsOf('authorizer')).toContain('secretsmanager:GetSecretValue');
     expect(actionsOf('authorizer')).not.toContain('secretsmanager:PutSecretValue');
     expect(actionsOf('oauth')).toContain('secretsmanager:PutSecretValue');
-    expect(actionsOf('writer').filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+    expect(actionsOf('runner')).toEqual(
+      expect.arrayContaining(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue']),
+    );
+    for (const group of ['writer', 'reader'] as const) {
+      expect(actionsOf(group).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+    }
+    const runner = template.toJSON().Resources[logicalIdOf(stack, stack.executions.runner)];
+    expect(runner.Properties.Environment.Variables.SIGNING_KEYS_SECRET_ID).toEqual({ Ref: secretId });
   });
 
   it('with a result cache, keys the cache on the Authorization header', () => {

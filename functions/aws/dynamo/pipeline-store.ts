@@ -8,6 +8,7 @@ import {
 import {
   type NodeChanges,
   type NodeState,
+  type PipelineChanges,
   type PipelineExecution,
   type PipelineNodeRun,
   type PipelineState,
@@ -85,7 +86,7 @@ export class DynamoPipelineStore implements PipelineStore {
   async transition(
     pipelineExecutionId: string,
     from: readonly PipelineState[],
-    changes: Partial<Pick<PipelineExecution, 'state' | 'startedAt' | 'endedAt' | 'error'>>,
+    changes: PipelineChanges,
   ): Promise<PipelineExecution | undefined> {
     const leaves = changes.state !== undefined && TERMINAL_PIPELINE_STATES.includes(changes.state);
     const item = await this.conditionalUpdate(
