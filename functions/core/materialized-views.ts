@@ -1,4 +1,5 @@
 import type { PerformanceTier, ResultColumn } from './engine';
+import type { WebhookTarget } from './webhooks';
 
 /** The catalog (first part) of every materialized view's full name: `mv.<owner handle>.result_<name>`. */
 export const MATERIALIZED_VIEW_CATALOG = 'mv';
@@ -15,6 +16,8 @@ export interface RefreshSchedule {
   performance: PerformanceTier;
   /** The schedule stops after this time (ISO-8601), if set. */
   expiresAt?: string;
+  /** Told how each scheduled refresh (a pipeline run) ended. */
+  webhook?: WebhookTarget;
 }
 
 /** What a caller asks for when creating or updating the view of a query. */
@@ -29,6 +32,8 @@ export interface MaterializedViewSpec {
   cronExpression?: string;
   /** Scheduled refreshes stop after this time (RFC 3339). */
   expiresAt?: string;
+  /** Where each scheduled refresh posts how it ended (needs cronExpression). */
+  webhook?: WebhookTarget;
 }
 
 export interface MaterializedView {

@@ -1,4 +1,5 @@
 import { routeHandler } from '../http/route-handler';
+import { webhookTargetOf } from '../http/webhook-target';
 import {
   deletedResponse,
   materializedViewListResponse,
@@ -25,8 +26,13 @@ export const upsertMaterializedView = routeHandler(
       errors: REFRESH_ERRORS,
     },
   },
-  async ({ services, account, body }) =>
-    upsertedResponseOf(await matviews.upsertMaterializedView(services, account, body)),
+  async ({ services, account, body, event }) =>
+    upsertedResponseOf(
+      await matviews.upsertMaterializedView(services, account, {
+        ...body,
+        webhook: webhookTargetOf(body.webhookUrl, event),
+      }),
+    ),
 );
 
 export const listMaterializedViews = routeHandler(
@@ -48,7 +54,10 @@ export const getMaterializedView = routeHandler(
     docs: { summary: 'Read a materialized view', response: materializedViewResponse },
   },
   async ({ services, account, path }) =>
-    materializedViewResponseOf(await matviews.readableView(services, account, path.full_name)),
+    materializedViewResponseOf(
+      await matviews.readableView(services, account, path.full_name),
+      account.accountId,
+    ),
 );
 
 export const refreshMaterializedView = routeHandler(

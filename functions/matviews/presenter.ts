@@ -30,14 +30,18 @@ export const materializedViewResponse = z.object({
       performance: z.enum(PERFORMANCE_TIERS),
       next_execution_time: z.string().nullable(),
       expires_at: z.string().optional(),
+      webhook_url: z.string().optional().describe("Shown to the view's owner only (it may hold a token)."),
     })
     .optional(),
 });
 
 export function materializedViewResponseOf(
   view: MaterializedView,
+  /** The account asking: the webhook URL is the owner's business only. */
+  viewerAccountId: string,
   now = new Date(),
 ): z.output<typeof materializedViewResponse> {
+  const webhook = view.accountId === viewerAccountId ? view.schedule?.webhook : undefined;
   return {
     id: view.fullName,
     sql_id: view.fullName,
@@ -61,6 +65,7 @@ export function materializedViewResponseOf(
             performance: view.schedule.performance,
             next_execution_time: nextRuns(view.schedule.cronExpression, 1, now)[0]?.toISOString() ?? null,
             ...(view.schedule.expiresAt ? { expires_at: view.schedule.expiresAt } : {}),
+            ...(webhook ? { webhook_url: webhook.url } : {}),
           },
         }
       : {}),
@@ -80,7 +85,7 @@ export function materializedViewListResponseOf(
 ): z.output<typeof materializedViewListResponse> {
   const next = offset + limit;
   return {
-    materialized_views: page.views.map((view) => materializedViewResponseOf(view)),
+    materialized_views: page.views.map((view) => materializedViewResponseOf(view, view.accountId)),
     total: page.total,
     ...(next < page.total ? { next_offset: next } : {}),
   };

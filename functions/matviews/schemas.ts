@@ -36,17 +36,22 @@ export const upsertMaterializedViewBody = z
     performance: performanceSchema,
     cron_expression: spec.cronExpression,
     expires_at: spec.expiresAt,
+    webhook_url: z
+      .string()
+      .optional()
+      .describe(
+        'Where each scheduled refresh (a pipeline run) posts how it ended, signed as pipeline webhooks are; needs cron_expression.',
+      ),
   })
-  .transform(
-    (body): MaterializedViewSpec => ({
-      name: body.name,
-      queryId: body.query_id,
-      isPrivate: body.is_private,
-      tier: body.performance,
-      cronExpression: body.cron_expression,
-      expiresAt: body.expires_at,
-    }),
-  );
+  .transform((body): MaterializedViewSpec & { webhookUrl?: string } => ({
+    name: body.name,
+    queryId: body.query_id,
+    isPrivate: body.is_private,
+    tier: body.performance,
+    cronExpression: body.cron_expression,
+    expiresAt: body.expires_at,
+    webhookUrl: body.webhook_url,
+  }));
 
 /** `mv.<owner>.result_<name>`. */
 export const materializedViewFullNameSchema = z

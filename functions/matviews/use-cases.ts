@@ -7,6 +7,7 @@ import {
   type MaterializedViewSpec,
   materializedViewFullName,
 } from '../core/materialized-views';
+import { checkWebhookUrl } from '../core/webhooks';
 import { type ExecutionRequest, submitExecution } from '../executions/use-cases';
 import { logger } from '../http/logger';
 import { expandQueryViews } from '../queries/query-views';
@@ -37,6 +38,15 @@ export async function upsertMaterializedView(
     );
   }
   if (spec.cronExpression) validateRefreshSchedule(spec.cronExpression, now);
+  if (spec.webhook && !spec.cronExpression) {
+    throw new BadRequestError(
+      'webhook_url tells of scheduled refreshes: give cron_expression too (a refresh asked for by API returns its execution_id to poll).',
+    );
+  }
+  const webhook = spec.webhook && {
+    url: checkWebhookUrl(spec.webhook.url, services.config.webhooks),
+    issuer: spec.webhook.issuer,
+  };
   const fullName = materializedViewFullName(account.handle, spec.name);
   const existing = await services.materializedViews.get(fullName);
   const ofQuery = (await services.materializedViews.listByAccount(account.accountId)).find(
@@ -57,6 +67,7 @@ export async function upsertMaterializedView(
         cronExpression: spec.cronExpression,
         performance: spec.tier,
         ...(spec.expiresAt ? { expiresAt: spec.expiresAt } : {}),
+        ...(webhook ? { webhook } : {}),
       }
     : undefined;
   const at = now.toISOString();

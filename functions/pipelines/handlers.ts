@@ -1,8 +1,5 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { WebhookTarget } from '../core/webhooks';
-import { requestBaseUrl } from '../http/request-url';
 import { routeHandler } from '../http/route-handler';
-import { issuerOf } from '../oauth/config';
+import { webhookTargetOf } from '../http/webhook-target';
 import { queryIdPath } from '../queries/schemas';
 import {
   cancelledPipelineResponse,
@@ -49,7 +46,7 @@ export const executeQueryPipeline = routeHandler(
     startedPipelineResponseOf(
       await pipelines.executeQueryPipeline(services, account, path.query_id, {
         ...body,
-        webhook: webhookTarget(body.webhookUrl, event),
+        webhook: webhookTargetOf(body.webhookUrl, event),
       }),
     ),
 );
@@ -64,7 +61,7 @@ export const executePipeline = routeHandler(
     },
   },
   async ({ services, account, body, event }) => {
-    const webhook = webhookTarget(body.webhookUrl, event);
+    const webhook = webhookTargetOf(body.webhookUrl, event);
     return startedPipelineResponseOf(
       body.kind === 'graph'
         ? await pipelines.startPipeline(services, account, body.graph, { webhook })
@@ -72,11 +69,6 @@ export const executePipeline = routeHandler(
     );
   },
 );
-
-/** The receiver verifies the signature against the issuer of the API the run was started through. */
-function webhookTarget(url: string | undefined, event: APIGatewayProxyEvent): WebhookTarget | undefined {
-  return url === undefined ? undefined : { url, issuer: issuerOf(requestBaseUrl(event)) };
-}
 
 export const getPipelineExecutionStatus = routeHandler(
   {

@@ -84,7 +84,9 @@ export async function refreshViewWithUpstream(
   if (!account) return undefined;
   const tier = view.schedule?.performance ?? view.performance;
   const lineage = await resolveLineage(services, account, view.queryId, view);
-  return startPipeline(services, account, lineageGraph(lineage, { tier }).graph);
+  return startPipeline(services, account, lineageGraph(lineage, { tier }).graph, {
+    ...(view.schedule?.webhook ? { webhook: view.schedule.webhook } : {}),
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { RUNAWAY_SQL } from '../support/executions';
 import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
 
@@ -208,6 +209,56 @@ describe('pipeline webhooks: the final status posted, signed, retried, recorded'
         ).jti,
     );
     expect(new Set(ids)).toEqual(new Set([`${id}.completed`]));
+  });
+
+  it("tells each scheduled refresh of a view, and shows the URL to the view's owner only", async () => {
+    const queryId = await createQuery('select 5 as five');
+    const url = `${receiver.url}/ok?run=scheduled`;
+    const withoutCron = await host.call('/v1/materialized-views', {
+      json: { name: 'result_hooked_view', query_id: queryId, webhook_url: url },
+    });
+    expect(withoutCron.status).toBe(400);
+    expect((await bodyOf(withoutCron)).error).toMatch(/give cron_expression too/);
+    const created = await bodyOf(
+      await host.call('/v1/materialized-views', {
+        json: {
+          name: 'result_hooked_view',
+          query_id: queryId,
+          is_private: false,
+          cron_expression: '*/15 * * * *',
+          webhook_url: url,
+        },
+      }),
+    );
+    expect(created.name).toBe('mv.local.result_hooked_view');
+    const view = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_hooked_view'));
+    expect(view.schedule.webhook_url).toBe(url);
+    const other = await createAccount(host.services.accounts, { handle: 'hook_watcher' });
+    const otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    const seen = await bodyOf(
+      await host.call('/v1/materialized-views/mv.local.result_hooked_view', { apiKey: otherKey }),
+    );
+    expect(seen.schedule).toBeDefined();
+    expect(seen.schedule.webhook_url).toBeUndefined();
+
+    const quarter = new Date(Math.ceil(Date.now() / 900_000) * 900_000);
+    expect(await host.scheduler.tick(new Date(quarter.getTime() + 1000))).toEqual([
+      'mv.local.result_hooked_view',
+    ]);
+    const deadline = Date.now() + 20_000;
+    while (hooked('/ok?run=scheduled').length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const body = JSON.parse(hooked('/ok?run=scheduled')[0]!.body);
+    expect(body).toMatchObject({
+      status: 'completed',
+      node_executions: [
+        {
+          id: 1,
+          materialized_view_refresh_status: { name: 'mv.local.result_hooked_view', status: 'completed' },
+        },
+      ],
+    });
   });
 
   it('records a receiver it cannot reach, and refuses URLs it will not call before anything runs', async () => {
