@@ -282,6 +282,8 @@ async function finishPipeline(services: Services, pipelineExecutionId: string) {
     ...(error ? { error } : {}),
   });
   // A cancelled run ended when it was cancelled; its workflow finishing is when its nodes are done.
-  if (ended || state === 'cancelled') await notifyPipelineFinished(services, pipelineExecutionId);
+  if (run.execution.webhook && (ended || state === 'cancelled')) {
+    await notifyPipelineFinished(services, pipelineExecutionId);
+  }
   return { state };
 }

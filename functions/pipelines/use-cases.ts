@@ -378,6 +378,6 @@ export async function failInterruptedPipeline(
     endedAt: at,
     error: `${reason.run}; POST /v1/pipelines/executions/${pipelineExecutionId}/retry reruns the nodes that did not complete.`,
   });
-  if (done) await notifyPipelineFinished(services, pipelineExecutionId);
+  if (done && run?.execution.webhook) await notifyPipelineFinished(services, pipelineExecutionId);
   return done !== undefined;
 }

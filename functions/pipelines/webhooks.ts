@@ -20,6 +20,7 @@ const TOKEN_LIFETIME_SECONDS = 300;
  * Posts a finished pipeline run's status (the body of GET /v1/pipelines/executions/{id}/status,
  * plus `event`) to its webhook, if it has one, and records how that went on the run. At least
  * once: a retried workflow step may post the same end twice, with the same delivery id (`jti`).
+ * Callers check that the run has a webhook first: this reads the run again, for its final nodes.
  */
 export async function notifyPipelineFinished(services: Services, pipelineExecutionId: string): Promise<void> {
   const run = await services.pipelines.get(pipelineExecutionId);
