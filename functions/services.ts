@@ -6,6 +6,7 @@ import { DynamoAccountStore } from './aws/dynamo/account-store';
 import { DynamoCatalogStatsStore } from './aws/dynamo/catalog-stats-store';
 import { DynamoDashboardStore } from './aws/dynamo/dashboard-store';
 import { DynamoExecutionStore } from './aws/dynamo/execution-store';
+import { DynamoIdempotencyStore } from './aws/dynamo/idempotency-store';
 import { DynamoMaterializedViewStore } from './aws/dynamo/materialized-view-store';
 import { DynamoMcpEventLog } from './aws/dynamo/mcp-event-store';
 import { DynamoOAuthStore } from './aws/dynamo/oauth-store';
@@ -19,6 +20,7 @@ import type { DashboardStore } from './core/dashboards';
 import type { DependencyGate } from './core/dependency-gate';
 import type { QueryEngine, ResultStore } from './core/engine';
 import type { ConcurrencyLimiter, ExecutionStore } from './core/executions';
+import type { IdempotencyStore } from './core/idempotency';
 import type { SqlTableReferenceParser } from './core/lineage';
 import type { MaterializedViewStore, ViewVersionCatalog } from './core/materialized-views';
 import type { McpEventLog } from './core/mcp-events';
@@ -58,6 +60,8 @@ export interface Services extends HostAdapters {
   dashboards: DashboardStore;
   mcpEvents: McpEventLog;
   oauth: OAuthStore;
+  /** Idempotency-Key records of requests that start or create something. */
+  idempotency: IdempotencyStore;
 }
 
 /** What differs between hosts: the SQL engine and its parser, result storage, the workflow runner. */
@@ -145,6 +149,7 @@ export function createServices(
         : counters,
     visualizations: new DynamoVisualizationStore(db, tableName),
     dashboards: new DynamoDashboardStore(db, tableName),
+    idempotency: new DynamoIdempotencyStore(db, tableName),
     ...host,
   };
 }

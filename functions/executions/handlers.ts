@@ -29,6 +29,7 @@ const RUN_ERRORS = [402, 403] as const;
 
 export const executeQuery = routeHandler(
   {
+    idempotent: true,
     path: queryIdPath,
     body: executeQueryBody,
     query: executeQueryQuery,
@@ -45,6 +46,7 @@ export const executeQuery = routeHandler(
 
 export const executeSql = routeHandler(
   {
+    idempotent: true,
     body: executeSqlBody,
     docs: { summary: 'Run ad-hoc SQL', response: submittedExecutionResponse, errors: RUN_ERRORS },
   },

@@ -12,6 +12,7 @@ import { BadRequestError, PayloadTooLargeError } from '../core/errors';
 import { formatZodError } from '../core/validation';
 import { getServices, type Services } from '../services';
 import { mapError } from './error-mapping';
+import { idempotently } from './idempotency';
 import { logger } from './logger';
 import { HttpResponse, jsonResult } from './responses';
 
@@ -41,6 +42,11 @@ export interface RouteSpec<
   query?: Q;
   path?: P;
   maxBodyBytes?: number;
+  /**
+   * Starts or creates something: an `Idempotency-Key` header makes a resent request answer as the
+   * first did instead of running again (functions/http/idempotency.ts).
+   */
+  idempotent?: boolean;
   /** The rest documents the route in the OpenAPI document (functions/openapi). */
   docs?: RouteDocs<R>;
 }
@@ -92,26 +98,32 @@ export function routeHandler<
     const internal = (context as Context & { internal?: Internal }).internal ?? {};
     const services = internal.services ?? (await getServices());
     const requestId = internal.requestId ?? requestIdOf(event, context);
-    const body = spec.body ? parse(spec.body, parseJsonBody(event, spec.maxBodyBytes), 'body') : undefined;
+    const json = spec.body ? parseJsonBody(event, spec.maxBodyBytes) : undefined;
+    const body = spec.body ? parse(spec.body, json, 'body') : undefined;
     const query = spec.query ? parse(spec.query, queryParameters(event), 'query') : undefined;
     const path = spec.path ? parse(spec.path, event.pathParameters ?? {}, 'path') : undefined;
-    const result = await run({
-      body: body as Infer<B>,
-      query: query as Infer<Q>,
-      path: path as Infer<P>,
-      account: internal.account as Account,
-      services,
-      requestId,
-      event,
-    });
-    if (result instanceof HttpResponse) {
-      return {
-        statusCode: result.statusCode,
-        headers: { 'x-request-id': requestId, ...result.headers },
-        body: result.body,
-      };
-    }
-    return jsonResult(200, result, { 'x-request-id': requestId });
+    const respond = async (): Promise<APIGatewayProxyResult> => {
+      const result = await run({
+        body: body as Infer<B>,
+        query: query as Infer<Q>,
+        path: path as Infer<P>,
+        account: internal.account as Account,
+        services,
+        requestId,
+        event,
+      });
+      if (result instanceof HttpResponse) {
+        return {
+          statusCode: result.statusCode,
+          headers: { 'x-request-id': requestId, ...result.headers },
+          body: result.body,
+        };
+      }
+      return jsonResult(200, result, { 'x-request-id': requestId });
+    };
+    if (!spec.idempotent || !internal.account) return respond();
+    const answer = await idempotently(services.idempotency, internal.account, event, json, respond);
+    return { ...answer, headers: { 'x-request-id': requestId, ...answer.headers } };
   };
 
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()

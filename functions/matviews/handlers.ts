@@ -19,6 +19,7 @@ const REFRESH_ERRORS = [402, 409] as const;
 
 export const upsertMaterializedView = routeHandler(
   {
+    idempotent: true,
     body: upsertMaterializedViewBody,
     docs: {
       summary: "Create or update a query's materialized view, and refresh it",
@@ -62,6 +63,7 @@ export const getMaterializedView = routeHandler(
 
 export const refreshMaterializedView = routeHandler(
   {
+    idempotent: true,
     path: fullNamePath,
     body: refreshBody,
     docs: { summary: 'Refresh a materialized view now', response: refreshResponse, errors: REFRESH_ERRORS },

@@ -98,6 +98,16 @@ function specOf(route: RouteDefinition): RouteSpec<ZodType, ZodType, ZodType> {
   return handler.routeSpec;
 }
 
+/** The header that makes a resent request answer as the first did (functions/http/idempotency.ts). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Any unique string (e.g. a UUID), 1-255 visible ASCII characters. The same request again with the same key within 24 hours gets the first answer (header Idempotent-Replayed: true) instead of running again; the same key with a different request is a 400; while the first still runs, 409.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
 function operationOf(
   route: RouteDefinition,
   spec: RouteSpec<ZodType, ZodType, ZodType>,
@@ -108,6 +118,7 @@ function operationOf(
   const parameters = [
     ...(spec.path ? parametersOf(spec.path, 'path', components) : []),
     ...(spec.query ? parametersOf(spec.query, 'query', components) : []),
+    ...(spec.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
   ];
   const errors = errorStatuses(spec, authenticated);
   return {
@@ -146,6 +157,8 @@ function errorStatuses(spec: RouteSpec<ZodType, ZodType, ZodType>, authenticated
     statuses.add(403);
   }
   if (spec.path) statuses.add(404);
+  // A request resent with its Idempotency-Key while the first still runs.
+  if (spec.idempotent) statuses.add(409);
   if (spec.body) statuses.add(413);
   statuses.add(429);
   statuses.add(500);

@@ -38,6 +38,7 @@ export const getQueryPipeline = routeHandler(
 
 export const executeQueryPipeline = routeHandler(
   {
+    idempotent: true,
     path: queryIdPath,
     body: executeQueryPipelineBody,
     docs: { summary: "Run a query's pipeline", response: startedPipelineResponse, errors: RUN_ERRORS },
@@ -53,6 +54,7 @@ export const executeQueryPipeline = routeHandler(
 
 export const executePipeline = routeHandler(
   {
+    idempotent: true,
     body: executePipelineBody,
     docs: {
       summary: "Run a query's pipeline, or an explicit graph of query executions and view refreshes",
@@ -92,6 +94,7 @@ export const cancelPipelineExecution = routeHandler(
 
 export const retryPipelineExecution = routeHandler(
   {
+    idempotent: true,
     path: pipelineExecutionPath,
     docs: {
       summary: 'Rerun the nodes of a finished pipeline execution that did not complete',

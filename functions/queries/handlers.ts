@@ -13,7 +13,11 @@ import { createQueryBody, listQueriesQuery, queryIdPath, updateQueryBody } from 
 import * as queries from './use-cases';
 
 export const createQuery = routeHandler(
-  { body: createQueryBody, docs: { summary: 'Save a query', response: createdQueryResponse } },
+  {
+    idempotent: true,
+    body: createQueryBody,
+    docs: { summary: 'Save a query', response: createdQueryResponse },
+  },
   async ({ services, account, body }) => {
     const query = await queries.createQuery(services.queries, account, body);
     return { query_id: query.queryId };

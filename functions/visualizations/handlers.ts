@@ -14,6 +14,7 @@ import * as visualizations from './use-cases';
 
 export const createVisualization = routeHandler(
   {
+    idempotent: true,
     path: queryIdPath,
     body: newVisualizationSchema,
     docs: {
