@@ -92,7 +92,7 @@ export function registerQueryTools(server: McpServer, { services, account, baseU
     {
       title: 'Create a saved query',
       description:
-        "Saves a query written in DuneSQL (Trino SQL plus Dune's extensions: 0x… varbinary literals, varbinary_* functions, uint256) under the caller's account and returns its queryId; it does not run it. Find tables first with searchTables and filter on their partition column; functions: resource service://docs/query-engine-functions-and-operators, tips: service://docs/query-engine-writing-efficient-queries. Next: executeQueryById with the returned queryId.",
+        "Saves a query written in DuneSQL (Trino SQL plus Dune's extensions: 0x… varbinary literals, varbinary_* functions, uint256) under the caller's account and returns its queryId; it does not run it. Find tables first with searchTables and filter on their partition column; a saved query reads as a table, query_<id> (or \"query_<id>(name='value')\" with parameter values); functions: resource service://docs/query-engine-functions-and-operators, tips: service://docs/query-engine-writing-efficient-queries. Next: executeQueryById with the returned queryId.",
       inputSchema: {
         name: newQuery.name.describe('A short title.'),
         query: newQuery.querySql.describe('The DuneSQL (Trino) text; {{name}} marks a declared parameter.'),
