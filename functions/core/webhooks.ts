@@ -78,3 +78,11 @@ export function checkWebhookUrl(text: string, policy: Pick<WebhookPolicy, 'allow
   }
   return url.href;
 }
+
+/** A webhook a request asked for, its URL checked against the host's policy. */
+export function checkWebhook(
+  target: WebhookTarget,
+  policy: Pick<WebhookPolicy, 'allowInsecureUrls'>,
+): WebhookTarget {
+  return { url: checkWebhookUrl(target.url, policy), issuer: target.issuer };
+}

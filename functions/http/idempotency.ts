@@ -75,7 +75,12 @@ export async function idempotently(
     throw error;
   }
   if (response.statusCode >= 200 && response.statusCode < 300) {
-    await store.complete(account.accountId, key, { statusCode: response.statusCode, body: response.body });
+    // The request did its work: its answer goes back even if it cannot be kept for a resend.
+    await store
+      .complete(account.accountId, key, { statusCode: response.statusCode, body: response.body })
+      .catch((error: unknown) => {
+        logger.warn('an idempotent answer could not be stored', { key, error: error as Error });
+      });
   } else {
     await giveBack(store, account, key);
   }

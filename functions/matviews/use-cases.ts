@@ -7,7 +7,7 @@ import {
   type MaterializedViewSpec,
   materializedViewFullName,
 } from '../core/materialized-views';
-import { checkWebhookUrl } from '../core/webhooks';
+import { checkWebhook } from '../core/webhooks';
 import { type ExecutionRequest, submitExecution } from '../executions/use-cases';
 import { logger } from '../http/logger';
 import { expandQueryViews } from '../queries/query-views';
@@ -43,10 +43,7 @@ export async function upsertMaterializedView(
       'webhook_url tells of scheduled refreshes: give cron_expression too (a refresh asked for by API returns its execution_id to poll).',
     );
   }
-  const webhook = spec.webhook && {
-    url: checkWebhookUrl(spec.webhook.url, services.config.webhooks),
-    issuer: spec.webhook.issuer,
-  };
+  const webhook = spec.webhook && checkWebhook(spec.webhook, services.config.webhooks);
   const fullName = materializedViewFullName(account.handle, spec.name);
   const existing = await services.materializedViews.get(fullName);
   const ofQuery = (await services.materializedViews.listByAccount(account.accountId)).find(

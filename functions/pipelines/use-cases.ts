@@ -13,7 +13,7 @@ import {
   TERMINAL_NODE_STATES,
   TERMINAL_PIPELINE_STATES,
 } from '../core/pipelines';
-import { checkWebhookUrl, type WebhookTarget } from '../core/webhooks';
+import { checkWebhook, type WebhookTarget } from '../core/webhooks';
 import type { ExecutionConfig } from '../executions/config';
 import { assertWithinCreditLimit, savedQueryRequest, stopEngineRun } from '../executions/use-cases';
 import { refreshRequest } from '../matviews/use-cases';
@@ -107,10 +107,7 @@ export async function startPipeline(
   now = new Date(),
 ): Promise<StartedPipeline> {
   validatePipelineGraph(graph);
-  const webhook = options.webhook && {
-    url: checkWebhookUrl(options.webhook.url, services.config.webhooks),
-    issuer: options.webhook.issuer,
-  };
+  const webhook = options.webhook && checkWebhook(options.webhook, services.config.webhooks);
   await assertWithinCreditLimit(services, account, now);
   // Every node must be runnable by the caller before anything is recorded (checked together; the
   // first node that is not is named).
