@@ -34,6 +34,8 @@ export interface PipelineExecution {
   error?: string;
   /** The pipeline execution this one retries. */
   retryOf?: string;
+  /** `stop`: the first failed node stops the rest of the run (fail fast); unset, unrelated branches go on. */
+  onFailure?: 'stop';
   /** Where the final status is posted (functions/pipelines/webhooks.ts). */
   webhook?: WebhookTarget;
   /** How posting it went. */

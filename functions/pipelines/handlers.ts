@@ -63,11 +63,11 @@ export const executePipeline = routeHandler(
     },
   },
   async ({ services, account, body, event }) => {
-    const webhook = webhookTargetOf(body.webhookUrl, event);
+    const run = { webhook: webhookTargetOf(body.webhookUrl, event), onFailure: body.onFailure };
     return startedPipelineResponseOf(
       body.kind === 'graph'
-        ? await pipelines.startPipeline(services, account, body.graph, { webhook })
-        : await pipelines.executeQueryPipeline(services, account, body.queryId, { ...body.options, webhook }),
+        ? await pipelines.startPipeline(services, account, body.graph, run)
+        : await pipelines.executeQueryPipeline(services, account, body.queryId, { ...body.options, ...run }),
     );
   },
 );

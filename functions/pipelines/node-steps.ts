@@ -4,7 +4,12 @@ import { dependencyGate, dependentsOf, type NodeOutcome } from '../core/pipeline
 import type { PipelineRunnerInput } from '../core/pipeline-workflow';
 import { type NodeState, type PipelineNodeRun, TERMINAL_NODE_STATES } from '../core/pipelines';
 import { recordWorkflowFailure } from '../executions/query-run';
-import { createExecution, type ExecutionRequest, savedQueryRequest } from '../executions/use-cases';
+import {
+  createExecution,
+  type ExecutionRequest,
+  savedQueryRequest,
+  stopEngineRun,
+} from '../executions/use-cases';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 import { notifyPipelineFinished } from './webhooks';
@@ -224,6 +229,48 @@ async function nodeRequest(
   });
 }
 
+/**
+ * Stops the given nodes that have not ended: a pending one ends cancelled; a running one's
+ * execution is cancelled and its engine run stopped, and it reads cancelled at once (its run then
+ * adds the engine time it was charged). Their waiting branches are released to end.
+ */
+export async function stopNodes(
+  services: Services,
+  pipelineExecutionId: string,
+  nodes: readonly PipelineNodeRun[],
+  why: { pending: string; running: string },
+  now = new Date(),
+) {
+  const at = now.toISOString();
+  for (const node of nodes) {
+    if (node.state === 'pending') {
+      await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['pending'], {
+        state: 'cancelled',
+        endedAt: at,
+        error: { type: 'cancelled', message: why.pending },
+      });
+    } else if (node.state === 'running' && node.executionId) {
+      const stopped = await services.executions.transition(
+        node.executionId,
+        ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
+        { state: 'QUERY_STATE_CANCELLED', cancelledAt: at, executionEndedAt: at },
+      );
+      if (!stopped) continue; // it finished first; its run records the outcome
+      await stopEngineRun(services, stopped);
+      await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['running'], {
+        state: 'cancelled',
+        endedAt: at,
+        error: { type: 'cancelled', message: why.running },
+      });
+    }
+  }
+  await releaseWaitingNodes(
+    services,
+    pipelineExecutionId,
+    nodes.filter((node) => node.state === 'pending').map((node) => node.nodeId),
+  );
+}
+
 /** Ends a node (conditionally) and lets its dependents decide. */
 async function endNode(
   services: Services,
@@ -239,6 +286,16 @@ async function endNode(
   if (!ended) return;
   const run = await services.pipelines.get(pipelineExecutionId);
   if (!run) return;
+  if (changes.state === 'failed' && run.execution.onFailure === 'stop') {
+    // Fail fast: nothing else of the run is worth its credits now.
+    const rest = run.nodes.filter(
+      (node) => node.nodeId !== nodeId && !TERMINAL_NODE_STATES.includes(node.state),
+    );
+    await stopNodes(services, pipelineExecutionId, rest, {
+      pending: `Not run: node ${nodeId} failed, and the pipeline stops at the first failure (on_failure "stop").`,
+      running: `Stopped: node ${nodeId} failed, and the pipeline stops at the first failure (on_failure "stop").`,
+    });
+  }
   const dependents = dependentsOf(run.execution.graph, nodeId);
   await services.dependencyGate.nodeEnded(
     pipelineExecutionId,

@@ -125,6 +125,10 @@ export const pipelineStatusResponse = z.object({
   started_at: z.string().optional(),
   ended_at: z.string().optional(),
   retry_of: z.string().optional(),
+  on_failure: z
+    .enum(['stop'])
+    .optional()
+    .describe('Set when the first failed node stops the rest of the run.'),
   execution_cost_credits: z.number().describe('Credits of all nodes so far.'),
   node_executions: z.array(nodeExecutionResponse),
   webhook: z
@@ -159,6 +163,7 @@ export function pipelineStatusResponseOf(run: {
     ...(execution.startedAt ? { started_at: execution.startedAt } : {}),
     ...(execution.endedAt ? { ended_at: execution.endedAt } : {}),
     ...(execution.retryOf ? { retry_of: execution.retryOf } : {}),
+    ...(execution.onFailure ? { on_failure: execution.onFailure } : {}),
     execution_cost_credits: Math.round(credits * 1000) / 1000,
     node_executions: nodes.map(nodeExecutionOf),
     ...(execution.webhook ? { webhook: webhookOf(execution) } : {}),

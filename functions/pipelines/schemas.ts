@@ -59,6 +59,13 @@ const webhookUrlSchema = z
     'Where to POST the final status (completed, failed or cancelled), signed with a JWT in the X-Service-Webhook-Token header. https only in AWS.',
   );
 
+const onFailureSchema = z
+  .enum(['continue', 'stop'])
+  .optional()
+  .describe(
+    'continue (default): a failed node skips what depends on it and unrelated branches run on. stop: the first failed node stops every other node (fail fast).',
+  );
+
 /** Both documented forms: `{query_id, ...}` builds from lineage; `{pipeline: {nodes}}` runs that graph. */
 export const executePipelineBody = z
   .strictObject({
@@ -66,6 +73,7 @@ export const executePipelineBody = z
     performance: performanceSchema,
     query_parameters: queryParametersSchema.optional(),
     webhook_url: webhookUrlSchema,
+    on_failure: onFailureSchema,
     pipeline: z
       .strictObject({
         nodes: z.array(nodeBody).min(1, 'pipeline.nodes needs at least one node').max(MAX_PIPELINE_NODES),
@@ -79,17 +87,23 @@ export const executePipelineBody = z
   .transform(
     (body): PipelineRequest =>
       body.pipeline
-        ? { kind: 'graph', graph: { nodes: body.pipeline.nodes }, webhookUrl: body.webhook_url }
+        ? {
+            kind: 'graph',
+            graph: { nodes: body.pipeline.nodes },
+            webhookUrl: body.webhook_url,
+            onFailure: body.on_failure,
+          }
         : {
             kind: 'lineage',
             queryId: body.query_id!,
             options: { tier: body.performance, parameters: body.query_parameters },
             webhookUrl: body.webhook_url,
+            onFailure: body.on_failure,
           },
   );
 
 /** What to run: an explicit graph, or the lineage of a query with its tier and parameter values. */
-export type PipelineRequest = { webhookUrl?: string } & (
+export type PipelineRequest = { webhookUrl?: string; onFailure?: 'continue' | 'stop' } & (
   | { kind: 'graph'; graph: PipelineGraph }
   | { kind: 'lineage'; queryId: number; options: LineageOptions }
 );
@@ -105,11 +119,13 @@ export const executeQueryPipelineBody = z
     performance: performanceSchema,
     query_parameters: queryParametersSchema.optional(),
     webhook_url: webhookUrlSchema,
+    on_failure: onFailureSchema,
   })
-  .transform((body): LineageOptions & { webhookUrl?: string } => ({
+  .transform((body): LineageOptions & { webhookUrl?: string; onFailure?: 'continue' | 'stop' } => ({
     tier: body.performance,
     parameters: body.query_parameters,
     webhookUrl: body.webhook_url,
+    onFailure: body.on_failure,
   }));
 
 /** The same inputs on `GET /v1/query/{id}/pipeline`, in the query string. */

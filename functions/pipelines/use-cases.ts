@@ -19,7 +19,7 @@ import { assertWithinCreditLimit, savedQueryRequest, stopEngineRun } from '../ex
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 import { lineageGraph, resolveLineage } from './lineage';
-import { releaseWaitingNodes } from './node-steps';
+import { releaseWaitingNodes, stopNodes } from './node-steps';
 import { notifyPipelineFinished } from './webhooks';
 
 /** A pipeline as it would run: the graph, its execution order and the data each node would scan. */
@@ -62,14 +62,23 @@ export async function executeQueryPipeline(
   services: Services,
   account: Account,
   queryId: number,
-  options: { tier: PerformanceTier; parameters?: ParameterOverrides; webhook?: WebhookTarget },
+  options: { tier: PerformanceTier; parameters?: ParameterOverrides } & RunOptions,
 ): Promise<StartedPipeline> {
   const lineage = await resolveLineage(services, account, queryId);
   const { graph } = lineageGraph(lineage, options);
   return startPipeline(services, account, graph, {
     queryId,
     ...(options.webhook ? { webhook: options.webhook } : {}),
+    ...(options.onFailure ? { onFailure: options.onFailure } : {}),
   });
+}
+
+/** How a run behaves beyond its graph: where it reports its end, and whether a failure stops it. */
+export interface RunOptions {
+  /** Where to post the final status (checked against the host's webhook policy). */
+  webhook?: WebhookTarget;
+  /** `stop`: the first failed node stops the rest (fail fast). */
+  onFailure?: 'continue' | 'stop';
 }
 
 /**
@@ -97,10 +106,8 @@ export async function startPipeline(
   services: Services,
   account: Account,
   graph: PipelineGraph,
-  options: {
+  options: RunOptions & {
     queryId?: number;
-    /** Where to post the final status (checked against the host's webhook policy). */
-    webhook?: WebhookTarget;
     retryOf?: PipelineExecution;
     reuse?: ReadonlyMap<number, PipelineNodeRun>;
   } = {},
@@ -166,6 +173,7 @@ export async function startPipeline(
     submittedAt: now.toISOString(),
     ...(options.retryOf ? { retryOf: options.retryOf.pipelineExecutionId } : {}),
     ...(webhook ? { webhook } : {}),
+    ...(options.onFailure === 'stop' ? { onFailure: 'stop' as const } : {}),
   };
   await services.pipelines.create(execution, nodes);
   await services.orchestrator.start({
@@ -236,39 +244,15 @@ export async function cancelPipeline(
     throw new ConflictError(
       `Pipeline execution ${pipelineExecutionId} already finished; there is nothing to cancel.`,
     );
-  const at = now.toISOString();
-  for (const node of nodes) {
-    if (node.state === 'pending') {
-      await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['pending'], {
-        state: 'cancelled',
-        endedAt: at,
-        error: { type: 'cancelled', message: 'The pipeline was cancelled before this node started.' },
-      });
-    } else if (node.state === 'running' && node.executionId) {
-      const stopped = await services.executions.transition(
-        node.executionId,
-        ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
-        {
-          state: 'QUERY_STATE_CANCELLED',
-          cancelledAt: at,
-          executionEndedAt: at,
-        },
-      );
-      if (!stopped) continue; // it finished first; its run records the outcome
-      await stopEngineRun(services, stopped);
-      // Reported cancelled at once (not `running` until the engine lets go); the node's run then
-      // adds the engine time it was charged.
-      await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['running'], {
-        state: 'cancelled',
-        endedAt: at,
-        error: { type: 'cancelled', message: 'The pipeline was cancelled while this node ran.' },
-      });
-    }
-  }
-  await releaseWaitingNodes(
+  await stopNodes(
     services,
     pipelineExecutionId,
-    nodes.filter((node) => node.state === 'pending').map((node) => node.nodeId),
+    nodes,
+    {
+      pending: 'The pipeline was cancelled before this node started.',
+      running: 'The pipeline was cancelled while this node ran.',
+    },
+    now,
   );
 }
 
@@ -314,8 +298,9 @@ export async function retryPipeline(
   return {
     ...(await startPipeline(services, account, execution.graph, {
       ...(execution.queryId ? { queryId: execution.queryId } : {}),
-      // The retry tells the same receiver how it ended.
+      // The retry tells the same receiver how it ended, and fails as fast as the run did.
       ...(execution.webhook ? { webhook: execution.webhook } : {}),
+      ...(execution.onFailure ? { onFailure: execution.onFailure } : {}),
       retryOf: execution,
       reuse,
     })),

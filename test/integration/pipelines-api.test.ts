@@ -140,6 +140,53 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect(again.status).toBe(409);
   });
 
+  it('fails fast with on_failure "stop": the first failure stops every other node', async () => {
+    const boom = await createQuery("select error('boom') as never");
+    const slow = await createQuery(RUNAWAY_SQL);
+    const after = await createQuery('select 1 as one');
+    const started = await bodyOf(
+      await host.call('/v1/pipelines/execute', {
+        json: {
+          on_failure: 'stop',
+          pipeline: {
+            nodes: [
+              { id: 1, query_execution: { query_id: slow } },
+              { id: 2, dependencies: [1], query_execution: { query_id: after } },
+              { id: 3, query_execution: { query_id: boom } },
+            ],
+          },
+        },
+      }),
+    );
+    // The runaway node would run for minutes: the run ends only because the failure stopped it.
+    const status = await waitForPipeline(started.pipeline_execution_id, 30_000);
+    expect(status).toMatchObject({
+      status: 'failed',
+      on_failure: 'stop',
+      error: expect.stringMatching(/node failed: 3/),
+    });
+    expect(node(status, 3).status).toBe('failed');
+    expect(node(status, 1)).toMatchObject({
+      status: 'cancelled',
+      error: {
+        type: 'cancelled',
+        message: expect.stringMatching(/node 3 failed, and the pipeline stops at the first failure/),
+      },
+    });
+    expect(node(status, 2).status).toMatch(/^(cancelled|skipped)$/);
+    expect(node(status, 2).execution_id).toBeNull();
+    if (node(status, 1).execution_id) {
+      expect((await waitUntilFinished(host, node(status, 1).execution_id)).state).toBe(
+        'QUERY_STATE_CANCELLED',
+      );
+    }
+    const bad = await host.call('/v1/pipelines/execute', {
+      json: { on_failure: 'halt', pipeline: { nodes: [{ id: 1, query_execution: { query_id: after } }] } },
+    });
+    expect(bad.status).toBe(400);
+    expect((await bodyOf(bad)).error).toMatch(/on_failure/);
+  }, 40_000);
+
   it('cancels: the running node stops, pending nodes end cancelled', async () => {
     const slow = await createQuery(RUNAWAY_SQL);
     const after = await createQuery('select 1 as x');
