@@ -16,6 +16,7 @@ import {
 import { checkWebhook, type WebhookTarget } from '../core/webhooks';
 import type { ExecutionConfig } from '../executions/config';
 import { assertWithinCreditLimit, savedQueryRequest, stopEngineRun } from '../executions/use-cases';
+import { logger } from '../http/logger';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 import { lineageGraph, resolveLineage } from './lineage';
@@ -316,7 +317,15 @@ export async function retryPipeline(
 export async function recoverPipelines(services: Services): Promise<number> {
   let recovered = 0;
   for (const execution of await services.pipelines.listActive()) {
-    if (await failInterruptedPipeline(services, execution.pipelineExecutionId, RESTARTED)) recovered++;
+    const id = execution.pipelineExecutionId;
+    if (!(await failInterruptedPipeline(services, id, RESTARTED, { notify: false }))) continue;
+    recovered++;
+    // Told after start-up, not during it: a slow receiver must not hold the host's start.
+    if (execution.webhook) {
+      notifyPipelineFinished(services, id).catch((error: unknown) => {
+        logger.warn('telling a webhook of a recovered pipeline failed', { id, error: error as Error });
+      });
+    }
   }
   return recovered;
 }
@@ -343,6 +352,8 @@ export async function failInterruptedPipeline(
   services: Services,
   pipelineExecutionId: string,
   reason: InterruptionReason,
+  /** Whether to post the run's webhook before returning (the caller may tell it later). */
+  options: { notify: boolean } = { notify: true },
 ): Promise<boolean> {
   const run = await services.pipelines.get(pipelineExecutionId);
   const at = new Date().toISOString();
@@ -360,6 +371,8 @@ export async function failInterruptedPipeline(
     endedAt: at,
     error: `${reason.run}; POST /v1/pipelines/executions/${pipelineExecutionId}/retry reruns the nodes that did not complete.`,
   });
-  if (done && run?.execution.webhook) await notifyPipelineFinished(services, pipelineExecutionId);
+  if (done && options.notify && run?.execution.webhook) {
+    await notifyPipelineFinished(services, pipelineExecutionId);
+  }
   return done !== undefined;
 }

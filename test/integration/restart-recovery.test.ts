@@ -1,4 +1,6 @@
 import { rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RUNAWAY_SQL, submitSql, waitForStatus, waitUntilFinished } from '../support/executions';
 import { bodyOf, prepareDataDir, startTestHost } from '../support/test-host';
@@ -49,6 +51,20 @@ describe('restart in the middle of a pipeline', () => {
     timeout: 90_000,
   }, async () => {
     dataDir = await prepareDataDir();
+    // The run's webhook is told how it ended, after the restart ended it.
+    const posted: string[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        posted.push(body);
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     const first = await startTestHost(dataDir);
     const create = async (sql: string) =>
       (await bodyOf(await first.call('/v1/query', { json: { name: 'p', query_sql: sql } })))
@@ -56,6 +72,7 @@ describe('restart in the middle of a pipeline', () => {
     const quick = await create('select 1 as one');
     const slow = await create(RUNAWAY_SQL);
     const graph = {
+      webhook_url: webhookUrl,
       pipeline: {
         nodes: [
           { id: 1, query_execution: { query_id: quick } },
@@ -90,8 +107,11 @@ describe('restart in the middle of a pipeline', () => {
         await second.call(`/v1/pipelines/executions/${id}/retry`, { method: 'POST' }),
       );
       expect(retry).toMatchObject({ rerun_node_ids: [2, 3], reused_node_ids: [1] });
+      for (let i = 0; i < 200 && posted.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(JSON.parse(posted[0]!)).toMatchObject({ pipeline_execution_id: id, status: 'failed' });
     } finally {
       await second.stop();
+      await new Promise((resolve) => receiver.close(resolve));
     }
   });
 });
