@@ -463,6 +463,22 @@ const MAP_PRODUCERS = new Set([
 const cardinality: Rule = (args, context) =>
   MAP_PRODUCERS.has(callName(args[0])) ? context.template(`${HELPER_PREFIX}map_size(__1)`, args) : undefined;
 
+/**
+ * UNNEST of a map is two columns in Trino, key and value; DuckDB unnests lists and structs only.
+ * Unnested as its keys and values side by side, which DuckDB zips as Trino pairs them.
+ */
+const unnestMap: Rule = (_args, context, node) => {
+  const { this: unnested, expressions = [] } = node.unnest;
+  if (expressions.length > 0 || !MAP_PRODUCERS.has(callName(unnested))) return undefined;
+  return {
+    unnest: {
+      ...node.unnest,
+      this: context.template('map_keys(__1)', [unnested]),
+      expressions: [context.template('map_values(__1)', [structuredClone(unnested)])],
+    },
+  };
+};
+
 /** A call's name as the user wrote it (helpers already substituted lose their prefix), or its node type. */
 const callName = (node: AstNode): string => helperName(functionCall(node)?.name ?? nodeType(node) ?? '');
 const helperName = (name: string) => name.replace(new RegExp(`^${HELPER_PREFIX}`), '');
@@ -736,6 +752,7 @@ export const DUCKDB_RULES: RuleSet = {
   cast: castRule('cast'),
   try_cast: castRule('try_cast'),
   cardinality,
+  unnest: unnestMap,
   split_part: helper('split_part'),
   split: (args, context) =>
     args.length === 3 ? context.template(`${HELPER_PREFIX}split_limited(__1, __2, __3)`, args) : undefined,

@@ -1289,6 +1289,10 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'Expands an array (or map) into rows; `with ordinality` adds the 1-based position.',
         'select sum(x) from unnest(array[1, 2, 3]) as t (x)',
         '6',
+        {
+          localNote:
+            'a map unnests locally when it is built in the call (map, map_agg, split_to_map, map_concat, …); a map read from a column or CTE does not: unnest(map_keys(m), map_values(m)) does on both engines.',
+        },
       ),
     ],
   },

@@ -205,6 +205,16 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       ],
     ],
     [
+      'unnest of a map gives its keys and values as two columns, beside a join or alone',
+      `select s.x, t.k, t.v from (values 1) as s (x) cross join unnest(map(array['a', 'b'], array[1, 2])) as t (k, v)
+       union all select 2, k, cast(v as integer) from unnest(split_to_map('c=3', ',', '=')) as t (k, v) order by 2`,
+      [
+        [1, 'a', 1],
+        [1, 'b', 2],
+        [2, 'c', 3],
+      ],
+    ],
+    [
       'millisecond is the millisecond within the second',
       "select millisecond(timestamp '2024-02-29 23:59:59.999'), second(timestamp '2024-02-29 23:59:59.999')",
       [['999', '59']],
