@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { waitUntilFinished } from '../support/executions';
-import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, type Json, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
 async function savedQueryWithResult(host: TestHost, sql: string): Promise<number> {
   const created = await bodyOf(
@@ -29,8 +28,7 @@ describe('dashboards over REST and the dashboard page', () => {
 
   beforeAll(async () => {
     host = await startTestHost();
-    const other = await createAccount(host.services.accounts, { handle: 'dash_other' });
-    otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    otherKey = await newAccountKey(host, 'dash_other');
     const queryId = await savedQueryWithResult(
       host,
       "select blockchain, count(*) as trades, '<img src=x onerror=alert(1)>' as evil from dex.trades group by 1 order by 1",

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { RUNAWAY_SQL, submitSql, waitForStatus, waitUntilFinished } from '../support/executions';
-import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
 describe('executions: asynchronous runs on the local workflow engine and sandboxed DuckDB', () => {
   let host: TestHost;
@@ -108,8 +107,7 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
   it("never shows one account's executions or results to another", async () => {
     const id = await submitSql(host, 'select 42 as answer');
     await waitUntilFinished(host, id);
-    const other = await createAccount(host.services.accounts, { handle: 'peeker' });
-    const otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    const otherKey = await newAccountKey(host, 'peeker');
     for (const path of [
       `/v1/execution/${id}/status`,
       `/v1/execution/${id}/results`,

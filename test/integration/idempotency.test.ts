@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
-import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
 describe('Idempotency-Key: a resent request answers as the first did, without running again', () => {
   let host: TestHost;
   let otherKey: string;
   beforeAll(async () => {
     host = await startTestHost();
-    const other = await createAccount(host.services.accounts, { handle: 'retrier' });
-    otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    otherKey = await newAccountKey(host, 'retrier');
   });
   afterAll(() => host?.stop());
 

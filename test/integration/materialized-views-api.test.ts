@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { submitSql, waitForStatus, waitUntilFinished } from '../support/executions';
 import { crossJoinSql } from '../support/runaway-sql';
-import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
 describe('materialized views: upsert, atomic refresh, catalog and access', () => {
   let host: TestHost;
   let otherKey: string;
   beforeAll(async () => {
     host = await startTestHost();
-    const other = await createAccount(host.services.accounts, { handle: 'outsider' });
-    otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    otherKey = await newAccountKey(host, 'outsider');
   });
   afterAll(() => host?.stop());
 

@@ -3,10 +3,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { AccountEventStore, formatEventId, mcpEventLog } from '../../functions/mcp/event-store';
 import { crossJoinSql } from '../support/runaway-sql';
-import { type Json, startTestHost, type TestHost } from '../support/test-host';
+import { type Json, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
 interface SseEvent {
   id?: string;
@@ -77,8 +76,7 @@ describe('MCP stream resumption: SSE event ids, persisted events, GET /mcp/v1 wi
 
   beforeAll(async () => {
     host = await startTestHost();
-    const other = await createAccount(host.services.accounts, { handle: 'replay_other' });
-    otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    otherKey = await newAccountKey(host, 'replay_other');
   });
   afterAll(async () => {
     await host?.stop();

@@ -1,10 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { MCP_TOOLS } from '../support/mcp-tools';
 import { crossJoinSql } from '../support/runaway-sql';
-import { type Json, startTestHost, type TestHost } from '../support/test-host';
+import { type Json, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
 const TOOLS = MCP_TOOLS;
 
@@ -176,8 +175,7 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     expect(nothing.content[0].text).toMatch(/Nothing to change/);
 
     const mine = await call('createServiceQuery', { name: 'secret', query: 'select 1', isPrivate: true });
-    const other = await createAccount(host.services.accounts, { handle: 'mcp_other' });
-    const otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    const otherKey = await newAccountKey(host, 'mcp_other');
     const otherClient = await connect(`${host.baseUrl}/mcp/v1`, { 'x-service-api-key': otherKey });
     try {
       const peek = await call('getServiceQuery', { queryId: mine.structuredContent.queryId }, otherClient);

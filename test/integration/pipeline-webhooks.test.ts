@@ -3,9 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { RUNAWAY_SQL } from '../support/executions';
-import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, type Json, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
 interface Received {
   path: string;
@@ -233,8 +232,7 @@ describe('pipeline webhooks: the final status posted, signed, retried, recorded'
     expect(created.name).toBe('mv.local.result_hooked_view');
     const view = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_hooked_view'));
     expect(view.schedule.webhook_url).toBe(url);
-    const other = await createAccount(host.services.accounts, { handle: 'hook_watcher' });
-    const otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    const otherKey = await newAccountKey(host, 'hook_watcher');
     const seen = await bodyOf(
       await host.call('/v1/materialized-views/mv.local.result_hooked_view', { apiKey: otherKey }),
     );

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
-import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
 describe('saved queries over REST', () => {
   let host: TestHost;
   let otherKey: string;
   beforeAll(async () => {
     host = await startTestHost();
-    const other = await createAccount(host.services.accounts, { handle: 'someone_else' });
-    otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    otherKey = await newAccountKey(host, 'someone_else');
   });
   afterAll(() => host?.stop());
 

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { MAX_QUERY_VIEW_DEPTH } from '../../functions/queries/query-views';
 import { waitUntilFinished } from '../support/executions';
-import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, type Json, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
 describe('query views: a saved query read as a table, with parameters, nested, in pipelines', () => {
   let host: TestHost;
   let otherKey: string;
   beforeAll(async () => {
     host = await startTestHost();
-    const other = await createAccount(host.services.accounts, { handle: 'view_neighbour' });
-    otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    otherKey = await newAccountKey(host, 'view_neighbour');
   });
   afterAll(() => host?.stop());
 

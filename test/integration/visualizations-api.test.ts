@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { waitUntilFinished } from '../support/executions';
-import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
+import { bodyOf, type Json, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -24,8 +23,7 @@ describe('visualizations over REST', () => {
 
   beforeAll(async () => {
     host = await startTestHost();
-    const other = await createAccount(host.services.accounts, { handle: 'viz_other' });
-    otherKey = (await createApiKey(host.services.accounts, other.accountId)).apiKey;
+    otherKey = await newAccountKey(host, 'viz_other');
     queryId = await savedQueryWithResult(
       host,
       "select blockchain, count(*) as trades, sum(amount_usd) as volume, '<b>' || blockchain || '</b>' as label from dex.trades group by 1 order by 1",

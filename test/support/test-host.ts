@@ -2,6 +2,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { type LocalHost, type LocalHostOptions, startLocalHost } from '../../functions/local/host';
 
 /** A fresh data dir holding a copy of the run's sample warehouse (so no test rebuilds data). */
@@ -59,6 +60,12 @@ export async function startTestHost(
 /** Parsed JSON bodies: tests assert on their shape, so they are loosely typed on purpose. */
 // biome-ignore lint/suspicious/noExplicitAny: test assertions walk arbitrary JSON
 export type Json = any;
+
+/** An API key of a second account, made for the test (another account must never see the first's data). */
+export async function newAccountKey(host: TestHost, handle: string): Promise<string> {
+  const account = await createAccount(host.services.accounts, { handle });
+  return (await createApiKey(host.services.accounts, account.accountId)).apiKey;
+}
 
 export async function bodyOf(response: Response): Promise<Json> {
   return response.json();
