@@ -32,6 +32,7 @@ const QUERIES = 'functions/queries/handlers.ts';
 const EXECUTIONS = 'functions/executions/handlers.ts';
 const MATVIEWS = 'functions/matviews/handlers.ts';
 const PIPELINES = 'functions/pipelines/handlers.ts';
+const UPLOADS = 'functions/uploads/handlers.ts';
 const MCP = 'functions/mcp/handler.ts';
 const VISUALIZATIONS = 'functions/visualizations/handlers.ts';
 const DASHBOARDS = 'functions/dashboards/handlers.ts';
@@ -109,6 +110,13 @@ export const routes: readonly RouteDefinition[] = [
   route('GET', '/v1/materialized-views/{full_name}', MATVIEWS, 'getMaterializedView'),
   route('POST', '/v1/materialized-views/{full_name}/refresh', MATVIEWS, 'refreshMaterializedView'),
   route('DELETE', '/v1/materialized-views/{full_name}', MATVIEWS, 'deleteMaterializedView'),
+
+  route('POST', '/v1/uploads', UPLOADS, 'createUpload'),
+  route('GET', '/v1/uploads', UPLOADS, 'listUploads'),
+  route('POST', '/v1/uploads/csv', UPLOADS, 'uploadCsv'),
+  route('POST', '/v1/uploads/{namespace}/{table_name}/insert', UPLOADS, 'insertIntoUpload'),
+  route('POST', '/v1/uploads/{namespace}/{table_name}/clear', UPLOADS, 'clearUpload'),
+  route('DELETE', '/v1/uploads/{namespace}/{table_name}', UPLOADS, 'deleteUpload'),
   // Pipelines
   route('GET', '/v1/query/{query_id}/pipeline', PIPELINES, 'getQueryPipeline'),
   route('POST', '/v1/query/{query_id}/pipeline/execute', PIPELINES, 'executeQueryPipeline'),

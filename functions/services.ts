@@ -12,6 +12,7 @@ import { DynamoMcpEventLog } from './aws/dynamo/mcp-event-store';
 import { DynamoOAuthStore } from './aws/dynamo/oauth-store';
 import { DynamoPipelineStore } from './aws/dynamo/pipeline-store';
 import { DynamoQueryStore } from './aws/dynamo/query-store';
+import { DynamoUploadStore } from './aws/dynamo/upload-store';
 import { DynamoVisualizationStore } from './aws/dynamo/visualization-store';
 import type { AccountStore } from './core/accounts';
 import type { CatalogStatsStore } from './core/catalog-ports';
@@ -29,6 +30,7 @@ import type { PipelineStore } from './core/pipelines';
 import type { QueryStore } from './core/queries';
 import type { RefreshScheduleRegistry } from './core/refresh-schedules';
 import type { SlotGate } from './core/slot-gate';
+import type { UploadFileStore, UploadStore } from './core/uploads';
 import type { VisualizationStore } from './core/visualizations';
 import type { Orchestrator } from './core/workflows';
 import { BASE_TABLES } from './datasets/base-tables';
@@ -40,6 +42,7 @@ import { SoleWriterViewCache } from './matviews/view-cache';
 import type { SigningKeys } from './oauth/signing-keys';
 import { SoleWriterPipelineCache } from './pipelines/pipeline-cache';
 import { SoleWriterQueryCache } from './queries/query-cache';
+import { UploadedTables } from './uploads/catalog-entries';
 
 /**
  * The ports and services a handler needs. Each host builds them once: the local host calls
@@ -62,6 +65,8 @@ export interface Services extends HostAdapters {
   oauth: OAuthStore;
   /** Idempotency-Key records of requests that start or create something. */
   idempotency: IdempotencyStore;
+  /** Uploaded tables' records (their rows are in `uploadFiles`). */
+  uploads: UploadStore;
 }
 
 /** What differs between hosts: the SQL engine and its parser, result storage, the workflow runner. */
@@ -78,6 +83,8 @@ export interface HostAdapters {
   signingKeys: SigningKeys;
   /** Athena's view versions (Glue tables); absent locally, where the engine reads result files. */
   viewVersions?: ViewVersionCatalog;
+  /** Uploaded tables' rows: files under `.data/` locally, S3 objects read through Glue in AWS. */
+  uploadFiles: UploadFileStore;
 }
 
 /** Host settings that shape the shared stores without being services themselves. */
@@ -119,6 +126,7 @@ export function createServices(
   // A process that writes every record itself keeps the records it reads (never in AWS).
   const materializedViews = options.soleWriter ? new SoleWriterViewCache(viewStore) : viewStore;
   const queryStore = new DynamoQueryStore(db, tableName);
+  const uploads = new DynamoUploadStore(db, tableName);
   return {
     accounts: options.apiKeyRevocations
       ? new CachedApiKeys(accounts, {
@@ -128,7 +136,10 @@ export function createServices(
         })
       : accounts,
     catalogStats,
-    catalog: new CatalogService(catalogStats, BASE_TABLES, new MaterializedViewTables(materializedViews)),
+    catalog: new CatalogService(catalogStats, BASE_TABLES, [
+      new MaterializedViewTables(materializedViews),
+      new UploadedTables(uploads),
+    ]),
     materializedViews,
     pipelines: options.soleWriter
       ? new SoleWriterPipelineCache(new DynamoPipelineStore(db, tableName))
@@ -150,6 +161,7 @@ export function createServices(
     visualizations: new DynamoVisualizationStore(db, tableName),
     dashboards: new DynamoDashboardStore(db, tableName),
     idempotency: new DynamoIdempotencyStore(db, tableName),
+    uploads,
     ...host,
   };
 }

@@ -124,7 +124,8 @@ export class ServiceStack extends Stack {
         queryEngine.grantReadResults(role);
         queryEngine.grantDeleteResults(role);
         queryEngine.grantStopQueries(role);
-        queryEngine.grantDropViewVersions(role);
+        // Deleting a view drops its versions; uploads write and drop their generations' tables.
+        queryEngine.grantManageViewVersions(role);
         executions.grantStartExecutions(role);
         // Cancels answer parked Tasks: a pipeline's waiting nodes, a queued execution's slot wait.
         executions.grantAnswerTasks(role);

@@ -8,6 +8,7 @@ import { STSClient } from '@aws-sdk/client-sts';
 import type { QueryEngine, ResultStore } from '../core/engine';
 import { NotImplementedError } from '../core/errors';
 import type { RefreshScheduleRegistry } from '../core/refresh-schedules';
+import type { UploadFileStore } from '../core/uploads';
 import type { Orchestrator } from '../core/workflows';
 import { BASE_TABLES } from '../datasets/base-tables';
 import { DuneSqlTableReferenceParser } from '../dunesql/table-references';
@@ -18,6 +19,7 @@ import { AthenaQueryEngine } from './athena/athena-engine';
 import { AthenaQueries } from './athena/athena-queries';
 import { RunRoleSessions } from './athena/run-isolation';
 import { athenaTableSchemas } from './catalog/glue-tables';
+import { GlueUploadTables } from './catalog/upload-tables';
 import { GlueViewVersions } from './catalog/view-versions';
 import { createDocumentClient } from './dynamo/client';
 import { DynamoSlotWaiterStore } from './dynamo/slot-waiter-store';
@@ -133,5 +135,12 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
       : notYetInAws<SigningKeys>('OAuth (SIGNING_KEYS_SECRET_ID is not set)'),
     config,
     ...(viewVersions ? { viewVersions } : {}),
+    uploadFiles:
+      env.VIEWS_DATABASE && env.DATA_BUCKET
+        ? new GlueUploadTables(new GlueClient({}), new S3Client({}), {
+            database: env.VIEWS_DATABASE,
+            bucket: env.DATA_BUCKET,
+          })
+        : notYetInAws<UploadFileStore>('Uploaded tables (VIEWS_DATABASE or DATA_BUCKET is not set)'),
   });
 }

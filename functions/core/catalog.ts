@@ -3,7 +3,13 @@
  * and what it holds (statistics, measured from the data). Discovery endpoints and MCP tools read
  * the two joined as a CatalogEntry.
  */
-export const DATASET_CATEGORIES = ['canonical', 'decoded', 'spell', 'materialized_view'] as const;
+export const DATASET_CATEGORIES = [
+  'canonical',
+  'decoded',
+  'spell',
+  'materialized_view',
+  'uploaded_table',
+] as const;
 export type DatasetCategory = (typeof DATASET_CATEGORIES)[number];
 
 export const BLOCKCHAINS = ['ethereum', 'base', 'arbitrum', 'bitcoin'] as const;

@@ -28,13 +28,20 @@ export interface EngineSubmitRequest {
   relations?: ReadableRelation[];
 }
 
-/** A stored execution result exposed to SQL as `<catalog>.<schema>.<name>`. */
+/**
+ * Stored data exposed to SQL as `<catalog>.<schema>.<name>`: a materialized view's current refresh
+ * (a stored execution result) or an uploaded table's current generation.
+ */
 export interface ReadableRelation {
   catalog: string;
   schema: string;
   name: string;
+  /** The version read: the view's refresh execution, or the upload's generation. */
   executionId: string;
+  /** Engine types for a view; an upload's declared DuneSQL types (core/uploads.ts). */
   columns: ResultColumn[];
+  /** An uploaded table: its generation's data files (ids), text values the engine casts back. */
+  uploadFiles?: string[];
 }
 
 export interface ResultColumn {

@@ -32,7 +32,7 @@ interface SearchDocument {
 
 const STATS_CACHE_MS = 60_000;
 
-/** Tables users create (materialized views): read on every call, never cached. */
+/** Tables users create (materialized views, uploaded tables): read on every call, never cached. */
 export interface UserTableSource {
   entriesFor(account: Account | undefined): Promise<CatalogEntry[]>;
 }
@@ -48,7 +48,7 @@ export class CatalogService {
   constructor(
     private readonly statsStore: CatalogStatsStore,
     private readonly baseTables: readonly TableDefinition[],
-    private readonly userTables?: UserTableSource,
+    private readonly userTables: readonly UserTableSource[] = [],
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -85,7 +85,7 @@ export class CatalogService {
     filter: CatalogFilter = {},
   ): Promise<RankedEntry[]> {
     const { entries: base, index } = await this.load();
-    const user = (await this.userTables?.entriesFor(account)) ?? [];
+    const user = await this.userEntries(account);
     const visible = new Map(
       [...base, ...user]
         .filter((entry) => isVisible(entry, account) && matchesFilter(entry, filter))
@@ -132,8 +132,12 @@ export class CatalogService {
 
   private async allEntries(account: Account | undefined): Promise<CatalogEntry[]> {
     const { entries } = await this.load();
-    const user = (await this.userTables?.entriesFor(account)) ?? [];
+    const user = await this.userEntries(account);
     return [...entries, ...user];
+  }
+
+  private async userEntries(account: Account | undefined): Promise<CatalogEntry[]> {
+    return (await Promise.all(this.userTables.map((source) => source.entriesFor(account)))).flat();
   }
 
   private async load() {

@@ -7,6 +7,7 @@ export const DATASET_TYPE_BY_CATEGORY = {
   decoded: 'decoded_table',
   spell: 'spell',
   materialized_view: 'materialized_view',
+  uploaded_table: 'uploaded_table',
 } as const;
 export const DATASET_TYPES = Object.values(DATASET_TYPE_BY_CATEGORY);
 

@@ -1,3 +1,4 @@
+import { missingRelationMessage } from '../core/stored-relations';
 import { findAll, functionCall, instantiate, nodeType, rewrite } from './ast';
 import { ATHENA_RULES, ATHENA_TYPES, textColumnAs } from './athena-target';
 import { varbinaryCastsAsHex } from './athena-varbinary-casts';
@@ -93,10 +94,11 @@ export interface TranslateOptions {
   /** Athena only: the stored relations the SQL may name, read through their text tables. */
   relations?: readonly TextStoredRelation[];
   /**
-   * The catalog of stored relations (`mv`): naming one of its tables that is not among `relations`
-   * fails here, saying so, instead of as Athena's unknown-catalog error.
+   * The catalogs of stored relations, each with what it holds (`{ mv: 'materialized view' }`):
+   * naming one of their tables that is not among `relations` fails here, saying so, instead of as
+   * Athena's unknown-catalog error.
    */
-  relationCatalog?: string;
+  relationCatalogs?: Readonly<Record<string, string>>;
   /**
    * Athena databases SQL may not name directly (the view versions' tables, read only through
    * `relations`): a reference fails as an unknown table. Defence in depth; the run's IAM session
@@ -214,17 +216,18 @@ export async function translate(
   const relationsRead = new Set<TextStoredRelation>();
   if (
     target === 'athena' &&
-    (options.relations?.length || options.relationCatalog || options.hiddenDatabases)
+    (options.relations?.length || options.relationCatalogs || options.hiddenDatabases)
   ) {
     try {
       changed = readStoredRelations(polyglot, statement, options, relationsRead) || changed;
     } catch (error) {
       if (!(error instanceof UnknownRelation)) throw error;
+      const holds = options.relationCatalogs?.[error.text.split('.')[0]!.toLowerCase()];
       throw new DuneSqlError(
         'unsupported',
-        error.text.startsWith(`${options.relationCatalog ?? 'mv'}.`)
-          ? `Table ${error.text} does not exist: no materialized view of that name is readable by this account.`
-          : `Table ${error.text} does not exist. Read materialized views by their names, mv.<owner>.result_<name>.`,
+        holds
+          ? missingRelationMessage(error.text, holds)
+          : `Table ${error.text} does not exist. Read materialized views by their names, mv.<owner>.result_<name>, and uploaded tables as dune.<namespace>.<table>.`,
         await findConstruct(polyglot, sql, source, error.relationName),
       );
     }
@@ -345,7 +348,7 @@ function nameUnaliasedColumns(polyglot: Polyglot, statement: AstNode): boolean {
 function readStoredRelations(
   polyglot: Polyglot,
   statement: AstNode,
-  { relations = [], relationCatalog, hiddenDatabases = [] }: TranslateOptions,
+  { relations = [], relationCatalogs = {}, hiddenDatabases = [] }: TranslateOptions,
   read: Set<TextStoredRelation>,
 ): boolean {
   const key = (...parts: string[]) => parts.map((part) => part.toLowerCase()).join('.');
@@ -363,7 +366,7 @@ function readStoredRelations(
     const parts = [table.catalog.name, table.schema.name, table.name.name];
     const relation = byName.get(key(...parts));
     if (!relation) {
-      if (relationCatalog && key(parts[0]) === key(relationCatalog)) {
+      if (Object.hasOwn(relationCatalogs, key(parts[0]))) {
         throw new UnknownRelation(parts.join('.'), parts[2]);
       }
       return undefined;

@@ -27,12 +27,12 @@ const running = (polls: number): QueryProgress => ({
 
 /**
  * Submits the query of an execution that holds a slot (as just read by the caller);
- * `readableBy(accountId)` resolves the views its SQL may read.
+ * `readableBy(accountId, sql)` resolves the views and uploaded tables its SQL may read.
  */
 export async function submitQuery(
   services: Services,
   execution: Execution,
-  readableBy: (accountId: string) => Promise<ReadableRelation[]>,
+  readableBy: (accountId: string, sql: string) => Promise<ReadableRelation[]>,
   /** The views and storage used, read already (while the slot was being taken). */
   prefetched?: Promise<SubmitInputs>,
 ): Promise<QueryProgress> {
@@ -87,17 +87,12 @@ export type SubmitInputs = [ReadableRelation[], number];
 export function submitInputs(
   services: Services,
   execution: Execution,
-  readableBy: (accountId: string) => Promise<ReadableRelation[]>,
+  readableBy: (accountId: string, sql: string) => Promise<ReadableRelation[]>,
 ): Promise<SubmitInputs> {
   return Promise.all([
-    mayReadViews(execution.sql) ? readableBy(execution.accountId) : [],
+    readableBy(execution.accountId, execution.sql),
     services.usage.getStorageBytes(execution.accountId),
   ]);
-}
-
-/** `mv.`, `"mv".` or `MV .` anywhere (comments and strings included: a false match only costs a read). */
-function mayReadViews(sql: string): boolean {
-  return /(^|[^\w"])"?mv"?\s*\./i.test(sql);
 }
 
 /** One status read of the execution's run; records the outcome when the run has ended. */

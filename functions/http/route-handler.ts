@@ -59,6 +59,8 @@ export interface RouteDocs<R extends ZodType | undefined = ZodType | undefined> 
   response?: R;
   /** A non-JSON answer's media type (CSV, SVG, PNG). */
   produces?: string;
+  /** A raw (non-JSON) request body's media types, which the route reads itself (no `body` schema). */
+  consumes?: readonly string[];
   /**
    * Failures beyond those every route of its kind can return (400 on bad input, 401/403 for
    * credentials, 404 for a path id, 413 for a body, 429, 500): 402 past the credit limit, 409 on a

@@ -25,6 +25,7 @@ import { RefreshScheduler } from './refresh-scheduler';
 import { FileSigningKeyStore } from './signing-key-file';
 import { LocalSlotGate } from './slot-gate';
 import { LOCAL_RUNNER_ARN, LocalStepFunctions } from './step-functions';
+import { LocalUploadFiles } from './upload-files';
 import { ensureWarehouse, type Warehouse } from './warehouse';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -148,6 +149,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       schedules: { sync: async () => {}, remove: async () => {} },
       config,
       signingKeys: new SigningKeys(new FileSigningKeyStore(join(dataDir, 'oauth-signing-keys.json'))),
+      uploadFiles: new LocalUploadFiles(resultsDir),
     },
     // One process writes every record here: execution and pipeline reads of what it wrote are
     // served from memory.

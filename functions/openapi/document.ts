@@ -15,7 +15,7 @@ type Operation = Record<string, unknown>;
 export const OPENAPI_PATH_PREFIX = '/v1/';
 const VERSION = '0.1.0';
 
-type AnyStatus = ErrorStatus | 401 | 413 | 429 | 500;
+type AnyStatus = ErrorStatus | 401 | 413 | 415 | 429 | 500;
 
 const ERROR_DESCRIPTIONS: Record<AnyStatus, string> = {
   400: 'Bad request: the input is invalid (the message names the field and the rule), or the credentials are ambiguous.',
@@ -25,6 +25,7 @@ const ERROR_DESCRIPTIONS: Record<AnyStatus, string> = {
   404: 'Not found, or private to another account.',
   409: 'Conflict with the resource’s current state (a concurrent change, a finished run, a name in use).',
   413: 'The request body is too large.',
+  415: 'The request body’s Content-Type is not one the route reads.',
   429: 'Too many requests: throttled, or too many runs in flight.',
   500: 'Internal error; the message carries the request id.',
   501: 'Not available on this host.',
@@ -136,6 +137,14 @@ function operationOf(
           },
         }
       : {}),
+    ...(docs.consumes
+      ? {
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(docs.consumes.map((type) => [type, { schema: { type: 'string' } }])),
+          },
+        }
+      : {}),
     responses: {
       200: successResponse(docs.produces, docs.response, components),
       ...Object.fromEntries(
@@ -159,7 +168,8 @@ function errorStatuses(spec: RouteSpec<ZodType, ZodType, ZodType>, authenticated
   if (spec.path) statuses.add(404);
   // A request resent with its Idempotency-Key while the first still runs.
   if (spec.idempotent) statuses.add(409);
-  if (spec.body) statuses.add(413);
+  if (spec.body || spec.docs?.consumes) statuses.add(413);
+  if (spec.docs?.consumes) statuses.add(415);
   statuses.add(429);
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);

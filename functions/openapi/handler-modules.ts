@@ -4,6 +4,7 @@ import * as executions from '../executions/handlers';
 import * as matviews from '../matviews/handlers';
 import * as pipelines from '../pipelines/handlers';
 import * as queries from '../queries/handlers';
+import * as uploads from '../uploads/handlers';
 import * as visualizations from '../visualizations/handlers';
 import * as openapi from './handlers';
 
@@ -20,5 +21,6 @@ export const HANDLER_MODULES: Readonly<Record<string, Readonly<Record<string, un
   'functions/openapi/handlers.ts': openapi,
   'functions/pipelines/handlers.ts': pipelines,
   'functions/queries/handlers.ts': queries,
+  'functions/uploads/handlers.ts': uploads,
   'functions/visualizations/handlers.ts': visualizations,
 };

@@ -13,8 +13,8 @@ import {
   submitInputs,
   submitQuery,
 } from '../executions/query-run';
+import { readableRelations } from '../executions/readable-relations';
 import { acquireSlot } from '../executions/slots';
-import { readableRelations } from '../matviews/relations';
 import { finishNode, runPipelineStep, startNode } from '../pipelines/node-steps';
 import { refreshViewWithUpstream } from '../pipelines/use-cases';
 import type { Services } from '../services';
@@ -130,8 +130,8 @@ async function submitWithRelations(
   return submitQuery(services, execution, readableBy(services), prefetched);
 }
 
-const readableBy = (services: Services) => (accountId: string) =>
-  readableRelations(services.materializedViews, accountId);
+const readableBy = (services: Services) => (accountId: string, sql: string) =>
+  readableRelations(services, accountId, sql);
 
 /**
  * Start_n: starts the node (records it running, creates its execution), then takes the first step

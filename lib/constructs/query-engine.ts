@@ -238,16 +238,11 @@ export class QueryEngine extends Construct {
   }
 
   /**
-   * Writing view versions when a refresh completes (rows to the data bucket, a Glue table per
-   * version) and dropping superseded ones (runner).
+   * Writing stored versions (rows to the data bucket, a Glue table per version) and dropping them:
+   * view versions when a refresh completes (runner), upload generations and their inserts (API).
    */
   grantManageViewVersions(grantee: IGrantable): void {
     this.grantViewVersionActions(grantee, ['glue:CreateTable'], ['s3:PutObject', 's3:AbortMultipartUpload']);
-  }
-
-  /** Dropping every version of a deleted view (the delete route). */
-  grantDropViewVersions(grantee: IGrantable): void {
-    this.grantViewVersionActions(grantee, [], []);
   }
 
   private grantViewVersionActions(grantee: IGrantable, glueActions: string[], s3Actions: string[]): void {

@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import {
   AthenaClient,
   GetQueryExecutionCommand,
   GetQueryResultsCommand,
   StartQueryExecutionCommand,
 } from '@aws-sdk/client-athena';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import {
@@ -31,6 +33,7 @@ import { createQuery } from '../../functions/queries/use-cases';
 import { type RouteDefinition, routes } from '../../functions/routes';
 import { createNodeRunner } from '../../functions/runner/node-runner';
 import { configureServices, resetServices, type Services } from '../../functions/services';
+import { clearUpload, createUpload, deleteUpload, insertRows } from '../../functions/uploads/use-cases';
 import { resultColumnsAnswer } from '../support/athena-answers';
 import { dynaliteForAwsComposition } from '../support/aws-dynalite';
 import { mockGlueTables } from '../support/glue-tables';
@@ -441,6 +444,84 @@ describe('the AWS composition answers every route', () => {
     await deleteMaterializedView(services, account, 'mv.athena_views.result_flows');
     expect(glue.names('svc_views')).toEqual([]);
     expect(s3.has('svc-data', `views/${firstTable}/rows.json.gz`)).toBe(false);
+  });
+
+  it('keeps an uploaded table on Athena as a Glue table per generation over one object per insert, read with its types', async () => {
+    const account = await createAccount(services.accounts, { handle: 'athena_uploads' });
+    await createUpload(services, account, {
+      namespace: 'athena_uploads',
+      tableName: 'labels',
+      description: '',
+      isPrivate: true,
+      columns: [
+        { name: 'address', type: 'varbinary', nullable: false },
+        { name: 'amount', type: 'uint256', nullable: true },
+        { name: 'seen_at', type: 'timestamp', nullable: true },
+      ],
+    });
+    const [generation] = glue.names('svc_views');
+    expect(glue.tables.get(`svc_views/${generation}`)).toMatchObject({
+      Parameters: { classification: 'json', uploaded_table: 'dune.athena_uploads.labels' },
+      StorageDescriptor: {
+        Columns: [
+          { Name: 'c0', Type: 'string', Comment: 'address varbinary' },
+          { Name: 'c1', Type: 'string', Comment: 'amount uint256' },
+          { Name: 'c2', Type: 'string', Comment: 'seen_at timestamp' },
+        ],
+        Location: `s3://svc-data/views/${generation}/`,
+        SerdeInfo: { SerializationLibrary: 'org.apache.hive.hcatalog.data.JsonSerDe' },
+      },
+    });
+    const csv = 'address,amount,seen_at\n0xAB,12,2024-01-01T00:00:00+01:00\n0xcd,,\n';
+    const inserted = await insertRows(services, account, 'dune.athena_uploads.labels', csv, 'csv');
+    expect(inserted).toMatchObject({ rowsWritten: 2 });
+    const put = s3.mock.commandCalls(PutObjectCommand).at(-1)!.args[0].input;
+    expect(put.Key).toMatch(new RegExp(`^views/${generation}/[0-9a-z]{26}\\.json\\.gz$`));
+    expect(gunzipSync(put.Body as Buffer).toString()).toBe(
+      '{"c0":"0xab","c1":"12","c2":"2023-12-31 23:00:00.000"}\n{"c0":"0xcd","c1":null,"c2":null}\n',
+    );
+
+    // SQL naming the table reads the generation's Glue table, its columns cast back to their types.
+    const reader = (
+      await executeSql(
+        services,
+        account,
+        'select address, amount, seen_at from dune.athena_uploads.labels',
+        'medium',
+      )
+    ).executionId;
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-upload-reader' });
+    const runner = createNodeRunner(services);
+    await runner({ action: 'acquire_slot', execution_id: reader, attempt: 0 });
+    await runner({ action: 'submit_query', execution_id: reader });
+    const readerSql = athena.commandCalls(StartQueryExecutionCommand).at(-1)!.args[0].input.QueryString!;
+    expect(readerSql).toContain(`FROM "svc_views"."${generation}"`);
+    expect(readerSql).toMatch(/FROM_HEX\(REGEXP_REPLACE\(c0, '\^0x\| ', ''\)\) AS "address"/i);
+    expect(readerSql).toMatch(/CAST\(c1 AS DECIMAL\(38, 0\)\) AS "amount"/i);
+    expect(readerSql).toMatch(/CAST\(c2 AS TIMESTAMP\(3\)\) AS "seen_at"/i);
+    const policy = sts.commandCalls(AssumeRoleCommand).at(-1)!.args[0].input.Policy!;
+    expect(policy).toContain(`table/svc_views/${generation!.replace(/[0-9a-z]+$/, '*')}`);
+
+    // Another account's SQL cannot name the private table.
+    const other = await createAccount(services.accounts, { handle: 'athena_uploads_other' });
+    const refused = (await executeSql(services, other, 'select * from dune.athena_uploads.labels', 'medium'))
+      .executionId;
+    await runner({ action: 'acquire_slot', execution_id: refused, attempt: 0 });
+    await runner({ action: 'submit_query', execution_id: refused });
+    expect(await services.executions.get(refused)).toMatchObject({
+      state: 'QUERY_STATE_FAILED',
+      error: {
+        message: expect.stringMatching(/dune\.athena_uploads\.labels does not exist: no uploaded table/),
+      },
+    });
+
+    // A clear starts a new generation and drops the old one's table and objects.
+    await clearUpload(services, account, 'dune.athena_uploads.labels');
+    const [cleared] = glue.names('svc_views');
+    expect(cleared).not.toBe(generation);
+    expect(s3.has('svc-data', put.Key!)).toBe(false);
+    await deleteUpload(services, account, 'dune.athena_uploads.labels');
+    expect(glue.names('svc_views')).toEqual([]);
   });
 
   it('parks a pipeline node without a slot on the slot gate, and submits it when a slot is handed on', async () => {

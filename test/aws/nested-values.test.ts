@@ -323,7 +323,7 @@ describe('arrays, maps and rows on Athena', () => {
       'athena',
       {
         tables: TABLES,
-        relationCatalog: 'mv',
+        relationCatalogs: { mv: 'materialized view' },
         relations: [
           {
             catalog: 'mv',

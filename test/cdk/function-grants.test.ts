@@ -93,7 +93,7 @@ describe('each function group gets what its functions call', () => {
     }
   });
 
-  it('a writer (POST /v1/sql/execute) writes items, starts workflows and answers parked Tasks (cancels); of Athena it may only stop a cancelled query', () => {
+  it('a writer (POST /v1/sql/execute) writes items, starts workflows and answers parked Tasks (cancels); of Athena it may only stop a cancelled query; of S3 it writes the views prefix (uploads)', () => {
     const grants = grantsOf('ExecuteSql');
     expect(allowed(grants, 'dynamodb')).toEqual([...READ, ...WRITE].sort());
     expect(allowed(grants, 'states')).toEqual([
@@ -103,7 +103,14 @@ describe('each function group gets what its functions call', () => {
       'states:TagResource',
     ]);
     expect(allowed(grants, 'athena')).toEqual(['athena:StopQueryExecution']);
-    expect(allowed(grants, 's3')).toEqual(['s3:DeleteObject', 's3:GetObject']);
+    expect(allowed(grants, 's3')).toEqual([
+      's3:AbortMultipartUpload',
+      's3:DeleteObject',
+      's3:GetObject',
+      's3:PutObject',
+    ]);
+    const puts = grants.filter((st) => allowed([st], 's3').includes('s3:PutObject'));
+    expect(JSON.stringify(stack.resolve(puts.map((st) => st.Resource)))).toMatch(/"\/views\/\*"\]/);
   });
 
   it('the node runner starts queries only as the query-run role, and cannot read the data lake itself', () => {
@@ -150,14 +157,19 @@ describe('each function group gets what its functions call', () => {
     expect(template.toJSON().Resources[id].Properties.MaxSessionDuration).toBe(3600);
   });
 
-  it('only the runner creates view versions; the delete route drops them; readers touch none', () => {
+  it('the runner writes view versions and the upload routes their generations, in the views database only; readers touch none', () => {
     const glueActions = (name: string) => allowed(grantsOf(name), 'glue');
-    expect(glueActions('NodeRunner')).toEqual(
-      expect.arrayContaining(['glue:CreateTable', 'glue:DeleteTable']),
-    );
-    expect(glueActions('DeleteMaterializedView')).toContain('glue:DeleteTable');
-    expect(glueActions('DeleteMaterializedView')).not.toContain('glue:CreateTable');
+    for (const writer of ['NodeRunner', 'CreateUpload', 'ClearUpload', 'DeleteMaterializedView']) {
+      expect(glueActions(writer), writer).toEqual(
+        expect.arrayContaining(['glue:CreateTable', 'glue:DeleteTable']),
+      );
+      const tables = grantsOf(writer).filter((st) => allowed([st], 'glue').includes('glue:CreateTable'));
+      expect(JSON.stringify(stack.resolve(tables.map((st) => st.Resource)))).toContain(
+        `table/${stack.queryEngine.viewsDatabaseName}/*`,
+      );
+    }
     expect(glueActions('GetExecutionResults')).toEqual([]);
+    expect(glueActions('ListUploads')).toEqual([]);
   });
 
   it('names every DynamoDB resource: the table and its index, never `index/*`; no role may Scan', () => {

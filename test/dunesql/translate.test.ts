@@ -462,7 +462,7 @@ describe('the athena target', () => {
       table: { database: 'svc_views', name: 'v_0123456789abcdef_01hkzj' },
     };
     const athena = (sql: string) =>
-      translate(sql, 'athena', { relations: [relation], relationCatalog: 'mv' });
+      translate(sql, 'athena', { relations: [relation], relationCatalogs: { mv: 'materialized view' } });
     const derived =
       '(SELECT CAST(c0 AS BIGINT) AS "n", FROM_HEX(REGEXP_REPLACE(c1, \'^0x| \', \'\')) AS "Addr", CAST(c2 AS TIMESTAMP(3)) AS "ts", CAST(c3 AS DECIMAL(38, 0)) AS "amount", c4 AS "tags" FROM "svc_views"."v_0123456789abcdef_01hkzj")';
 

@@ -1,29 +1,63 @@
 import { describe, expect, it } from 'vitest';
-import type { Execution } from '../../functions/core/executions';
-import { submitInputs } from '../../functions/executions/query-run';
-import type { Services } from '../../functions/services';
+import type { MaterializedViewStore } from '../../functions/core/materialized-views';
+import type { UploadStore } from '../../functions/core/uploads';
+import { readableRelations } from '../../functions/executions/readable-relations';
 
-/** The reads a submit makes: the account's readable views only for SQL that could name one. */
+/** The reads a submit makes: readable views and uploads only for SQL that could name one of each. */
 describe('what a submit reads', () => {
-  const services = { usage: { getStorageBytes: async () => 1234 } } as unknown as Services;
-  const execution = (sql: string) => ({ accountId: 'acct', sql }) as Execution;
-
   it.each([
-    ['select * from mv.alice.result_flows', true],
-    ['select * from MV . alice.result_flows', true],
-    ['select * from "mv"."alice"."result_flows"', true],
-    ['with x as (select 1) select * from x join mv.bob.result_y on true', true],
-    ['select count(*) from dex.trades', false],
-    ["select 'mvp' as label, mv_count from stats.mv", false],
-  ])('%s → looks views up: %s', async (sql, looksUp) => {
-    let lookups = 0;
-    const view = { catalog: 'mv', schema: 'alice', name: 'result_flows', executionId: 'e', columns: [] };
-    const [relations, storage] = await submitInputs(services, execution(sql), async () => {
-      lookups++;
-      return [view];
-    });
-    expect(lookups).toBe(looksUp ? 1 : 0);
-    expect(relations).toEqual(looksUp ? [view] : []);
-    expect(storage).toBe(1234);
+    ['select * from mv.alice.result_flows', 'views'],
+    ['select * from MV . alice.result_flows', 'views'],
+    ['select * from "mv"."alice"."result_flows"', 'views'],
+    ['with x as (select 1) select * from x join mv.bob.result_y on true', 'views'],
+    ['select * from dune.alice.labels', 'uploads'],
+    ['select * from "DUNE".alice.labels l join mv.alice.result_flows v on true', 'views,uploads'],
+    ['select count(*) from dex.trades', ''],
+    ["select 'mvp' as label, mv_count from stats.mv", ''],
+    ["select 'dune' as label, dune_count from stats.dune", ''],
+  ])('%s → looks up: %s', async (sql, expected) => {
+    const lookups: string[] = [];
+    const stores = {
+      materializedViews: {
+        listReadableBy: async () => {
+          lookups.push('views');
+          return [
+            {
+              ownerHandle: 'alice',
+              name: 'result_flows',
+              currentExecutionId: 'e1',
+              columns: [{ name: 'n', type: 'BIGINT' }],
+            },
+          ];
+        },
+      } as unknown as MaterializedViewStore,
+      uploads: {
+        listReadableBy: async () => {
+          lookups.push('uploads');
+          return [
+            {
+              namespace: 'alice',
+              tableName: 'labels',
+              generation: 'g1',
+              columns: [{ name: 'label', type: 'varchar', nullable: true }],
+              files: [{ id: 'f1', rows: 1, bytes: 10 }],
+            },
+          ];
+        },
+      } as unknown as UploadStore,
+    };
+    const relations = await readableRelations(stores, 'acct', sql);
+    expect(lookups.join(',')).toBe(expected);
+    expect(relations.map((relation) => `${relation.catalog}.${relation.schema}.${relation.name}`)).toEqual([
+      ...(expected.includes('views') ? ['mv.alice.result_flows'] : []),
+      ...(expected.includes('uploads') ? ['dune.alice.labels'] : []),
+    ]);
+    if (expected.includes('uploads')) {
+      expect(relations.at(-1)).toMatchObject({
+        executionId: 'g1',
+        columns: [{ name: 'label', type: 'varchar' }],
+        uploadFiles: ['f1'],
+      });
+    }
   });
 });

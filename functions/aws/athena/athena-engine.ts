@@ -6,10 +6,9 @@ import {
   QueryFailure,
   type ReadableRelation,
 } from '../../core/engine';
-import { MATERIALIZED_VIEW_CATALOG, materializedViewFullName } from '../../core/materialized-views';
 import { RESULT_LIMITS, resultLimitOf, resultTooLarge, storageQuotaUsedUp } from '../../core/result-limits';
+import { STORED_RELATION_CATALOGS, versionTableName, versionTablePrefix } from '../../core/stored-relations';
 import { DuneSqlError, type TableSchema, type TextStoredRelation, translate } from '../../dunesql';
-import { viewTablePrefix, viewVersionTable } from '../catalog/view-versions';
 import { ResultLimitExceeded, type ResultManifest, type S3Location } from '../results/s3-result-store';
 import type { AthenaQueries, AthenaStatistics } from './athena-queries';
 import type { RunRoleSessions } from './run-isolation';
@@ -74,7 +73,7 @@ export class AthenaQueryEngine implements QueryEngine {
     }
     const translation = await translate(request.sql, 'athena', {
       relations: this.storedRelations(request.relations ?? []),
-      relationCatalog: MATERIALIZED_VIEW_CATALOG,
+      relationCatalogs: STORED_RELATION_CATALOGS,
       ...(this.options.viewsDatabase ? { hiddenDatabases: [this.options.viewsDatabase] } : {}),
       tables: this.options.tables ?? [],
     }).catch((error: unknown) => {
@@ -84,7 +83,7 @@ export class AthenaQueryEngine implements QueryEngine {
     const client = await this.options.isolation?.clientFor(
       request.executionId,
       translation.relationsRead.map(
-        ({ catalog, schema, name }) => `${viewTablePrefix(`${catalog}.${schema}.${name}`)}*`,
+        ({ catalog, schema, name }) => `${versionTablePrefix(`${catalog}.${schema}.${name}`)}*`,
       ),
     );
     // A reused result is an earlier run of the same SQL over the same tables: safe unless the SQL
@@ -168,16 +167,21 @@ export class AthenaQueryEngine implements QueryEngine {
 
   async close(): Promise<void> {}
 
-  /** The views the run may read, each at the version resolved at submit, as their Glue tables. */
+  /**
+   * The views and uploaded tables the run may read, each at the version resolved at submit, as
+   * their Glue tables. Uploads declare DuneSQL types: uint256 and int256 are Athena's decimal(38,0).
+   */
   private storedRelations(relations: readonly ReadableRelation[]): TextStoredRelation[] {
     const database = this.options.viewsDatabase;
     if (!database) return [];
-    return relations.map(({ catalog, schema, name, columns, executionId }) => ({
+    return relations.map(({ catalog, schema, name, columns, executionId, uploadFiles }) => ({
       catalog,
       schema,
       name,
-      columns,
-      table: { database, name: viewVersionTable(materializedViewFullName(schema, name), executionId) },
+      columns: uploadFiles
+        ? columns.map((column) => ({ ...column, type: column.type.replace(/^u?int256$/i, 'decimal(38,0)') }))
+        : columns,
+      table: { database, name: versionTableName(`${catalog}.${schema}.${name}`, executionId) },
     }));
   }
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import {
@@ -14,6 +13,7 @@ import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { ResultColumn } from '../../core/engine';
 import type { ViewVersionCatalog } from '../../core/materialized-views';
+import { versionTableName, versionTablePrefix } from '../../core/stored-relations';
 import type { CsvRecord } from '../results/athena-csv';
 
 /** Where the rows of stored results come from (S3ResultStore.records). */
@@ -37,15 +37,10 @@ export interface GlueViewVersionsOptions {
 /** The one object of a version: gzip JSON lines, which Athena reads by the `.gz` extension. */
 const ROWS_OBJECT = 'rows.json.gz';
 
-/** `v_<16 hex of the view's name>_<execution id>`: a view's versions share a name prefix, Glue-safe. */
-export function viewVersionTable(fullName: string, executionId: string): string {
-  return `${viewTablePrefix(fullName)}${executionId.toLowerCase()}`;
-}
-
+/** A view version's Glue table (core/stored-relations.ts). */
+export const viewVersionTable = versionTableName;
 /** What every version table of a view starts with. */
-export function viewTablePrefix(fullName: string): string {
-  return `v_${createHash('sha256').update(fullName).digest('hex').slice(0, 16)}_`;
-}
+export const viewTablePrefix = versionTablePrefix;
 
 /**
  * View versions on Athena: a refresh's CSV result is rewritten once into the data bucket as gzip
@@ -136,28 +131,13 @@ export class GlueViewVersions implements ViewVersionCatalog {
     fullName: string,
     version: { executionId: string; columns: ResultColumn[] },
   ) {
-    return {
-      Name: table,
-      TableType: 'EXTERNAL_TABLE',
-      Description: `Version ${version.executionId} of ${fullName}`,
-      Parameters: {
-        classification: 'json',
-        compressionType: 'gzip',
-        materialized_view: fullName,
-        execution_id: version.executionId,
-      },
-      StorageDescriptor: {
-        Columns: version.columns.map((column, i) => ({
-          Name: `c${i}`,
-          Type: 'string',
-          Comment: `${column.name} ${column.type}`.slice(0, 255),
-        })),
-        Location: `s3://${this.options.bucket}/${this.objectKey(table).replace(ROWS_OBJECT, '')}`,
-        InputFormat: 'org.apache.hadoop.mapred.TextInputFormat',
-        OutputFormat: 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat',
-        SerdeInfo: { SerializationLibrary: 'org.apache.hive.hcatalog.data.JsonSerDe' },
-      },
-    };
+    return textTableInput({
+      name: table,
+      description: `Version ${version.executionId} of ${fullName}`,
+      parameters: { materialized_view: fullName, execution_id: version.executionId },
+      columns: version.columns,
+      location: `s3://${this.options.bucket}/${this.objectKey(table).replace(ROWS_OBJECT, '')}`,
+    });
   }
 
   private async versions(fullName: string): Promise<Table[]> {
@@ -193,4 +173,35 @@ function jsonLine(record: CsvRecord): string {
     line += `${i > 0 ? ',' : ''}"c${i}":${value === null || value === undefined ? 'null' : JSON.stringify(value)}`;
   }
   return `${line}}\n`;
+}
+
+/**
+ * A Glue table over gzip JSON lines of text values (`c0`, `c1`, … in column order, Hive JSON SerDe,
+ * every column `string`): how Athena reads stored versions (view refreshes, upload generations),
+ * the translation casting each column back to its type.
+ */
+export function textTableInput(table: {
+  name: string;
+  description: string;
+  parameters: Record<string, string>;
+  columns: readonly { name: string; type: string }[];
+  location: string;
+}) {
+  return {
+    Name: table.name,
+    TableType: 'EXTERNAL_TABLE',
+    Description: table.description,
+    Parameters: { classification: 'json', compressionType: 'gzip', ...table.parameters },
+    StorageDescriptor: {
+      Columns: table.columns.map((column, i) => ({
+        Name: `c${i}`,
+        Type: 'string',
+        Comment: `${column.name} ${column.type}`.slice(0, 255),
+      })),
+      Location: table.location,
+      InputFormat: 'org.apache.hadoop.mapred.TextInputFormat',
+      OutputFormat: 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat',
+      SerdeInfo: { SerializationLibrary: 'org.apache.hive.hcatalog.data.JsonSerDe' },
+    },
+  };
 }

@@ -1,19 +1,42 @@
 import type { ReadableRelation } from '../../core/engine';
+import { QueryFailure } from '../../core/engine';
 import { normalizeTableName } from '../../core/lineage';
+import { duckDbTypeOf } from '../../core/sql-types';
+import {
+  mayNameCatalog,
+  missingRelationMessage,
+  STORED_RELATION_CATALOGS,
+} from '../../core/stored-relations';
 import { DuneSqlTableReferenceParser } from '../../dunesql/table-references';
-import { resultFilePath, sqlIdentifier, sqlString } from './result-files';
+import { resultFilePath, sqlIdentifier, sqlString, uploadFilePath } from './result-files';
 import { isBigIntegerType } from './storage-types';
 
-/** A stored result the run may read, as plain data for the engine process: where its file is. */
-export interface RelationFile extends Omit<ReadableRelation, 'executionId'> {
-  path: string;
+/**
+ * A relation the run may read, as plain data for the engine process: where its files are (a stored
+ * result's Parquet file, or an uploaded table's text files).
+ */
+export interface RelationFile extends Omit<ReadableRelation, 'executionId' | 'uploadFiles'> {
+  paths: string[];
+  format: 'result' | 'upload';
 }
 
 export function relationFiles(resultsDir: string, relations: readonly ReadableRelation[]): RelationFile[] {
-  return relations.map(({ executionId, ...relation }) => ({
-    ...relation,
-    path: resultFilePath(resultsDir, executionId),
-  }));
+  return relations.map(({ executionId, uploadFiles, ...relation }) =>
+    uploadFiles
+      ? {
+          ...relation,
+          format: 'upload',
+          paths: uploadFiles.map((fileId) =>
+            uploadFilePath(
+              resultsDir,
+              `${relation.catalog}.${relation.schema}.${relation.name}`,
+              executionId,
+              fileId,
+            ),
+          ),
+        }
+      : { ...relation, format: 'result', paths: [resultFilePath(resultsDir, executionId)] },
+  );
 }
 
 export interface RelationSetup {
@@ -52,31 +75,46 @@ export async function relationSetup(
     }
     for (const relation of members) {
       const name = [catalog, relation.schema, relation.name].map(sqlIdentifier).join('.');
-      statements.push(
-        `CREATE VIEW ${name} AS SELECT ${projection(relation)} FROM read_parquet(${sqlString(relation.path)})`,
-      );
+      statements.push(`CREATE VIEW ${name} AS ${relationQuery(relation)}`);
     }
   }
   const catalogs = [...new Set(used.map((relation) => relation.catalog))];
-  return { files: used.map((relation) => relation.path), statements, catalogs };
+  return { files: used.flatMap((relation) => relation.paths), statements, catalogs };
 }
 
+/**
+ * The relations the SQL names. A name in a stored relations' catalog that is not among them (absent,
+ * or another account's private table) fails here, as on Athena, rather than as DuckDB's unknown catalog.
+ */
 async function referencedBy(
   sql: string,
   relations: readonly RelationFile[],
 ): Promise<readonly RelationFile[]> {
-  if (relations.length === 0) return relations;
+  if (relations.length === 0 && !mayNameCatalog(sql, Object.keys(STORED_RELATION_CATALOGS))) return relations;
   let names: Set<string>;
   try {
     names = new Set((await parser.tablesReadBy(sql)).map(normalizeTableName));
   } catch {
     return relations;
   }
-  return relations.filter((relation) =>
-    names.has(
+  const byName = new Map(
+    relations.map((relation) => [
       normalizeTableName({ catalog: relation.catalog, schema: relation.schema, table: relation.name }),
-    ),
+      relation,
+    ]),
   );
+  for (const name of names) {
+    const holds = STORED_RELATION_CATALOGS[name.split('.')[0]!];
+    if (holds && name.split('.').length === 3 && !byName.has(name)) {
+      throw new QueryFailure('execution_error', missingRelationMessage(name, holds));
+    }
+  }
+  return [...names].flatMap((name) => byName.get(name) ?? []);
+}
+
+function relationQuery(relation: RelationFile): string {
+  if (relation.format === 'upload') return uploadQuery(relation);
+  return `SELECT ${projection(relation)} FROM read_parquet(${sqlString(relation.paths[0]!)})`;
 }
 
 function projection(relation: RelationFile): string {
@@ -87,4 +125,28 @@ function projection(relation: RelationFile): string {
       return isBigIntegerType(column.type) ? `CAST(${name} AS ${column.type}) AS ${name}` : name;
     })
     .join(', ');
+}
+
+/**
+ * An uploaded table: its files' text values (`c0`, `c1`, …) cast to the declared DuneSQL types, as
+ * the local translation types them; no files (an empty table) reads no rows of the same columns.
+ */
+function uploadQuery(relation: RelationFile): string {
+  const typed = (value: (i: number) => string) =>
+    relation.columns
+      .map((column, i) => {
+        const text = value(i);
+        const typedValue =
+          column.type === 'varbinary'
+            ? `from_hex(substr(${text}, 3))`
+            : column.type === 'varchar'
+              ? text
+              : `CAST(${text} AS ${duckDbTypeOf(column.type)})`;
+        return `${typedValue} AS ${sqlIdentifier(column.name)}`;
+      })
+      .join(', ');
+  if (relation.paths.length === 0) return `SELECT ${typed(() => 'CAST(NULL AS VARCHAR)')} WHERE false`;
+  const textColumns = relation.columns.map((_, i) => `${sqlString(`c${i}`)}: 'VARCHAR'`).join(', ');
+  const files = `[${relation.paths.map(sqlString).join(', ')}]`;
+  return `SELECT ${typed((i) => `c${i}`)} FROM read_json(${files}, format = 'newline_delimited', columns = {${textColumns}})`;
 }

@@ -2,6 +2,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotFoundError } from '../../core/errors';
 import { isValidExecutionId } from '../../core/result-encoding';
+import { versionTableName } from '../../core/stored-relations';
 
 /** Parquet key-value metadata entry holding the result's columns with their engine types. */
 export const COLUMNS_METADATA_KEY = 'onchain_sql_columns';
@@ -14,6 +15,27 @@ export function resultFilePath(resultsDir: string, executionId: string): string 
     throw new NotFoundError(`No result for execution ${JSON.stringify(executionId)}`);
   return join(resultsDir, `${executionId}.parquet`);
 }
+
+/**
+ * Where an uploaded table's data file lives:
+ * `<resultsDir>/uploads/<generation's version table name>/<file id>.json.gz`.
+ */
+export function uploadFilePath(
+  resultsDir: string,
+  fullName: string,
+  generation: string,
+  fileId: string,
+): string {
+  return join(uploadGenerationDirectory(resultsDir, fullName, generation), `${fileId}.json.gz`);
+}
+
+export function uploadGenerationDirectory(resultsDir: string, fullName: string, generation: string): string {
+  if (!isValidExecutionId(generation))
+    throw new NotFoundError(`No upload generation ${JSON.stringify(generation)}`);
+  return join(resultsDir, UPLOADS_DIRECTORY, versionTableName(fullName, generation));
+}
+
+export const UPLOADS_DIRECTORY = 'uploads';
 
 /** The engine writes here and renames into place on success, so readers never see half a file. */
 export function partialResultFilePath(resultsDir: string, executionId: string): string {

@@ -170,7 +170,9 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     statement = await toDuckDb(job, elapsed);
     const relations = await relationSetup(
       job.sql,
-      links ? job.relations.map((r) => ({ ...r, path: join(links, basename(r.path)) })) : job.relations,
+      links
+        ? job.relations.map((r) => ({ ...r, paths: r.paths.map((path) => join(links, basename(path))) }))
+        : job.relations,
       job.dialect,
     );
     if (stopReason) throw new Error('stopped');
@@ -573,7 +575,7 @@ export function parseDuckDbSize(size: string): number {
 /** Hard links (same file system) to the view files, in the run's own directory of the staging area. */
 async function linkRelationFiles(directory: string, relations: EngineJob['relations'], links: string[]) {
   await mkdir(directory, { recursive: true });
-  const sources = new Map(relations.map((r) => [basename(r.path), r.path]));
+  const sources = new Map(relations.flatMap((r) => r.paths).map((path) => [basename(path), path]));
   await Promise.all(
     links.map((link) =>
       // A view file gone meanwhile fails the run when DuckDB reads the view, as without links.

@@ -1,0 +1,130 @@
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '../../core/errors';
+import type { UploadedFile, UploadedTable, UploadStore } from '../../core/uploads';
+import { isConditionFailure } from './client';
+import { queryAll, withoutKeys } from './expressions';
+
+const INDEX_PARTITION = 'UPLOADS';
+
+/**
+ * Item layout: pk UPLOAD#<full name>, sk UPLOAD; all tables in the GSI partition UPLOADS. Inserts
+ * and clears are single conditional writes on the generation, so an insert racing a clear either
+ * lands before it (and is cleared) or fails, never lands in the cleared table's old files.
+ */
+export class DynamoUploadStore implements UploadStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(fullName: string): Promise<UploadedTable | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys(fullName), ConsistentRead: true }),
+    );
+    return Item ? (withoutKeys(Item) as unknown as UploadedTable) : undefined;
+  }
+
+  async create(table: UploadedTable): Promise<void> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...keys(table.fullName),
+            gsi1pk: INDEX_PARTITION,
+            gsi1sk: `${table.accountId}#${table.fullName}`,
+            ...table,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConflictError(`Table ${table.fullName} already exists.`);
+      throw error;
+    }
+  }
+
+  async addFile(
+    fullName: string,
+    generation: string,
+    file: UploadedFile,
+    updatedAt: string,
+  ): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys(fullName),
+        UpdateExpression:
+          'SET files = list_append(files, :file), rowCount = rowCount + :rows, sizeBytes = sizeBytes + :bytes, updatedAt = :at',
+        ConditionExpression: 'generation = :generation',
+        ExpressionAttributeValues: {
+          ':file': [file],
+          ':rows': file.rows,
+          ':bytes': file.bytes,
+          ':at': updatedAt,
+          ':generation': generation,
+        },
+      }),
+    );
+  }
+
+  async clear(fullName: string, from: string, to: string, updatedAt: string): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys(fullName),
+        UpdateExpression:
+          'SET generation = :to, files = :none, rowCount = :zero, sizeBytes = :zero, updatedAt = :at',
+        ConditionExpression: 'generation = :from',
+        ExpressionAttributeValues: { ':to': to, ':from': from, ':none': [], ':zero': 0, ':at': updatedAt },
+      }),
+    );
+  }
+
+  async delete(fullName: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys(fullName) }));
+  }
+
+  async listByAccount(accountId: string): Promise<UploadedTable[]> {
+    return this.query(`${accountId}#`);
+  }
+
+  async listReadableBy(accountId: string): Promise<UploadedTable[]> {
+    const all = await this.query();
+    return all.filter((table) => table.accountId === accountId || !table.isPrivate);
+  }
+
+  private async conditionally(command: UpdateCommand): Promise<boolean> {
+    try {
+      await this.db.send(command);
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  private async query(prefix?: string): Promise<UploadedTable[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+      ExpressionAttributeValues: prefix
+        ? { ':pk': INDEX_PARTITION, ':prefix': prefix }
+        : { ':pk': INDEX_PARTITION },
+    });
+    return items
+      .map((item) => withoutKeys(item) as unknown as UploadedTable)
+      .sort((a, b) => a.fullName.localeCompare(b.fullName));
+  }
+}
+
+function keys(fullName: string) {
+  return { pk: `UPLOAD#${fullName}`, sk: 'UPLOAD' };
+}

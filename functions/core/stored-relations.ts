@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Names of the stored versions SQL reads as tables: a materialized view's refreshes and an uploaded
+ * table's generations. On Athena each version is a Glue table (and its objects sit under a prefix
+ * of the same name); locally an upload generation is a directory of that name.
+ */
+
+/** `v_<16 hex of the relation's full name>_<version>`: a relation's versions share a prefix, Glue-safe. */
+export function versionTableName(fullName: string, version: string): string {
+  return `${versionTablePrefix(fullName)}${version.toLowerCase()}`;
+}
+
+/** What every version table of a relation starts with. */
+export function versionTablePrefix(fullName: string): string {
+  return `v_${createHash('sha256').update(fullName).digest('hex').slice(0, 16)}_`;
+}
+
+/** The catalogs of stored relations, and what each holds. */
+export const STORED_RELATION_CATALOGS: Readonly<Record<string, string>> = {
+  mv: 'materialized view',
+  dune: 'uploaded table',
+};
+
+/** Why SQL naming a stored relation the account may not read (or that does not exist) fails. */
+export function missingRelationMessage(name: string, holds: string): string {
+  return `Table ${name} does not exist: no ${holds} of that name is readable by this account.`;
+}
+
+/**
+ * Whether SQL may name a table of one of the catalogs: `mv.`, `"mv".` or `MV .` anywhere (comments
+ * and strings included: a false match only costs a read or a parse).
+ */
+export function mayNameCatalog(sql: string, catalogs: readonly string[]): boolean {
+  return new RegExp(`(^|[^\\w"])"?(${catalogs.join('|')})"?\\s*\\.`, 'i').test(sql);
+}
