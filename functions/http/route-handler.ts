@@ -124,7 +124,9 @@ export function routeHandler<
       return jsonResult(200, result, { 'x-request-id': requestId });
     };
     if (!spec.idempotent || !internal.account) return respond();
-    const answer = await idempotently(services.idempotency, internal.account, event, json, respond);
+    // A route that reads its body itself (an upload's CSV) is fingerprinted by the body's text.
+    const requestBody = spec.body ? json : (event.body ?? undefined);
+    const answer = await idempotently(services.idempotency, internal.account, event, requestBody, respond);
     return { ...answer, headers: { 'x-request-id': requestId, ...answer.headers } };
   };
 

@@ -6,6 +6,7 @@ import { MATERIALIZED_VIEW_CATALOG, type MaterializedView } from '../core/materi
 import type { ParameterOverrides } from '../core/parameters';
 import type { PipelineGraph, PipelineNode } from '../core/pipeline-graph';
 import type { SavedQuery } from '../core/queries';
+import { UPLOAD_CATALOG } from '../core/uploads';
 import { BASE_TABLES } from '../datasets/base-tables';
 import { expandQueryViews } from '../queries/query-views';
 import { readableQuery } from '../queries/use-cases';
@@ -64,6 +65,15 @@ export async function resolveLineage(
     }
     return loading;
   };
+  // Uploaded tables are sources, as base tables are: listed once, and only if the SQL names one.
+  let uploads: Promise<Set<string>> | undefined;
+  const isReadableUpload = async (reference: TableReference) => {
+    if (reference.catalog?.toLowerCase() !== UPLOAD_CATALOG) return false;
+    uploads ??= services.uploads
+      .listReadableBy(account.accountId)
+      .then((tables) => new Set(tables.map((table) => table.fullName.toLowerCase())));
+    return (await uploads).has(normalizeTableName(reference));
+  };
   const viewNamed = (reference: TableReference) =>
     reference.catalog?.toLowerCase() === MATERIALIZED_VIEW_CATALOG
       ? readable.get(normalizeTableName(reference))
@@ -87,14 +97,14 @@ export async function resolveLineage(
     const baseTables: string[] = [];
     for (const reference of references) {
       const name = normalizeTableName(reference);
-      if (BASE_TABLE_NAMES.has(name)) {
+      if (BASE_TABLE_NAMES.has(name) || (await isReadableUpload(reference))) {
         baseTables.push(name);
         continue;
       }
       const matview = viewNamed(reference);
       if (!matview) {
         throw new BadRequestError(
-          `Query ${query.queryId} reads ${reference.text}, which is neither a table nor a materialized view you can read. Search tables with POST /v1/datasets/search.`,
+          `Query ${query.queryId} reads ${reference.text}, which is not a table, a materialized view or an uploaded table you can read. Search tables with POST /v1/datasets/search.`,
         );
       }
       if (matview.accountId !== account.accountId) continue; // someone else's public view: read as is

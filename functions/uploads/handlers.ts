@@ -39,6 +39,7 @@ export const createUpload = routeHandler(
 
 export const uploadCsv = routeHandler(
   {
+    idempotent: true,
     body: uploadCsvBody,
     maxBodyBytes: MAX_UPLOAD_BODY_BYTES,
     docs: {
@@ -56,6 +57,7 @@ export const uploadCsv = routeHandler(
 
 export const insertIntoUpload = routeHandler(
   {
+    idempotent: true,
     path: uploadPath,
     docs: {
       summary: 'Append rows (text/csv with a header row, or application/x-ndjson), all or none',

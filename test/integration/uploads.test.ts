@@ -189,6 +189,25 @@ describe('uploaded tables', () => {
     );
     expect(direct.rows[0].transfers).toBeGreaterThan(0);
     expect(joined.rows).toEqual([{ label: 'WETH', transfers: direct.rows[0].transfers }]);
+
+    // A saved query over it has a pipeline (the upload is a source, not a node), and a view of it refreshes.
+    const sql =
+      'select l.label, count(*) as transfers from tokens.transfers t join dune.alice.labels l on l.address = t.contract_address group by 1';
+    const { query_id } = await bodyOf(
+      await host.call('/v1/query', { apiKey: aliceKey, json: { name: 'labelled', query_sql: sql } }),
+    );
+    const pipeline = await bodyOf(await host.call(`/v1/query/${query_id}/pipeline`, { apiKey: aliceKey }));
+    expect(pipeline.pipeline?.nodes, JSON.stringify(pipeline)).toHaveLength(1);
+    const view = await bodyOf(
+      await host.call('/v1/materialized-views', {
+        apiKey: aliceKey,
+        json: { name: 'result_labelled', query_id },
+      }),
+    );
+    expect((await waitUntilFinished(host, view.execution_id, 20_000, aliceKey)).state).toBe(
+      'QUERY_STATE_COMPLETED',
+    );
+    expect((await runSql('select * from mv.alice.result_labelled')).rows).toEqual(joined.rows);
   });
 
   it('clears a table (its columns stay) and deletes it', async () => {
@@ -370,6 +389,25 @@ describe('uploaded tables', () => {
       });
     }
     expect((await runSql('select id, amount from dune.alice.strict')).rows).toEqual([{ id: 1, amount: '5' }]);
+
+    // A resent insert with its Idempotency-Key lands once; the key with other rows is refused.
+    const keyed = (body: string) =>
+      host.call('/v1/uploads/alice/strict/insert', {
+        apiKey: aliceKey,
+        method: 'POST',
+        headers: { 'content-type': 'text/csv', 'idempotency-key': 'insert-strict-2' },
+        body,
+      });
+    const first = await keyed('id,amount\n2,6\n');
+    const resent = await keyed('id,amount\n2,6\n');
+    expect([first.status, resent.status, resent.headers.get('idempotent-replayed')]).toEqual([
+      200,
+      200,
+      'true',
+    ]);
+    expect(await bodyOf(resent)).toEqual(await bodyOf(first));
+    expect((await keyed('id,amount\n3,7\n')).status).toBe(400);
+    expect((await runSql('select count(*) as rows from dune.alice.strict')).rows).toEqual([{ rows: 2 }]);
 
     const create = (json: Json) => host.call('/v1/uploads', { apiKey: aliceKey, json });
     const bad: [Json, number, RegExp][] = [
