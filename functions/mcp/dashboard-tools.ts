@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Account } from '../core/accounts';
 import type { Dashboard, WidgetPosition } from '../core/dashboards';
@@ -6,6 +5,7 @@ import { dashboardUrl } from '../dashboards/presenter';
 import { dashboardEditSchema, dashboardIdSchema, newDashboardSchema } from '../dashboards/schemas';
 import { archiveDashboard, createDashboard, ownDashboard, updateDashboard } from '../dashboards/use-cases';
 import type { Services } from '../services';
+import type { ToolRegistrar } from './server';
 import { annotate, guarded, ok } from './tool-results';
 
 interface Context {
@@ -81,7 +81,7 @@ function describeDashboard(d: ReturnType<typeof dashboardOf>): string {
   return `Dashboard ${d.dashboardId} "${d.name}"${d.isArchived ? ' (archived)' : ''}: ${d.visualizationWidgets.length} visualization(s), ${d.textWidgets.length} text widget(s), ${d.columnsPerRow} per row.\n${link}`;
 }
 
-export function registerDashboardTools(server: McpServer, { services, account, baseUrl }: Context): void {
+export function registerDashboardTools(server: ToolRegistrar, { services, account, baseUrl }: Context): void {
   server.registerTool(
     'createDashboard',
     {

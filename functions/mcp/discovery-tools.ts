@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Account } from '../core/accounts';
 import { BLOCKCHAINS, type CatalogEntry } from '../core/catalog';
@@ -6,6 +5,7 @@ import { contractAddressSchema, tableSearchSchema } from '../datasets/schemas';
 import { searchDatasets, searchDatasetsByContract } from '../datasets/use-cases';
 import type { Services } from '../services';
 import { searchDocs } from './docs-search';
+import type { ToolRegistrar } from './server';
 import {
   annotate,
   formatBytes,
@@ -69,13 +69,13 @@ function summaryOf(entry: CatalogEntry, includeSchema: boolean): TableSummary {
 // The arguments are the catalog search operations' own field schemas (functions/datasets/schemas.ts).
 const tableSearch = tableSearchSchema.shape;
 
-export function registerDiscoveryTools(server: McpServer, { services, account }: Context): void {
+export function registerDiscoveryTools(server: ToolRegistrar, { services, account }: Context): void {
   server.registerTool(
     'searchTables',
     {
       title: 'Search tables',
       description:
-        'Ranked search of the table catalog (raw chain tables, decoded contract events, curated tables such as dex.trades and prices.usd) by protocol, event, contract, description or column names. Use it first to find which table holds the data you need; query "*" browses. Results are compact; pass includeSchema: true for column names and types. Next: write SQL with createServiceQuery, filtering on each table\'s partitionColumn; use getTableSize to estimate the scan.',
+        'Ranked search of the table catalog (raw chain tables, decoded contract events, curated tables such as dex.trades and prices.usd, and the materialized views and uploaded tables, dune.<namespace>.<table>, you may read) by protocol, event, contract, description or column names. Use it first to find which table holds the data you need; query "*" browses. Results are compact; pass includeSchema: true for column names and types. Next: write SQL with createServiceQuery, filtering on each table\'s partitionColumn; use getTableSize to estimate the scan.',
       inputSchema: {
         query: tableSearch.query
           .unwrap()

@@ -21,7 +21,7 @@ import { errorResponse, requestIdOf } from '../http/route-handler';
 import { getServices, type Services } from '../services';
 import { AccountEventStore, mcpEventLog, sseEvent } from './event-store';
 import { directExchangeRequest, JsonExchangeTransport } from './json-exchange';
-import { McpServerPool, type ServerContext } from './server';
+import { McpServerPool, type ServerContext, toolSelectionOf } from './server';
 import { answersAsStream, malformedToolCallAnswer, type ParsedBody, parseBody } from './tool-arguments';
 
 /** No MCP request runs longer than this (API Gateway ends requests at 29 s). */
@@ -64,9 +64,17 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
           body: JSON.stringify(malformed),
         };
       }
+      const tools = toolSelectionOf(event.queryStringParameters ?? {});
+      if ('error' in tools) {
+        return {
+          statusCode: 400,
+          headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+          body: JSON.stringify({ error: tools.error }),
+        };
+      }
       const services = await getServices();
       const baseUrl = requestBaseUrl(event);
-      const serverContext = { services, account, baseUrl };
+      const serverContext = { services, account, baseUrl, tools };
       const server = servers.acquire(serverContext);
       // The SDK refuses (406) a POST whose Accept lacks text/event-stream; a client that takes
       // only JSON gets a plain JSON answer instead (progress notifications need SSE). A request

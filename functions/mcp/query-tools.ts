@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Account } from '../core/accounts';
@@ -18,6 +17,7 @@ import { newQuerySchema, parameterList, queryEditSchema, queryIdSchema } from '.
 import { createQuery, readableQuery, updateQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { failureHint } from './failure-hints';
+import type { ToolRegistrar } from './server';
 import { annotate, formatBytes, guarded, jsonObject, nullableNumber, ok } from './tool-results';
 
 /** Text budget for result rows in one tool answer (models pay per token). */
@@ -86,7 +86,7 @@ function savedQueryOf(query: SavedQuery): z.infer<typeof savedQuery> {
   };
 }
 
-export function registerQueryTools(server: McpServer, { services, account, baseUrl }: Context): void {
+export function registerQueryTools(server: ToolRegistrar, { services, account, baseUrl }: Context): void {
   server.registerTool(
     'createServiceQuery',
     {

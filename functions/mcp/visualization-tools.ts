@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Account } from '../core/accounts';
@@ -19,6 +18,7 @@ import {
   updateVisualization,
   visualizationImage,
 } from '../visualizations/use-cases';
+import type { ToolRegistrar } from './server';
 import { annotate, guarded, jsonObject, ok } from './tool-results';
 
 interface Context {
@@ -116,7 +116,7 @@ function summary(v: Visualization): string {
   return `Visualization ${v.visualizationId} "${v.name}" (${v.type}${v.type === 'chart' ? `, ${String(v.options.globalSeriesType)}` : ''}) on query ${v.queryId}`;
 }
 
-export function registerVisualizationTools(server: McpServer, context: Context): void {
+export function registerVisualizationTools(server: ToolRegistrar, context: Context): void {
   const { services, account } = context;
 
   server.registerTool(

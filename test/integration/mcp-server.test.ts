@@ -56,6 +56,62 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     expect(client.getServerVersion()?.name).toBe('service');
   });
 
+  it('offers only the tool groups the URL picks (features=…), and only read-only tools with read_only=true', async () => {
+    const key = { 'x-service-api-key': host.apiKey };
+    const listed = async (query: string) => {
+      const c = await connect(`${host.baseUrl}/mcp/v1?${query}`, key);
+      try {
+        const { tools } = await c.listTools();
+        return { c, names: tools.map((t) => t.name).sort(), tools };
+      } finally {
+        await c.close();
+      }
+    };
+    const discovery = await listed('features=discovery');
+    expect(discovery.names).toEqual([
+      'getTableSize',
+      'listBlockchains',
+      'searchDocs',
+      'searchTables',
+      'searchTablesByContractAddress',
+    ]);
+    const readOnly = await listed('read_only=true');
+    expect(readOnly.tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    expect(readOnly.names).toEqual(
+      expect.arrayContaining(['getExecutionResults', 'getServiceQuery', 'getUsage', 'searchTables']),
+    );
+    expect(readOnly.names).not.toContain('createServiceQuery');
+    const both = await listed('features=queries,%20DASHBOARDS&read_only=true');
+    expect(both.names).toEqual(['getDashboard', 'getExecutionResults', 'getServiceQuery', 'getUsage']);
+    // A tool left out is not callable either, and the full set is still there without the options.
+    const limited = await connect(`${host.baseUrl}/mcp/v1?features=discovery`, key);
+    const refused = await call('createServiceQuery', { name: 'x', querySql: 'select 1' }, limited);
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/createServiceQuery not found/);
+    await limited.close();
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
+
+    for (const [query, message] of [
+      [
+        'features=sql',
+        /Unknown MCP feature sql: features takes discovery, queries, visualizations, dashboards/,
+      ],
+      ['read_only=yes', /read_only is true or false, not "yes"/],
+    ] as const) {
+      const response = await fetch(`${host.baseUrl}/mcp/v1?${query}`, {
+        method: 'POST',
+        headers: {
+          ...key,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as Json).error).toMatch(message);
+    }
+  });
+
   it('searchTables ranks swap tables first; listBlockchains counts tables per chain', async () => {
     const found = await call('searchTables', { query: 'swap', limit: 5 });
     expect(found.isError).toBeFalsy();
