@@ -795,6 +795,15 @@ export const DUCKDB_RULES: RuleSet = {
   // but its %s takes text only (Java's takes any value): what a %s prints is cast to text.
   format: javaFormat,
   regexp_count: (args, context) => context.template('len(regexp_extract_all(__1, __2))', args),
+  // 1-based index of the first match (from `start`), -1 when none: the length of the shortest
+  // prefix followed by a match, as RE2's leftmost match finds it. The occurrence form is not read.
+  regexp_position: (args, context) =>
+    args.length === 2 || args.length === 3
+      ? context.template(
+          regexpPosition(args.length === 3 ? 'substr(__1, __3)' : '__1', args.length === 3 ? '__3' : '1'),
+          args,
+        )
+      : undefined,
   transform: renameTo('list_transform'),
   // Arrays of unnamed rows, as Trino's (DuckDB's list_zip pads the shorter lists with NULLs too).
   zip: renameTo('list_zip'),
@@ -972,4 +981,14 @@ export const DUCKDB_TYPES: Record<string, string> = { UINT256: 'UHUGEINT', INT25
 /** DuckDB messages name the helpers; users wrote the DuneSQL names. */
 export function userFacingMessage(message: string): string {
   return message.replaceAll(new RegExp(HELPER_PREFIX, 'gi'), '');
+}
+
+/** regexp_position over `text` (an expression of the call's arguments), counting from `start`. */
+function regexpPosition(text: string, start: string): string {
+  const prefixed = `'^(?s:.*?)(' || __2 || ')'`;
+  return (
+    `CASE WHEN __1 IS NULL OR __2 IS NULL THEN NULL WHEN regexp_matches(${text}, __2) ` +
+    `THEN CAST(length(regexp_extract(${text}, ${prefixed}, 0)) - length(regexp_extract(${text}, ${prefixed}, 1)) + ${start} AS BIGINT) ` +
+    'ELSE CAST(-1 AS BIGINT) END'
+  );
 }

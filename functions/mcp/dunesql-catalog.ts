@@ -546,6 +546,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         "regexp_count('a1b2c3', '\\d')",
         '3',
       ),
+      trino(
+        'regexp_position(string, pattern[, start]) → bigint',
+        'Index (from 1) of the first match, from position `start` if given; -1 if none.',
+        "regexp_position('pool-v3-v4', '\\d', 9)",
+        '10',
+      ),
     ],
   },
   {

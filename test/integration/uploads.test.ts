@@ -210,6 +210,35 @@ describe('uploaded tables', () => {
     expect((await runSql('select * from mv.alice.result_labelled')).rows).toEqual(joined.rows);
   });
 
+  it('takes concurrent inserts into one table, each whole, none lost', async () => {
+    await alice.uploads.create({
+      namespace: 'alice',
+      table_name: 'concurrent',
+      schema: [
+        { name: 'batch', type: ColumnType.Integer },
+        { name: 'n', type: ColumnType.Integer },
+      ],
+    });
+    const batches = Array.from({ length: 8 }, (_, batch) => batch);
+    const answers = await Promise.all(
+      batches.map((batch) =>
+        alice.uploads.insert({
+          namespace: 'alice',
+          table_name: 'concurrent',
+          data: Buffer.from(`batch,n\n${Array.from({ length: 50 }, (_, n) => `${batch},${n}`).join('\n')}\n`),
+          content_type: ContentType.Csv,
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.rows_written)).toEqual(batches.map(() => 50));
+    const { rows } = await runSql(
+      'select count(distinct batch) as batches, count(*) as rows, sum(n) as total from dune.alice.concurrent',
+    );
+    expect(rows).toEqual([{ batches: 8, rows: 400, total: 8 * ((49 * 50) / 2) }]);
+    const table = (await alice.uploads.list({})).tables.find((t) => t.full_name === 'dune.alice.concurrent');
+    expect(table).toMatchObject({ row_count: 400 });
+  });
+
   it('clears a table (its columns stay) and deletes it', async () => {
     await alice.uploads.create({
       namespace: 'alice',

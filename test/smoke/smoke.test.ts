@@ -25,10 +25,12 @@ describe('npm run smoke against the local host', () => {
       'ok    return arrays and rows as JSON',
       'ok    create and refresh a materialized view',
       'ok    run a two-node pipeline (view refresh → report)',
+      'ok    upload a table (CSV, then NDJSON) and read it back by SQL',
       'ok    MCP: listBlockchains, searchTables, getUsage',
     ]);
     const views = await bodyOf(await host.call('/v1/materialized-views'));
     expect(views.materialized_views).toEqual([]);
+    expect((await bodyOf(await host.call('/v1/uploads'))).tables).toEqual([]);
   }, 120_000);
 
   it('fails on the first broken step and says which', async () => {

@@ -3,8 +3,8 @@
  *
  *   npm run smoke -- <BASE_URL> <API_KEY>
  *
- * Runs a query and pages its result, refreshes a materialized view, runs a two-node pipeline and
- * calls three MCP tools, printing each step; exits non-zero on the first failure. It cleans up what
+ * Runs a query and pages its result, refreshes a materialized view, runs a two-node pipeline,
+ * uploads a table and reads it back, and calls three MCP tools, printing each step; exits non-zero on the first failure. It cleans up what
  * it created (the view is deleted, its queries archived). Every request is one a user would make.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -88,6 +88,7 @@ export async function runSmoke(options: SmokeOptions): Promise<void> {
 
   const createdQueries: number[] = [];
   let viewName: string | undefined;
+  let uploadName: string | undefined;
   try {
     await step('catalog search finds dex.trades', async () => {
       const found = await call('POST', '/v1/datasets/search', { query: 'dex trades', limit: 5 });
@@ -174,6 +175,30 @@ export async function runSmoke(options: SmokeOptions): Promise<void> {
         throw new SmokeFailure(`pipeline ended ${status.status}: ${JSON.stringify(status)}`);
     });
 
+    await step('upload a table (CSV, then NDJSON) and read it back by SQL', async () => {
+      const uploaded = await call('POST', '/v1/uploads/csv', {
+        table_name: `smoke_${suffix}`,
+        data: 'address,label\n0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2,weth\n',
+        is_private: true,
+      });
+      uploadName = uploaded.full_name as string;
+      const [, namespace, table] = uploadName.split('.');
+      const inserted = await fetch(`${base}/v1/uploads/${namespace}/${table}/insert`, {
+        method: 'POST',
+        headers: { 'x-service-api-key': options.apiKey, 'content-type': 'application/x-ndjson' },
+        body: `${JSON.stringify({ address: '0x4200000000000000000000000000000000000006', label: 'weth on base' })}\n`,
+      });
+      if (!inserted.ok)
+        throw new SmokeFailure(`insert answered ${inserted.status}: ${await inserted.text()}`);
+      const { execution_id } = await call('POST', '/v1/sql/execute', {
+        // A CSV's 0x strings stay varchar, as on Dune: from_hex makes them varbinary.
+        sql: `select count(*) as n, count_if(from_hex(address) = 0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2) as weth from ${uploadName}`,
+      });
+      await waitForExecution(execution_id);
+      const [row] = (await call('GET', `/v1/execution/${execution_id}/results`)).result.rows as Json[];
+      if (row?.n !== 2 || row?.weth !== 1) throw new SmokeFailure(`read back ${JSON.stringify(row)}`);
+    });
+
     await step('MCP: listBlockchains, searchTables, getUsage', async () => {
       const client = new Client({ name: 'smoke', version: '1.0.0' });
       await client.connect(
@@ -199,6 +224,10 @@ export async function runSmoke(options: SmokeOptions): Promise<void> {
   } finally {
     // Best effort: leave the account as it was, and never hide the failure that got us here.
     if (viewName) await call('DELETE', `/v1/materialized-views/${viewName}`).catch(() => undefined);
+    if (uploadName) {
+      const [, namespace, table] = uploadName.split('.');
+      await call('DELETE', `/v1/uploads/${namespace}/${table}`).catch(() => undefined);
+    }
     for (const id of createdQueries) await call('POST', `/v1/query/${id}/archive`).catch(() => undefined);
   }
 }
