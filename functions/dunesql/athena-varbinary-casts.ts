@@ -24,13 +24,30 @@ export function varbinaryCastsAsHex(
   tables: readonly TableSchema[],
 ): boolean {
   if (!CASTS.some((kind) => findAll(statement, kind).some((node) => isVarcharCast(node, kind)))) return false;
-  // The typing is given only the tables the statement names (as for its nested outputs).
-  const named = tablesNamed(statement, tables);
   let changed = false;
-  /**
-   * Walks the tree with the typing of the innermost SELECT around the node (made when a cast in
-   * it asks) and the CTEs visible there.
-   */
+  walkTyped(polyglot, statement, tables, (node, kind, typing) => {
+    if (!isVarcharCast(node, kind)) return node;
+    const operand = node[kind].this;
+    const type = typing()?.typeOf(operand);
+    if (!(type?.kind === 'scalar' && type.name === 'varbinary')) return node;
+    changed = true;
+    return instantiate(polyglot, HEX_TEXT, [operand]);
+  });
+  return changed;
+}
+
+/**
+ * Walks the statement bottom-up, offering each node to `visit` (which returns it or its
+ * replacement) with the typing of the innermost SELECT around it, made only when asked for and
+ * given only the tables the statement names and the CTEs visible there.
+ */
+export function walkTyped(
+  polyglot: Polyglot,
+  statement: AstNode,
+  tables: readonly TableSchema[],
+  visit: (node: AstNode, kind: string, typing: () => Typing | undefined) => AstNode,
+): void {
+  const named = tablesNamed(statement, tables);
   const walk = (
     node: AstNode,
     scope: () => Typing | undefined,
@@ -51,13 +68,7 @@ export function varbinaryCastsAsHex(
     for (const key of Object.keys(node)) {
       if (key !== 'span') node[key] = walk(node[key], scope, ctes);
     }
-    if (!kind || !isVarcharCast(node, kind)) return node;
-    const operand = node[kind].this;
-    const type = scope()?.typeOf(operand);
-    if (!(type?.kind === 'scalar' && type.name === 'varbinary')) return node;
-    changed = true;
-    return instantiate(polyglot, HEX_TEXT, [operand]);
+    return kind ? visit(node, kind, scope) : node;
   };
   walk(statement, () => undefined, new Map());
-  return changed;
 }

@@ -110,3 +110,9 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
 export function byteToCharOffset(text: string, byteOffset: number): number {
   return Buffer.from(text, 'utf8').subarray(0, Math.max(0, byteOffset)).toString('utf8').length;
 }
+
+/** Polyglot's spans count Unicode code points; JavaScript strings count UTF-16 units. */
+export function userOffset(source: PreparedSource, codePoints: number): number {
+  const units = [...source.text.slice(0, codePoints * 2)].slice(0, codePoints).join('').length;
+  return source.toUserOffset(units);
+}

@@ -3,7 +3,7 @@ import { unreadableSqlError } from '../core/lineage';
 import { QUERY_VIEW_NAME, type QueryViewOccurrence } from '../core/query-views';
 import { nodeType } from './ast';
 import { type AstNode, loadPolyglot } from './polyglot';
-import { lineColumnAt, type PreparedSource, prepareSource } from './source-text';
+import { lineColumnAt, type PreparedSource, prepareSource, userOffset } from './source-text';
 
 /** Statement kinds that read data (what the engines run); anything else is refused for lineage too. */
 const QUERY_KINDS = new Set(['select', 'union', 'intersect', 'except', 'values', 'subquery']);
@@ -44,12 +44,6 @@ export class DuneSqlTableReferenceParser implements SqlTableReferenceParser {
     });
     return occurrences;
   }
-}
-
-/** Polyglot's spans count Unicode code points; JavaScript strings count UTF-16 units. */
-function userOffset(source: PreparedSource, codePoints: number): number {
-  const units = [...source.text.slice(0, codePoints * 2)].slice(0, codePoints).join('').length;
-  return source.toUserOffset(units);
 }
 
 async function parseQuery(sql: string): Promise<{ statement: AstNode; source: PreparedSource }> {

@@ -11,11 +11,18 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
+import { HexTextComparison, refuseHexTextComparisons } from './hex-text-comparisons';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
-import { byteToCharOffset, lineColumnAt, type PreparedSource, prepareSource } from './source-text';
+import {
+  byteToCharOffset,
+  lineColumnAt,
+  type PreparedSource,
+  prepareSource,
+  userOffset,
+} from './source-text';
 
 /** Where translated DuneSQL runs: DuckDB on the local host, Trino on Athena. */
 export type TranslationTarget = 'duckdb' | 'athena';
@@ -106,8 +113,9 @@ export interface TranslateOptions {
    */
   hiddenDatabases?: readonly string[];
   /**
-   * Athena only: the base tables with their Athena column types, for typing the output columns
-   * (arrays, maps and rows are returned as JSON text; see nested-outputs.ts).
+   * The base tables with their Athena column types, for typing: on Athena the output columns
+   * (arrays, maps and rows are returned as JSON text; see nested-outputs.ts); on both, the
+   * comparisons of varbinary with quoted 0x text (hex-text-comparisons.ts).
    */
   tables?: readonly TableSchema[];
 }
@@ -199,6 +207,13 @@ export async function translate(
   const { rules, types } = TARGETS[target];
   const deterministic = isDeterministic(statement);
   let changed = false;
+  try {
+    refuseHexTextComparisons(polyglot, statement, options.tables ?? []);
+  } catch (error) {
+    if (!(error instanceof HexTextComparison)) throw error;
+    const at = error.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, error.offset));
+    throw new DuneSqlError('syntax', error.message, at);
+  }
   try {
     refuseEngineInternals(statement);
     changed = applyRules(polyglot, statement, rules, types);

@@ -1,6 +1,8 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { Dialect, parse } from '@polyglot-sql/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { athenaTableSchemas } from '../../functions/aws/catalog/glue-tables';
+import { BASE_TABLES } from '../../functions/datasets/base-tables';
 import { DUCKDB_SESSION_SETUP, DuneSqlError, translate } from '../../functions/dunesql';
 import { prepareSource } from '../../functions/dunesql/source-text';
 import { registerDuneFunctions } from '../../functions/local/engine/dune-functions';
@@ -352,6 +354,45 @@ describe('errors point at the SQL the user wrote', () => {
   it('refuses statements that are not queries', async () => {
     for (const sql of ['insert into t values (1)', 'create table x as select 1', 'explain select 1']) {
       expect((await failure(sql)).kind).toBe('not_a_query');
+    }
+  });
+
+  it('refuses a varbinary compared with quoted 0x text on both targets, saying how to write it', async () => {
+    const tables = athenaTableSchemas(BASE_TABLES);
+    const address = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+    for (const target of ['duckdb', 'athena'] as const) {
+      const refused = async (sql: string) =>
+        (await translate(sql, target, { tables }).catch((error: unknown) => error)) as DuneSqlError;
+      const error = await refused(
+        `select count(*)\nfrom tokens.transfers\nwhere  contract_address = '${address}'`,
+      );
+      expect(error).toBeInstanceOf(DuneSqlError);
+      expect(error.kind).toBe('syntax');
+      expect(error.message).toBe(
+        `Cannot compare varbinary with varchar: contract_address is varbinary, and '${address}' is text. Write the value without quotes, as a 0x literal (${address}), or convert text with from_hex('${address}'). (line 3, column 8)`,
+      );
+      expect(error.position).toEqual({ line: 3, column: 8 });
+      // IN lists, the other operand order, and a CTE's column are typed too.
+      expect(
+        (await refused(`select 1 from tokens.transfers t where t.contract_address in (0x01, '0x02')`))
+          .message,
+      ).toMatch(/t\.contract_address is varbinary, and '0x02'/);
+      expect((await refused(`select 1 from tokens.transfers where '0x01' <> "to"`)).message).toMatch(
+        /to is varbinary/,
+      );
+      expect(
+        (await refused(`with x as (select "from" as a from tokens.transfers) select 1 from x where a = '0x'`))
+          .message,
+      ).toMatch(/a is varbinary/);
+      // Text compared with text, or varbinary with a 0x literal, is fine; so is what cannot be typed.
+      for (const sql of [
+        `select 1 from tokens.transfers where symbol = '0xabc'`,
+        `select 1 from tokens.transfers where contract_address = ${address}`,
+        `select 1 from tokens.transfers where contract_address = from_hex('${address}')`,
+        `select 1 from dune.alice.labels where address = '${address}'`,
+      ]) {
+        await expect(translate(sql, target, { tables }), sql).resolves.toBeDefined();
+      }
     }
   });
 

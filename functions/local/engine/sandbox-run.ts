@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { link as fsLink, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type DuckDBConnection, type DuckDBInstance, type DuckDBType, StatementType } from '@duckdb/node-api';
+import { athenaTableSchemas } from '../../aws/catalog/glue-tables';
 import {
   type EngineRunResult,
   type PerformanceTier,
@@ -10,6 +11,7 @@ import {
   type ResultColumn,
 } from '../../core/engine';
 import { resultTooLarge } from '../../core/result-limits';
+import { BASE_TABLES } from '../../datasets/base-tables';
 import { DUCKDB_GLOBAL_SETTINGS, DuneSqlError, sessionMacrosFor, translate } from '../../dunesql';
 import { dunesqlFailure, type RanStatement, toQueryFailure } from './duckdb-errors';
 import { type RelationFile, relationSetup } from './relations';
@@ -340,12 +342,15 @@ function checkText(sql: string, elapsed: () => number): void {
 }
 
 /** The job's SQL as DuckDB runs it: DuneSQL translated, or (engine tests only) as written. */
+/** The base tables with their Trino types (as Athena has them), for the translation's typing. */
+const TYPED_BASE_TABLES = athenaTableSchemas(BASE_TABLES);
+
 async function toDuckDb(job: EngineJob, elapsed: () => number): Promise<RanStatement> {
   if (job.dialect === 'duckdb') return { sql: job.sql };
   const known = translations.get(job.sql);
   if (known) return known;
   try {
-    const translation = await translate(job.sql, 'duckdb');
+    const translation = await translate(job.sql, 'duckdb', { tables: TYPED_BASE_TABLES });
     const statement = { sql: translation.sql, translation };
     translations.set(job.sql, statement);
     return statement;
