@@ -39,6 +39,28 @@ describe('uploaded tables', () => {
     return { status, rows: results.result.rows };
   }
 
+  /** Appends CSV rows to one of Alice's tables through the Dune SDK. */
+  const insertCsv = (table: string, csv: string) =>
+    alice.uploads.insert({
+      namespace: 'alice',
+      table_name: table,
+      data: Buffer.from(csv),
+      content_type: ContentType.Csv,
+    });
+
+  /** A raw insert request into one of Alice's tables (any key, content type and headers). */
+  const postRows = (
+    table: string,
+    body: string,
+    options: { apiKey?: string; contentType?: string; headers?: Record<string, string> } = {},
+  ) =>
+    host.call(`/v1/uploads/alice/${table}/insert`, {
+      apiKey: options.apiKey ?? aliceKey,
+      method: 'POST',
+      headers: { 'content-type': options.contentType ?? 'text/csv', ...options.headers },
+      body,
+    });
+
   const TYPED_SCHEMA = [
     { name: 'label', type: ColumnType.Varchar },
     { name: 'address', type: ColumnType.Varbinary },
@@ -80,12 +102,7 @@ describe('uploaded tables', () => {
       '99999999999999999999999999999999999999,"Uni, V3",0xC02AAA39B223FE8D0A0E5C4F27EAD9083C756CC2,-42,19000000,7,1.5,true,2024-01-31T12:00:00+02:00',
       '0,"",0x,0,1,0,-0.25,FALSE,2024-02-01 00:00:00.123',
     ].join('\n');
-    const inserted = await alice.uploads.insert({
-      namespace: 'alice',
-      table_name: 'typed_rows',
-      data: Buffer.from(csv),
-      content_type: ContentType.Csv,
-    });
+    const inserted = await insertCsv('typed_rows', csv);
     expect(inserted).toMatchObject({ rows_written: 2, name: 'dune.alice.typed_rows' });
     expect((inserted as Json).bytes_written).toBeGreaterThan(0);
     const ndjson = `${JSON.stringify({ label: 'json', address: '0xab', amount: '12', delta: -1, block_number: 5, tx_index: 1, price: 2, active: false, seen_at: '2024-03-01', day: '2024-03-01' })}\n`;
@@ -163,6 +180,10 @@ describe('uploaded tables', () => {
     expect(found.results.map((result: Json) => result.full_name)).toContain('dune.alice.typed_rows');
     const bobs = await bodyOf(await host.call('/v1/datasets?type=uploaded_table', { apiKey: bobKey }));
     expect(bobs.datasets).toEqual([]);
+    const one = await bodyOf(await host.call('/v1/datasets/dune.alice.typed_rows', { apiKey: aliceKey }));
+    expect(one).toMatchObject({ full_name: 'dune.alice.typed_rows', type: 'uploaded_table' });
+    expect(one.columns.map((column: Json) => `${column.name} ${column.type}`)).toContain('amount uint256');
+    expect((await host.call('/v1/datasets/dune.alice.typed_rows', { apiKey: bobKey })).status).toBe(404);
   });
 
   it('joins an uploaded table with the onchain data (the README example)', async () => {
@@ -174,12 +195,7 @@ describe('uploaded tables', () => {
         { name: 'label', type: ColumnType.Varchar },
       ],
     });
-    await alice.uploads.insert({
-      namespace: 'alice',
-      table_name: 'labels',
-      data: Buffer.from('address,label\n0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2,WETH\n'),
-      content_type: ContentType.Csv,
-    });
+    await insertCsv('labels', 'address,label\n0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2,WETH\n');
     const joined = await runSql(`
       select l.label, count(*) as transfers
       from tokens.transfers t join dune.alice.labels l on l.address = t.contract_address
@@ -222,12 +238,10 @@ describe('uploaded tables', () => {
     const batches = Array.from({ length: 8 }, (_, batch) => batch);
     const answers = await Promise.all(
       batches.map((batch) =>
-        alice.uploads.insert({
-          namespace: 'alice',
-          table_name: 'concurrent',
-          data: Buffer.from(`batch,n\n${Array.from({ length: 50 }, (_, n) => `${batch},${n}`).join('\n')}\n`),
-          content_type: ContentType.Csv,
-        }),
+        insertCsv(
+          'concurrent',
+          `batch,n\n${Array.from({ length: 50 }, (_, n) => `${batch},${n}`).join('\n')}\n`,
+        ),
       ),
     );
     expect(answers.map((answer) => answer.rows_written)).toEqual(batches.map(() => 50));
@@ -245,12 +259,7 @@ describe('uploaded tables', () => {
       table_name: 'to_clear',
       schema: [{ name: 'n', type: ColumnType.Integer }],
     });
-    await alice.uploads.insert({
-      namespace: 'alice',
-      table_name: 'to_clear',
-      data: Buffer.from('n\n1\n2\n'),
-      content_type: ContentType.Csv,
-    });
+    await insertCsv('to_clear', 'n\n1\n2\n');
     expect((await runSql('select sum(n) as total from dune.alice.to_clear')).rows).toEqual([{ total: 3 }]);
     const beforeClear = (await host.services.uploads.get('dune.alice.to_clear'))!;
     expect(await alice.uploads.clear({ namespace: 'alice', table_name: 'to_clear' })).toMatchObject({
@@ -263,12 +272,7 @@ describe('uploaded tables', () => {
     expect(await host.services.uploads.addFile(beforeClear.fullName, beforeClear.generation, late, '')).toBe(
       false,
     );
-    await alice.uploads.insert({
-      namespace: 'alice',
-      table_name: 'to_clear',
-      data: Buffer.from('n\n40\n'),
-      content_type: ContentType.Csv,
-    });
+    await insertCsv('to_clear', 'n\n40\n');
     expect((await runSql('select sum(n) as total from dune.alice.to_clear')).rows).toEqual([{ total: 40 }]);
 
     expect(await alice.uploads.delete({ namespace: 'alice', table_name: 'to_clear' })).toMatchObject({
@@ -323,25 +327,14 @@ describe('uploaded tables', () => {
       is_private: true,
     });
     for (const table of ['shared', 'secret']) {
-      await alice.uploads.insert({
-        namespace: 'alice',
-        table_name: table,
-        data: Buffer.from(`v\n${table}\n`),
-        content_type: ContentType.Csv,
-      });
+      await insertCsv(table, `v\n${table}\n`);
     }
     expect((await runSql('select v from dune.alice.shared', bobKey)).rows).toEqual([{ v: 'shared' }]);
     const secret = await runSql('select v from dune.alice.secret', bobKey);
     expect(secret.status.state).toBe('QUERY_STATE_FAILED');
     expect(secret.status.error.message).toMatch(/dune\.alice\.secret does not exist/);
 
-    const insert = (table: string) =>
-      host.call(`/v1/uploads/alice/${table}/insert`, {
-        apiKey: bobKey,
-        method: 'POST',
-        headers: { 'content-type': 'text/csv' },
-        body: 'v\nbob\n',
-      });
+    const insert = (table: string) => postRows(table, 'v\nbob\n', { apiKey: bobKey });
     expect((await insert('shared')).status).toBe(403);
     expect((await insert('secret')).status).toBe(404);
     const bobClear = await host.call('/v1/uploads/alice/shared/clear', { apiKey: bobKey, method: 'POST' });
@@ -369,19 +362,8 @@ describe('uploaded tables', () => {
         { name: 'at', type: ColumnType.Timestamp },
       ],
     });
-    await alice.uploads.insert({
-      namespace: 'alice',
-      table_name: 'strict',
-      data: Buffer.from('id,amount,at\n1,5,2024-01-01\n'),
-      content_type: ContentType.Csv,
-    });
-    const insert = (body: string, contentType = 'text/csv') =>
-      host.call('/v1/uploads/alice/strict/insert', {
-        apiKey: aliceKey,
-        method: 'POST',
-        headers: { 'content-type': contentType },
-        body,
-      });
+    await insertCsv('strict', 'id,amount,at\n1,5,2024-01-01\n');
+    const insert = (body: string, contentType = 'text/csv') => postRows('strict', body, { contentType });
     const cases: [string, string, number, RegExp][] = [
       [
         'id,amount\n2,7\n3,-1\n',
@@ -421,12 +403,7 @@ describe('uploaded tables', () => {
 
     // A resent insert with its Idempotency-Key lands once; the key with other rows is refused.
     const keyed = (body: string) =>
-      host.call('/v1/uploads/alice/strict/insert', {
-        apiKey: aliceKey,
-        method: 'POST',
-        headers: { 'content-type': 'text/csv', 'idempotency-key': 'insert-strict-2' },
-        body,
-      });
+      postRows('strict', body, { headers: { 'idempotency-key': 'insert-strict-2' } });
     const first = await keyed('id,amount\n2,6\n');
     const resent = await keyed('id,amount\n2,6\n');
     expect([first.status, resent.status, resent.headers.get('idempotent-replayed')]).toEqual([
@@ -476,12 +453,7 @@ describe('uploaded tables', () => {
         error: expect.stringMatching(message),
       });
     }
-    const missing = await host.call('/v1/uploads/alice/nothing_here/insert', {
-      apiKey: aliceKey,
-      method: 'POST',
-      headers: { 'content-type': 'text/csv' },
-      body: 'v\n1\n',
-    });
+    const missing = await postRows('nothing_here', 'v\n1\n');
     expect(missing.status).toBe(404);
     expect((await bodyOf(missing)).error).toMatch(/Create it first with POST \/v1\/uploads/);
   });

@@ -25,6 +25,21 @@ export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandIn
   return items;
 }
 
+/** Every item of one `gsi1` partition, or those whose `gsi1sk` starts with `prefix`. */
+export function queryIndexPartition(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  partition: string,
+  prefix?: string,
+): Promise<Item[]> {
+  return queryAll(db, {
+    TableName: tableName,
+    IndexName: 'gsi1',
+    KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+    ExpressionAttributeValues: prefix ? { ':pk': partition, ':prefix': prefix } : { ':pk': partition },
+  });
+}
+
 export interface UpdateParts {
   /** `SET #a = :a, ...` (and `REMOVE ...` for undefined values when `removeUndefined`). */
   expression: string;

@@ -12,7 +12,7 @@ import type {
   PublishedVersion,
 } from '../../core/materialized-views';
 import { isConditionFailure } from './client';
-import { queryAll, setChanges, withoutKeys } from './expressions';
+import { queryIndexPartition, setChanges, withoutKeys } from './expressions';
 
 const INDEX_PARTITION = 'MATERIALIZED_VIEWS';
 
@@ -140,14 +140,7 @@ export class DynamoMaterializedViewStore implements MaterializedViewStore {
   }
 
   private async query(prefix?: string): Promise<MaterializedView[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
-      ExpressionAttributeValues: prefix
-        ? { ':pk': INDEX_PARTITION, ':prefix': prefix }
-        : { ':pk': INDEX_PARTITION },
-    });
+    const items = await queryIndexPartition(this.db, this.tableName, INDEX_PARTITION, prefix);
     return items.map(toView).sort((a, b) => a.fullName.localeCompare(b.fullName));
   }
 }

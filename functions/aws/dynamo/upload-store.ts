@@ -8,7 +8,7 @@ import {
 import { ConflictError } from '../../core/errors';
 import type { UploadedFile, UploadedTable, UploadStore } from '../../core/uploads';
 import { isConditionFailure } from './client';
-import { queryAll, withoutKeys } from './expressions';
+import { queryIndexPartition, withoutKeys } from './expressions';
 
 const INDEX_PARTITION = 'UPLOADS';
 
@@ -111,14 +111,7 @@ export class DynamoUploadStore implements UploadStore {
   }
 
   private async query(prefix?: string): Promise<UploadedTable[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
-      ExpressionAttributeValues: prefix
-        ? { ':pk': INDEX_PARTITION, ':prefix': prefix }
-        : { ':pk': INDEX_PARTITION },
-    });
+    const items = await queryIndexPartition(this.db, this.tableName, INDEX_PARTITION, prefix);
     return items
       .map((item) => withoutKeys(item) as unknown as UploadedTable)
       .sort((a, b) => a.fullName.localeCompare(b.fullName));
