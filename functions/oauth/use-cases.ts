@@ -32,7 +32,7 @@ export function randomToken(bytes = 32): string {
 /**
  * The token audience for a `resource` parameter (RFC 8707): the service's base URL. The base URL
  * itself and the resources it serves (`/mcp/v1`, `/v1`, as the protected resource metadata names
- * them) are accepted, so one token works on both; anything else is not ours.
+ * them, with any query) are accepted, so one token works on both; anything else is not ours.
  */
 export function audienceForResource(resource: string, baseUrl: string): string | undefined {
   let url: URL;
@@ -42,7 +42,9 @@ export function audienceForResource(resource: string, baseUrl: string): string |
     return undefined;
   }
   const base = new URL(baseUrl);
-  if (url.origin !== base.origin || url.hash || url.search) return undefined;
+  // A query is allowed (RFC 8707 §2: it may be "a useful and necessary part"): an MCP client may
+  // keep the tool selection, /mcp/v1?features=…, in the URL it names as the resource.
+  if (url.origin !== base.origin || url.hash) return undefined;
   const basePath = base.pathname.replace(/\/$/, '');
   const path = url.pathname.replace(/\/$/, '');
   const served = ['', '/mcp/v1', '/v1'].map((suffix) => `${basePath}${suffix}`);

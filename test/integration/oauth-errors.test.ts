@@ -219,6 +219,16 @@ describe('OAuth errors', () => {
       expect((await tokenRequest(host.baseUrl, { ...base, resource: `${host.baseUrl}/mcp/v1` })).status).toBe(
         200,
       );
+      // So is it with the tool selection a client keeps in the URL (RFC 8707 allows a query).
+      const again = await freshCode();
+      const selected = `${host.baseUrl}/mcp/v1?features=discovery&read_only=true`;
+      const answer = await tokenRequest(host.baseUrl, {
+        ...base,
+        code: again.code,
+        code_verifier: again.verifier,
+        resource: selected,
+      });
+      expect(answer.status).toBe(200);
     });
   });
 
