@@ -11,7 +11,6 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
-import { HexTextComparison, refuseHexTextComparisons } from './hex-text-comparisons';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
 import { type AstNode, loadPolyglot } from './polyglot';
@@ -23,6 +22,7 @@ import {
   prepareSource,
   userOffset,
 } from './source-text';
+import { refuseVarbinaryComparedWithText, VarbinaryComparedWithText } from './varbinary-comparisons';
 
 /** Where translated DuneSQL runs: DuckDB on the local host, Trino on Athena. */
 export type TranslationTarget = 'duckdb' | 'athena';
@@ -115,9 +115,14 @@ export interface TranslateOptions {
   /**
    * The base tables with their Athena column types, for typing: on Athena the output columns
    * (arrays, maps and rows are returned as JSON text; see nested-outputs.ts); on both, the
-   * comparisons of varbinary with quoted 0x text (hex-text-comparisons.ts).
+   * comparisons of varbinary with text (varbinary-comparisons.ts).
    */
   tables?: readonly TableSchema[];
+  /**
+   * The uploaded tables the SQL may read, `<namespace>.<table>` with their declared types: typed
+   * like the base tables, to refuse their text columns compared with varbinary.
+   */
+  uploads?: readonly TableSchema[];
 }
 
 type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
@@ -208,9 +213,9 @@ export async function translate(
   const deterministic = isDeterministic(statement);
   let changed = false;
   try {
-    refuseHexTextComparisons(polyglot, statement, options.tables ?? []);
+    refuseVarbinaryComparedWithText(polyglot, statement, options.tables ?? [], options.uploads);
   } catch (error) {
-    if (!(error instanceof HexTextComparison)) throw error;
+    if (!(error instanceof VarbinaryComparedWithText)) throw error;
     const at = error.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, error.offset));
     throw new DuneSqlError('syntax', error.message, at);
   }

@@ -396,6 +396,39 @@ describe('errors point at the SQL the user wrote', () => {
     }
   });
 
+  it("refuses an uploaded table's text column compared with a varbinary, on both targets", async () => {
+    const tables = athenaTableSchemas(BASE_TABLES);
+    const labels = (type: string) => [
+      {
+        schema: 'alice',
+        name: 'labels',
+        columns: [
+          { name: 'address', type },
+          { name: 'label', type: 'varchar' },
+        ],
+      },
+    ];
+    const join =
+      'select l.label, count(*)\nfrom tokens.transfers t\njoin dune.alice.labels l on l.address = t.contract_address\ngroup by 1';
+    for (const target of ['duckdb', 'athena'] as const) {
+      const error = (await translate(join, target, { tables, uploads: labels('varchar') }).catch(
+        (e: unknown) => e,
+      )) as DuneSqlError;
+      expect(error).toBeInstanceOf(DuneSqlError);
+      expect(error.message).toMatch(
+        /^Cannot compare varbinary with varchar: t\.contract_address is varbinary and l\.address is varchar\. If l\.address holds 0x text, compare from_hex\(l\.address\)/,
+      );
+      expect(error.position).toEqual({ line: 3, column: 41 });
+      for (const [sql, type] of [
+        [join, 'varbinary'],
+        [join.replace('on l.address', 'on from_hex(l.address)'), 'varchar'],
+        ["select * from dune.alice.labels where label = 'x' and address = '0xab'", 'varchar'],
+      ]) {
+        await expect(translate(sql!, target, { tables, uploads: labels(type!) }), sql).resolves.toBeDefined();
+      }
+    }
+  });
+
   it('maps an engine error position back to the user token', async () => {
     const sql = "select 0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2 as a,\n  date_add('day', 1, nope)";
     const translation = await translate(sql, 'duckdb');

@@ -311,6 +311,20 @@ describe('uploaded tables', () => {
       ],
     });
     expect((await runSql('select * from dune.alice.dataset_rates')).rows).toEqual([{ x: 1, y: 2 }]);
+
+    // A CSV's 0x strings stay varchar (as on Dune): joined with an address they are refused with
+    // the fix, not matched against nothing; from_hex makes the join.
+    await alice.uploads.uploadCsv({
+      table_name: 'addresses',
+      data: 'address\n0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2\n',
+    });
+    const join = (on: string) =>
+      runSql(`select count(*) as n from tokens.transfers t join dune.alice.dataset_addresses a on ${on}`);
+    const refused = await join('a.address = t.contract_address');
+    expect(refused.status.error.message).toMatch(
+      /a\.address is varchar\. If a\.address holds 0x text, compare from_hex\(a\.address\)/,
+    );
+    expect((await join('from_hex(a.address) = t.contract_address')).rows[0].n).toBeGreaterThan(0);
   });
 
   it('keeps private tables to their owner and lets others read public ones, never change them', async () => {

@@ -76,6 +76,9 @@ export class AthenaQueryEngine implements QueryEngine {
       relationCatalogs: STORED_RELATION_CATALOGS,
       ...(this.options.viewsDatabase ? { hiddenDatabases: [this.options.viewsDatabase] } : {}),
       tables: this.options.tables ?? [],
+      uploads: (request.relations ?? [])
+        .filter((relation) => relation.uploadFiles)
+        .map(({ schema, name, columns }) => ({ schema, name, columns: columns.map(uploadColumnOnAthena) })),
     }).catch((error: unknown) => {
       throw translationFailure(error);
     });
@@ -178,12 +181,15 @@ export class AthenaQueryEngine implements QueryEngine {
       catalog,
       schema,
       name,
-      columns: uploadFiles
-        ? columns.map((column) => ({ ...column, type: column.type.replace(/^u?int256$/i, 'decimal(38,0)') }))
-        : columns,
+      columns: uploadFiles ? columns.map(uploadColumnOnAthena) : columns,
       table: { database, name: versionTableName(`${catalog}.${schema}.${name}`, executionId) },
     }));
   }
+}
+
+/** An upload's declared column as Athena types it: uint256 and int256 are decimal(38,0). */
+function uploadColumnOnAthena(column: { name: string; type: string }) {
+  return { ...column, type: column.type.replace(/^u?int256$/i, 'decimal(38,0)') };
 }
 
 function usageOf(statistics: AthenaStatistics) {

@@ -341,18 +341,23 @@ function checkText(sql: string, elapsed: () => number): void {
   }
 }
 
-/** The job's SQL as DuckDB runs it: DuneSQL translated, or (engine tests only) as written. */
 /** The base tables with their Trino types (as Athena has them), for the translation's typing. */
 const TYPED_BASE_TABLES = athenaTableSchemas(BASE_TABLES);
 
+/** The job's SQL as DuckDB runs it: DuneSQL translated, or (engine tests only) as written. */
 async function toDuckDb(job: EngineJob, elapsed: () => number): Promise<RanStatement> {
   if (job.dialect === 'duckdb') return { sql: job.sql };
-  const known = translations.get(job.sql);
+  // Uploaded tables' declared types take part (a text column compared with varbinary is refused).
+  const uploads = job.relations
+    .filter((relation) => relation.format === 'upload')
+    .map(({ schema, name, columns }) => ({ schema, name, columns }));
+  const key = uploads.length ? `${job.sql}\n${JSON.stringify(uploads)}` : job.sql;
+  const known = translations.get(key);
   if (known) return known;
   try {
-    const translation = await translate(job.sql, 'duckdb', { tables: TYPED_BASE_TABLES });
+    const translation = await translate(job.sql, 'duckdb', { tables: TYPED_BASE_TABLES, uploads });
     const statement = { sql: translation.sql, translation };
-    translations.set(job.sql, statement);
+    translations.set(key, statement);
     return statement;
   } catch (error) {
     if (error instanceof DuneSqlError) throw dunesqlFailure(error, elapsed());
