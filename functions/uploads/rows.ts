@@ -1,4 +1,6 @@
-import { parse as parseCsv } from 'csv-parse/sync';
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { parse as csvParser } from 'csv-parse';
 import { BadRequestError } from '../core/errors';
 import {
   MAX_INTEGER_DIGITS,
@@ -12,21 +14,52 @@ import {
  * Rows of an upload, checked against the table's columns and written as the stored text lines
  * (core/uploads.ts, UploadFileStore): every value in one canonical text form both engines cast
  * back exactly. A request is all or nothing: the first bad value fails it, naming row and column.
+ * A body of megabytes is read a slice at a time, handing the event loop back between slices: the
+ * local host serves every other request from the same thread.
  */
+
+/** Text read per slice, and rows checked per slice (each a few milliseconds). */
+const SLICE_CHARS = 64 * 1024;
+const SLICE_ROWS = 2000;
 
 type RawValue = string | number | boolean | null;
 
-/** The stored lines of a CSV body whose header names the table's columns (in any order). */
-export function csvLines(text: string, columns: readonly UploadColumn[]): string[] {
-  const records = readCsv(text);
+/** A CSV body read: its header and its records. */
+export interface CsvTable {
+  header: CsvCell[];
+  records: CsvCell[][];
+}
+
+/** Reads a CSV body (RFC 4180, comma-separated, a header row first). */
+export async function readCsv(text: string): Promise<CsvTable> {
+  const parser = csvParser({
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    cast: (value, context) => ({ value: value === '' && !context.quoting ? null : value }),
+  });
+  const records: CsvCell[][] = [];
+  try {
+    for await (const record of Readable.from(slices(text), { objectMode: false }).pipe(parser)) {
+      records.push(record as CsvCell[]);
+    }
+  } catch (error) {
+    throw new BadRequestError(`The CSV cannot be read: ${(error as Error).message}`);
+  }
   const header = records.shift();
-  if (!header) return [];
+  return { header: header ?? [], records };
+}
+
+/** The stored lines of a CSV whose header names the table's columns (in any order). */
+export async function csvLines(csv: string | CsvTable, columns: readonly UploadColumn[]): Promise<string[]> {
+  const { header, records } = typeof csv === 'string' ? await readCsv(csv) : csv;
+  if (header.length === 0) return [];
   const positions = headerPositions(
     header.map((cell) => cell.value ?? ''),
     columns,
     'CSV header',
   );
-  return records.map((record, i) => {
+  return sliced(records, (record, i) => {
     if (record.length !== header.length) {
       throw new BadRequestError(
         `CSV row ${i + 1} has ${record.length} fields; the header has ${header.length}.`,
@@ -37,11 +70,11 @@ export function csvLines(text: string, columns: readonly UploadColumn[]): string
 }
 
 /** The stored lines of an NDJSON body: one JSON object per line, keyed by column name. */
-export function ndjsonLines(text: string, columns: readonly UploadColumn[]): string[] {
-  const lines: string[] = [];
+export async function ndjsonLines(text: string, columns: readonly UploadColumn[]): Promise<string[]> {
   const byName = new Map(columns.map((column, i) => [column.name, i]));
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
+  const positions = columns.map((_, position) => position);
+  const lines = await sliced(text.split('\n'), (line, i) => {
+    if (line.trim() === '') return undefined;
     let object: unknown;
     try {
       object = JSON.parse(line);
@@ -66,22 +99,17 @@ export function ndjsonLines(text: string, columns: readonly UploadColumn[]): str
       }
       values.set(position, value as RawValue);
     }
-    const positions = columns.map((_, position) => position);
-    lines.push(
-      storedLine(columns, positions, (position) => values.get(position) ?? null, `NDJSON line ${i + 1}`),
-    );
+    return storedLine(columns, positions, (position) => values.get(position) ?? null, `NDJSON line ${i + 1}`);
   });
-  return lines;
+  return lines.filter((line): line is string => line !== undefined);
 }
 
 /**
  * A CSV upload's columns, inferred from its header and values: bigint, double, boolean, date or
  * timestamp when every non-empty value reads as one, varchar otherwise.
  */
-export function inferCsvColumns(text: string): UploadColumn[] {
-  const records = readCsv(text);
-  const header = records.shift();
-  if (!header) throw new BadRequestError('The CSV is empty: give a header row and data rows.');
+export function inferCsvColumns({ header, records }: CsvTable): UploadColumn[] {
+  if (header.length === 0) throw new BadRequestError('The CSV is empty: give a header row and data rows.');
   const names = header.map((cell, i) => columnNameOf(cell.value ?? '', i));
   const seen = new Set<string>();
   for (const name of names) {
@@ -126,22 +154,9 @@ function columnNameOf(cell: string, position: number): string {
   return name;
 }
 
-interface CsvCell {
+export interface CsvCell {
   /** null: an empty field that was not quoted (NULL); "" when quoted. */
   value: string | null;
-}
-
-function readCsv(text: string): CsvCell[][] {
-  try {
-    return parseCsv(text, {
-      bom: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      cast: (value, context) => ({ value: value === '' && !context.quoting ? null : value }),
-    }) as unknown as CsvCell[][];
-  } catch (error) {
-    throw new BadRequestError(`The CSV cannot be read: ${(error as Error).message}`);
-  }
 }
 
 /** For each column, where its value is in a record (undefined: absent, so NULL). */
@@ -297,4 +312,23 @@ function canonicalTimestamp(value: string): string | undefined {
 
 function columnList(columns: readonly UploadColumn[]): string {
   return columns.map((column) => column.name).join(', ');
+}
+
+/** The text in slices, the event loop handed back before each. */
+async function* slices(text: string): AsyncGenerator<string> {
+  for (let start = 0; start < text.length; start += SLICE_CHARS) {
+    await nextTurn();
+    yield text.slice(start, start + SLICE_CHARS);
+  }
+}
+
+/** Maps the items a slice at a time, handing the event loop back between slices. */
+async function sliced<T, R>(items: readonly T[], map: (item: T, index: number) => R): Promise<R[]> {
+  const out: R[] = [];
+  for (let start = 0; start < items.length; start += SLICE_ROWS) {
+    if (start > 0) await nextTurn();
+    const end = Math.min(items.length, start + SLICE_ROWS);
+    for (let i = start; i < end; i++) out.push(map(items[i]!, i));
+  }
+  return out;
 }

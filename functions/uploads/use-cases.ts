@@ -18,7 +18,7 @@ import {
 import { assertWithinCreditLimit } from '../executions/use-cases';
 import { logger } from '../http/logger';
 import type { Services } from '../services';
-import { csvLines, inferCsvColumns, ndjsonLines } from './rows';
+import { csvLines, inferCsvColumns, ndjsonLines, readCsv } from './rows';
 
 /** What creating a table asks for (`POST /v1/uploads`). */
 export interface NewUpload {
@@ -103,7 +103,8 @@ export async function insertRows(
   now = new Date(),
 ): Promise<{ table: UploadedTable; rowsWritten: number; bytesWritten: number }> {
   const table = await ownedUpload(services, account, fullName);
-  const lines = format === 'csv' ? csvLines(body, table.columns) : ndjsonLines(body, table.columns);
+  const lines =
+    format === 'csv' ? await csvLines(body, table.columns) : await ndjsonLines(body, table.columns);
   return appendLines(services, account, table, lines, now);
 }
 
@@ -181,11 +182,12 @@ export async function uploadCsv(
   spec: { tableName: string; data: string; description: string; isPrivate: boolean },
   now = new Date(),
 ): Promise<{ table: UploadedTable; rowsWritten: number; bytesWritten: number }> {
-  const columns = inferCsvColumns(spec.data);
+  const csv = await readCsv(spec.data);
+  const columns = inferCsvColumns(csv);
   const tableName = `${CSV_UPLOAD_PREFIX}${spec.tableName.replace(new RegExp(`^${CSV_UPLOAD_PREFIX}`), '')}`;
   const fullName = uploadFullName(account.handle, tableName);
   // Every value is checked against the inferred columns before the old table goes.
-  const lines = csvLines(spec.data, columns);
+  const lines = await csvLines(csv, columns);
   const existing = await services.uploads.get(fullName);
   if (existing) await deleteUpload(services, account, fullName);
   const { table } = await createUpload(

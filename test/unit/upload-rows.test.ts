@@ -1,33 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import type { UploadColumn, UploadColumnType } from '../../functions/core/uploads';
-import { csvLines, inferCsvColumns, ndjsonLines } from '../../functions/uploads/rows';
+import { csvLines, inferCsvColumns, ndjsonLines, readCsv } from '../../functions/uploads/rows';
 
 const column = (type: UploadColumnType, nullable = true): UploadColumn => ({ name: 'v', type, nullable });
 
 /** The stored text of one CSV value of the type, or the error it raises. */
-function stored(type: UploadColumnType, value: string): string | null {
-  return (JSON.parse(csvLines(`v\n${value}\n`, [column(type)])[0]!) as { c0: string | null }).c0;
+async function stored(type: UploadColumnType, value: string): Promise<string | null> {
+  const [line] = await csvLines(`v\n${value}\n`, [column(type)]);
+  return (JSON.parse(line!) as { c0: string | null }).c0;
 }
 
 describe('upload values', () => {
-  it('writes each type in one canonical text both engines cast back exactly', () => {
-    expect(stored('varbinary', '0xC02aAA')).toBe('0xc02aaa');
-    expect(stored('varbinary', '0x')).toBe('0x');
-    expect(stored('uint256', '+007')).toBe('7');
-    expect(stored('uint256', '9'.repeat(38))).toBe('9'.repeat(38));
-    expect(stored('int256', `-${'9'.repeat(38)}`)).toBe(`-${'9'.repeat(38)}`);
-    expect(stored('bigint', '-9223372036854775808')).toBe('-9223372036854775808');
-    expect(stored('integer', '2147483647')).toBe('2147483647');
-    expect(stored('double', '1e3')).toBe('1000');
-    expect(stored('double', '-.5')).toBe('-0.5');
-    expect(stored('boolean', 'TRUE')).toBe('true');
-    expect(stored('date', '2024-02-29')).toBe('2024-02-29');
-    expect(stored('timestamp', '2024-02-29')).toBe('2024-02-29 00:00:00.000');
-    expect(stored('timestamp', '2024-01-01T00:30:00-0230')).toBe('2024-01-01 03:00:00.000');
-    expect(stored('timestamp', '2024-01-01 12:00')).toBe('2024-01-01 12:00:00.000');
-    expect(stored('timestamp', '2024-01-01T12:00:00.123456789Z')).toBe('2024-01-01 12:00:00.123');
-    expect(stored('timestamp', '2024-01-01 12:00:00 UTC')).toBe('2024-01-01 12:00:00.000');
-    expect(stored('varchar', ' keeps  spaces ')).toBe(' keeps  spaces ');
+  it('writes each type in one canonical text both engines cast back exactly', async () => {
+    expect(await stored('varbinary', '0xC02aAA')).toBe('0xc02aaa');
+    expect(await stored('varbinary', '0x')).toBe('0x');
+    expect(await stored('uint256', '+007')).toBe('7');
+    expect(await stored('uint256', '9'.repeat(38))).toBe('9'.repeat(38));
+    expect(await stored('int256', `-${'9'.repeat(38)}`)).toBe(`-${'9'.repeat(38)}`);
+    expect(await stored('bigint', '-9223372036854775808')).toBe('-9223372036854775808');
+    expect(await stored('integer', '2147483647')).toBe('2147483647');
+    expect(await stored('double', '1e3')).toBe('1000');
+    expect(await stored('double', '-.5')).toBe('-0.5');
+    expect(await stored('boolean', 'TRUE')).toBe('true');
+    expect(await stored('date', '2024-02-29')).toBe('2024-02-29');
+    expect(await stored('timestamp', '2024-02-29')).toBe('2024-02-29 00:00:00.000');
+    expect(await stored('timestamp', '2024-01-01T00:30:00-0230')).toBe('2024-01-01 03:00:00.000');
+    expect(await stored('timestamp', '2024-01-01 12:00')).toBe('2024-01-01 12:00:00.000');
+    expect(await stored('timestamp', '2024-01-01T12:00:00.123456789Z')).toBe('2024-01-01 12:00:00.123');
+    expect(await stored('timestamp', '2024-01-01 12:00:00 UTC')).toBe('2024-01-01 12:00:00.000');
+    expect(await stored('varchar', ' keeps  spaces ')).toBe(' keeps  spaces ');
   });
 
   it.each([
@@ -43,47 +44,55 @@ describe('upload values', () => {
     ['date', '2023-02-29', /a date such as/],
     ['timestamp', '2024-01-01T24:00:00Z', /ISO 8601 timestamp/],
     ['timestamp', '01/02/2024', /ISO 8601 timestamp/],
-  ] as const)('refuses %s %j, naming the row, the column and the form it wants', (type, value, message) => {
-    expect(() => stored(type, value)).toThrow(new RegExp(`CSV row 1, column v: .*${message.source}`));
-  });
+  ] as const)(
+    'refuses %s %j, naming the row, the column and the form it wants',
+    async (type, value, message) => {
+      await expect(stored(type, value)).rejects.toThrow(
+        new RegExp(`CSV row 1, column v: .*${message.source}`),
+      );
+    },
+  );
 
-  it('reads an empty CSV field as NULL, a quoted empty one as the empty string; NOT NULL columns refuse NULL', () => {
+  it('reads an empty CSV field as NULL, a quoted empty one as the empty string; NOT NULL columns refuse NULL', async () => {
     const columns = [column('varchar'), { name: 'w', type: 'varchar', nullable: true } as UploadColumn];
-    expect(csvLines('v,w\n,""\n', columns)).toEqual(['{"c0":null,"c1":""}']);
-    expect(() => csvLines('v\n""\n', [column('bigint', false)])).toThrow(/"" is not an integer/);
-    expect(() => csvLines('v\n\n1\n,\n', [column('bigint', false)])).toThrow(/CSV row 2 has 2 fields/);
+    expect(await csvLines('v,w\n,""\n', columns)).toEqual(['{"c0":null,"c1":""}']);
+    await expect(csvLines('v\n""\n', [column('bigint', false)])).rejects.toThrow(/"" is not an integer/);
+    await expect(csvLines('v\n\n1\n,\n', [column('bigint', false)])).rejects.toThrow(
+      /CSV row 2 has 2 fields/,
+    );
+    await expect(csvLines('v\n"1\n', [column('bigint', false)])).rejects.toThrow(/The CSV cannot be read/);
   });
 
-  it('takes a BOM, CRLF line ends, header names in any case and order, and leaves absent nullable columns NULL', () => {
+  it('takes a BOM, CRLF line ends, header names in any case and order, and leaves absent nullable columns NULL', async () => {
     const columns: UploadColumn[] = [
       { name: 'a', type: 'integer', nullable: true },
       { name: 'b', type: 'varchar', nullable: true },
       { name: 'c', type: 'boolean', nullable: true },
     ];
-    expect(csvLines('\uFEFFB, A \r\nx,1\r\n', columns)).toEqual(['{"c0":"1","c1":"x","c2":null}']);
+    expect(await csvLines('\uFEFFB, A \r\nx,1\r\n', columns)).toEqual(['{"c0":"1","c1":"x","c2":null}']);
   });
 
-  it('reads NDJSON objects by key, numbers and booleans as their text, and refuses what JSON cannot carry exactly', () => {
+  it('reads NDJSON objects by key, numbers and booleans as their text, and refuses what JSON cannot carry exactly', async () => {
     const columns: UploadColumn[] = [
       { name: 'n', type: 'bigint', nullable: true },
       { name: 'label', type: 'varchar', nullable: true },
       { name: 'ok', type: 'boolean', nullable: true },
     ];
-    expect(ndjsonLines('{"n": 5, "label": 12, "ok": true}\n\n{"LABEL": null}\n', columns)).toEqual([
+    expect(await ndjsonLines('{"n": 5, "label": 12, "ok": true}\n\n{"LABEL": null}\n', columns)).toEqual([
       '{"c0":"5","c1":"12","c2":"true"}',
       '{"c0":null,"c1":null,"c2":null}',
     ]);
-    expect(() => ndjsonLines('{"n": 9007199254740993}', columns)).toThrow(/send it as a string/);
-    expect(ndjsonLines('{"n": "9007199254740993"}', columns)[0]).toContain('"9007199254740993"');
+    await expect(ndjsonLines('{"n": 9007199254740993}', columns)).rejects.toThrow(/send it as a string/);
+    expect((await ndjsonLines('{"n": "9007199254740993"}', columns))[0]).toContain('"9007199254740993"');
   });
 
-  it('infers bigint, double, boolean, date and timestamp columns from a CSV, varchar otherwise', () => {
+  it('infers bigint, double, boolean, date and timestamp columns from a CSV, varchar otherwise', async () => {
     const csv = [
       'Id,Price ($),Live,Day,Seen At,Note,Empty,Address',
       '1,1.5,true,2024-01-01,2024-01-01T00:00:00Z,x,,0xab',
       '2,2,False,2024-01-02,2024-01-02,7,,0xcd',
     ].join('\n');
-    expect(inferCsvColumns(csv).map(({ name, type }) => `${name} ${type}`)).toEqual([
+    expect(inferCsvColumns(await readCsv(csv)).map(({ name, type }) => `${name} ${type}`)).toEqual([
       'id bigint',
       'price double',
       'live boolean',
@@ -93,8 +102,9 @@ describe('upload values', () => {
       'empty varchar',
       'address varchar',
     ]);
-    expect(() => inferCsvColumns('1st,b\n1,2\n')).toThrow(/column 1 \("1st"\) cannot be a column name/);
-    expect(() => inferCsvColumns('a,A\n1,2\n')).toThrow(/names the column a twice/);
-    expect(() => inferCsvColumns('')).toThrow(/The CSV is empty/);
+    const infer = async (text: string) => inferCsvColumns(await readCsv(text));
+    await expect(infer('1st,b\n1,2\n')).rejects.toThrow(/column 1 \("1st"\) cannot be a column name/);
+    await expect(infer('a,A\n1,2\n')).rejects.toThrow(/names the column a twice/);
+    await expect(infer('')).rejects.toThrow(/The CSV is empty/);
   });
 });
