@@ -90,9 +90,14 @@ export interface UploadStore {
    * the table was cleared or deleted meanwhile (the file is then not part of it).
    */
   addFile(fullName: string, generation: string, file: UploadedFile, updatedAt: string): Promise<boolean>;
-  /** Starts an empty generation; false when the table is gone or was cleared meanwhile. */
-  clear(fullName: string, from: string, to: string, updatedAt: string): Promise<boolean>;
-  delete(fullName: string): Promise<void>;
+  /**
+   * Starts an empty generation; answers the record as it was just before (its files are the old
+   * generation's, inserts that landed meanwhile included), or undefined when the table is gone or
+   * was cleared meanwhile.
+   */
+  clear(fullName: string, from: string, to: string, updatedAt: string): Promise<UploadedTable | undefined>;
+  /** Deletes the record; answers it as it was, or undefined when there was none. */
+  delete(fullName: string): Promise<UploadedTable | undefined>;
   listByAccount(accountId: string): Promise<UploadedTable[]>;
   /** Every table an account may read: its own and other accounts' public ones. */
   listReadableBy(accountId: string): Promise<UploadedTable[]>;

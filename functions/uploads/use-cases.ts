@@ -71,7 +71,13 @@ export async function createUpload(
     updatedAt: at,
   };
   await services.uploadFiles.createGeneration(table, table.generation);
-  await services.uploads.create(table);
+  try {
+    await services.uploads.create(table);
+  } catch (error) {
+    // Another request created the name meanwhile: its generation is not this one.
+    await services.uploadFiles.dropGeneration(table).catch(() => undefined);
+    throw error;
+  }
   await services.usage.addCredits(account.accountId, billingPeriodOf(now), CREATE_CREDITS);
   return { table, alreadyExisted: false };
 }
@@ -148,16 +154,19 @@ export async function clearUpload(services: Services, account: Account, fullName
   const table = await ownedUpload(services, account, fullName);
   const generation = newId(now.getTime());
   await services.uploadFiles.createGeneration(table, generation);
-  if (!(await services.uploads.clear(fullName, table.generation, generation, now.toISOString()))) {
+  const cleared = await services.uploads.clear(fullName, table.generation, generation, now.toISOString());
+  if (!cleared) {
+    await services.uploadFiles.dropGeneration({ ...table, generation, files: [] }).catch(() => undefined);
     throw new ConflictError(`Table ${fullName} changed while it was being cleared; clear it again.`);
   }
-  await releaseGeneration(services, table);
+  // The record as the switch left it: inserts that landed after it was read are released too.
+  await releaseGeneration(services, cleared);
 }
 
 export async function deleteUpload(services: Services, account: Account, fullName: string) {
-  const table = await ownedUpload(services, account, fullName);
-  await services.uploads.delete(fullName);
-  await releaseGeneration(services, table);
+  await ownedUpload(services, account, fullName);
+  const deleted = await services.uploads.delete(fullName);
+  if (deleted) await releaseGeneration(services, deleted);
 }
 
 /** The caller's tables, one page of them. */

@@ -253,7 +253,9 @@ describe('uploaded tables', () => {
     expect(table).toMatchObject({ row_count: 400 });
   });
 
-  it('clears a table (its columns stay) and deletes it', async () => {
+  it('clears a table (its columns stay) and deletes it, giving its storage back', async () => {
+    // Stored bytes (results count too: compared around each step only).
+    const storage = async () => (await alice.usage.getUsage()).bytes_used;
     await alice.uploads.create({
       namespace: 'alice',
       table_name: 'to_clear',
@@ -262,9 +264,17 @@ describe('uploaded tables', () => {
     await insertCsv('to_clear', 'n\n1\n2\n');
     expect((await runSql('select sum(n) as total from dune.alice.to_clear')).rows).toEqual([{ total: 3 }]);
     const beforeClear = (await host.services.uploads.get('dune.alice.to_clear'))!;
+    // An insert that lands after the table was read for the clear is cleared and released too.
+    const landed = { id: '01M8ZZZZZZZZZZZZZZZZZZZZZY', rows: 5, bytes: 7 };
+    expect(
+      await host.services.uploads.addFile(beforeClear.fullName, beforeClear.generation, landed, ''),
+    ).toBe(true);
+    await host.services.usage.addStorageBytes(beforeClear.accountId, landed.bytes);
+    const stored = await storage();
     expect(await alice.uploads.clear({ namespace: 'alice', table_name: 'to_clear' })).toMatchObject({
       message: expect.stringContaining('cleared'),
     });
+    expect(await storage()).toBe(stored - beforeClear.sizeBytes - landed.bytes);
     const cleared = await runSql('select count(*) as rows, sum(n) as total from dune.alice.to_clear');
     expect(cleared.rows).toEqual([{ rows: 0, total: null }]);
     // An insert that read the table before the clear cannot land in it afterwards.
@@ -274,10 +284,14 @@ describe('uploaded tables', () => {
     );
     await insertCsv('to_clear', 'n\n40\n');
     expect((await runSql('select sum(n) as total from dune.alice.to_clear')).rows).toEqual([{ total: 40 }]);
+    const beforeDelete = await storage();
+    const size = (await host.services.uploads.get('dune.alice.to_clear'))!.sizeBytes;
+    expect(size).toBeGreaterThan(0);
 
     expect(await alice.uploads.delete({ namespace: 'alice', table_name: 'to_clear' })).toMatchObject({
       message: expect.stringContaining('deleted'),
     });
+    expect(await storage()).toBe(beforeDelete - size);
     const gone = await runSql('select * from dune.alice.to_clear');
     expect(gone.status.state).toBe('QUERY_STATE_FAILED');
     expect(gone.status.error.message).toMatch(

@@ -74,21 +74,36 @@ export class DynamoUploadStore implements UploadStore {
     );
   }
 
-  async clear(fullName: string, from: string, to: string, updatedAt: string): Promise<boolean> {
-    return this.conditionally(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: keys(fullName),
-        UpdateExpression:
-          'SET generation = :to, files = :none, rowCount = :zero, sizeBytes = :zero, updatedAt = :at',
-        ConditionExpression: 'generation = :from',
-        ExpressionAttributeValues: { ':to': to, ':from': from, ':none': [], ':zero': 0, ':at': updatedAt },
-      }),
-    );
+  async clear(
+    fullName: string,
+    from: string,
+    to: string,
+    updatedAt: string,
+  ): Promise<UploadedTable | undefined> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys(fullName),
+          UpdateExpression:
+            'SET generation = :to, files = :none, rowCount = :zero, sizeBytes = :zero, updatedAt = :at',
+          ConditionExpression: 'generation = :from',
+          ExpressionAttributeValues: { ':to': to, ':from': from, ':none': [], ':zero': 0, ':at': updatedAt },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return Attributes ? (withoutKeys(Attributes) as unknown as UploadedTable) : undefined;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
   }
 
-  async delete(fullName: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys(fullName) }));
+  async delete(fullName: string): Promise<UploadedTable | undefined> {
+    const { Attributes } = await this.db.send(
+      new DeleteCommand({ TableName: this.tableName, Key: keys(fullName), ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes ? (withoutKeys(Attributes) as unknown as UploadedTable) : undefined;
   }
 
   async listByAccount(accountId: string): Promise<UploadedTable[]> {
