@@ -314,11 +314,18 @@ function columnList(columns: readonly UploadColumn[]): string {
   return columns.map((column) => column.name).join(', ');
 }
 
-/** The text in slices, the event loop handed back before each. */
+/**
+ * The text in slices, the event loop handed back before each. A slice never ends between the two
+ * halves of a surrogate pair (an emoji): each is encoded to UTF-8 on its own.
+ */
 async function* slices(text: string): AsyncGenerator<string> {
-  for (let start = 0; start < text.length; start += SLICE_CHARS) {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + SLICE_CHARS);
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff && end < text.length) end++;
     await nextTurn();
-    yield text.slice(start, start + SLICE_CHARS);
+    yield text.slice(start, end);
+    start = end;
   }
 }
 

@@ -63,6 +63,16 @@ describe('upload values', () => {
     await expect(csvLines('v\n"1\n', [column('bigint', false)])).rejects.toThrow(/The CSV cannot be read/);
   });
 
+  it('reads a body of many slices whole, an emoji across a slice boundary included', async () => {
+    const columns: UploadColumn[] = [{ name: 'label', type: 'varchar', nullable: true }];
+    // The header and 65,535 characters put the emoji's two UTF-16 halves on either side of 64 Ki.
+    const padding = 'x'.repeat(64 * 1024 - 'label\n'.length - 1);
+    const lines = await csvLines(`label\n${padding}😀\nä\n`, columns);
+    expect(lines.map((line) => JSON.parse(line).c0)).toEqual([`${padding}😀`, 'ä']);
+    const many = await csvLines(`label\n${'row\n'.repeat(50_000)}`, columns);
+    expect(many).toHaveLength(50_000);
+  });
+
   it('takes a BOM, CRLF line ends, header names in any case and order, and leaves absent nullable columns NULL', async () => {
     const columns: UploadColumn[] = [
       { name: 'a', type: 'integer', nullable: true },
