@@ -30,7 +30,10 @@ export const createUploadBody = z
       .describe('Your handle: the table is dune.<namespace>.<table_name>.'),
     table_name: uploadNameSchema('table_name'),
     description: z.string().max(10_000).default(''),
-    is_private: z.boolean().default(false),
+    is_private: z
+      .boolean()
+      .default(false)
+      .describe("Public unless true (Dune's default): a public table is readable by every account's SQL."),
     schema: z
       .array(columnSchema)
       .min(1, 'schema needs at least one column')
@@ -55,7 +58,10 @@ export const uploadCsvBody = z
     table_name: uploadNameSchema('table_name'),
     data: z.string().min(1, 'data must hold the CSV text: a header row, then the rows'),
     description: z.string().max(10_000).default(''),
-    is_private: z.boolean().default(false),
+    is_private: z
+      .boolean()
+      .default(false)
+      .describe("Public unless true (Dune's default): a public table is readable by every account's SQL."),
   })
   .transform((body) => ({
     tableName: body.table_name,
