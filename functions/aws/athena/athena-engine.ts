@@ -9,6 +9,7 @@ import {
 import { RESULT_LIMITS, resultLimitOf, resultTooLarge, storageQuotaUsedUp } from '../../core/result-limits';
 import { STORED_RELATION_CATALOGS, versionTableName, versionTablePrefix } from '../../core/stored-relations';
 import { DuneSqlError, type TableSchema, type TextStoredRelation, translate } from '../../dunesql';
+import { athenaColumnType } from '../catalog/glue-tables';
 import { ResultLimitExceeded, type ResultManifest, type S3Location } from '../results/s3-result-store';
 import type { AthenaQueries, AthenaStatistics } from './athena-queries';
 import type { RunRoleSessions } from './run-isolation';
@@ -187,9 +188,9 @@ export class AthenaQueryEngine implements QueryEngine {
   }
 }
 
-/** An upload's declared column as Athena types it: uint256 and int256 are decimal(38,0). */
+/** An upload's declared column as Athena types it. */
 function uploadColumnOnAthena(column: { name: string; type: string }) {
-  return { ...column, type: column.type.replace(/^u?int256$/i, 'decimal(38,0)') };
+  return { ...column, type: athenaColumnType(column.type) };
 }
 
 function usageOf(statistics: AthenaStatistics) {

@@ -82,9 +82,14 @@ export function athenaTableSchemas(tables: readonly TableDefinition[]): TableSch
     name: glueTableName(table),
     columns: table.columns.map((column) => ({
       name: column.name.toLowerCase(),
-      type: column.type.replace(/\b(?:uint256|int256)\b/gi, 'decimal(38,0)'),
+      type: athenaColumnType(column.type),
     })),
   }));
+}
+
+/** A DuneSQL column type as Athena types it (Trino spelling): uint256 and int256 are decimal(38,0). */
+export function athenaColumnType(type: string): string {
+  return type.replace(/\b(?:uint256|int256)\b/gi, 'decimal(38,0)');
 }
 
 /** Where a table's Parquet files live: `<prefix><schema>/<table>/[<date column>=YYYY-MM-DD/]`. */
