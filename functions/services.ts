@@ -20,7 +20,7 @@ import type { UsageStore } from './core/credits';
 import type { DashboardStore } from './core/dashboards';
 import type { DependencyGate } from './core/dependency-gate';
 import type { QueryEngine, ResultStore } from './core/engine';
-import type { ConcurrencyLimiter, ExecutionStore } from './core/executions';
+import type { ConcurrencyLimiter, ExecutionStore, ExecutionWatch } from './core/executions';
 import type { IdempotencyStore } from './core/idempotency';
 import type { SqlTableReferenceParser } from './core/lineage';
 import type { MaterializedViewStore, ViewVersionCatalog } from './core/materialized-views';
@@ -55,6 +55,8 @@ export interface Services extends HostAdapters {
   catalog: CatalogService;
   queries: QueryStore;
   executions: ExecutionStore;
+  /** Wakes a reader waiting for an execution to change (a status read held until the run ends). */
+  executionWatch: ExecutionWatch;
   materializedViews: MaterializedViewStore;
   pipelines: PipelineStore;
   limiter: ConcurrencyLimiter;
@@ -127,6 +129,12 @@ export function createServices(
   const materializedViews = options.soleWriter ? new SoleWriterViewCache(viewStore) : viewStore;
   const queryStore = new DynamoQueryStore(db, tableName);
   const uploads = new DynamoUploadStore(db, tableName);
+  // Finished runs never change: their status and result reads skip DynamoDB (both hosts).
+  const executions = new FinishedExecutionCache(
+    new DynamoExecutionStore(db, tableName),
+    10_000,
+    options.soleWriter ?? false,
+  );
   return {
     accounts: options.apiKeyRevocations
       ? new CachedApiKeys(accounts, {
@@ -147,12 +155,8 @@ export function createServices(
     mcpEvents: new DynamoMcpEventLog(db, tableName),
     oauth: new DynamoOAuthStore(db, tableName),
     queries: options.soleWriter ? new SoleWriterQueryCache(queryStore) : queryStore,
-    // Finished runs never change: their status and result reads skip DynamoDB (both hosts).
-    executions: new FinishedExecutionCache(
-      new DynamoExecutionStore(db, tableName),
-      10_000,
-      options.soleWriter ?? false,
-    ),
+    executions,
+    executionWatch: executions,
     limiter: counters,
     usage:
       options.soleWriter && options.creditLimitChanges

@@ -140,6 +140,18 @@ export interface ExecutionStore {
   listActive(accountId?: string): Promise<Execution[]>;
 }
 
+/**
+ * Lets a reader wait for an execution to change instead of re-reading it blindly: a status read
+ * held until the run ends answers as soon as it ends.
+ */
+export interface ExecutionWatch {
+  /**
+   * Resolves when the execution may have left `seen` (read it again to know), or after `millis`
+   * at most. Where no writer announces its changes (AWS), it resolves when a re-read is due.
+   */
+  changed(executionId: string, seen: ExecutionState, millis: number): Promise<void>;
+}
+
 /** Per-account cap on executions running at once (a single counter item, atomically updated). */
 export interface ConcurrencyLimiter {
   tryAcquire(accountId: string, limit: number): Promise<boolean>;

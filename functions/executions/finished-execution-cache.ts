@@ -1,10 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Execution,
   type ExecutionChanges,
   type ExecutionState,
   type ExecutionStore,
+  type ExecutionWatch,
   isTerminal,
 } from '../core/executions';
+import { WakeSignals } from '../core/wake-signals';
 
 /**
  * States an execution never leaves and in which it never changes: every transition is conditional
@@ -14,6 +17,12 @@ import {
 const FINAL_STATES: ReadonlySet<ExecutionState> = new Set(['QUERY_STATE_COMPLETED', 'QUERY_STATE_FAILED']);
 
 /**
+ * How often a reader waiting for a change re-reads an execution where other processes write it
+ * (AWS: the runner's Lambda records a run's end; a strongly consistent read costs one RCU).
+ */
+const REREAD_MS = 250;
+
+/**
  * An ExecutionStore that serves completed and failed executions from memory (and, in a process
  * that is the only writer, every execution it wrote): status and result
  * reads of a finished run (most reads) cost no DynamoDB round trip. Correct in every process, on
@@ -21,8 +30,10 @@ const FINAL_STATES: ReadonlySet<ExecutionState> = new Set(['QUERY_STATE_COMPLETE
  * cancelled is always read from the store. Bounded: the least recently used entries go first.
  * Callers get copies, so nothing they do to an answer reaches the cache.
  */
-export class FinishedExecutionCache implements ExecutionStore {
+export class FinishedExecutionCache implements ExecutionStore, ExecutionWatch {
   private readonly entries = new Map<string, Execution>();
+  /** Sole writer only: readers waiting for an execution to change, woken by this process's writes. */
+  private readonly changes = new WakeSignals();
   /**
    * Sole writer only: each account's active executions once read from the store, kept exact by
    * this process's own writes (slot order and queue positions then cost no index query).
@@ -98,6 +109,15 @@ export class FinishedExecutionCache implements ExecutionStore {
     }
   }
 
+  async changed(executionId: string, seen: ExecutionState, millis: number): Promise<void> {
+    if (!this.soleWriter) return sleep(Math.min(millis, REREAD_MS));
+    return this.changes.next(
+      executionId,
+      millis,
+      () => this.writing.has(executionId) || this.entries.get(executionId)?.state !== seen,
+    );
+  }
+
   async listActive(accountId?: string): Promise<Execution[]> {
     if (!this.soleWriter || accountId === undefined) return this.store.listActive(accountId);
     const active = this.active.get(accountId) ?? (await this.loadActive(accountId));
@@ -136,6 +156,7 @@ export class FinishedExecutionCache implements ExecutionStore {
   /** Sole writer: a record as this process just stored it. */
   private wrote(execution: Execution): void {
     this.remember(execution);
+    this.changes.wake(execution.executionId);
     this.loading.get(execution.accountId)?.set(execution.executionId, structuredClone(execution));
     const active = this.active.get(execution.accountId);
     if (!active) return;

@@ -19,6 +19,7 @@ import {
   executeSqlBody,
   executionIdPath,
   resultsQuery,
+  statusQuery,
   usageBody,
 } from './schemas';
 import { usageOf } from './usage';
@@ -55,8 +56,16 @@ export const executeSql = routeHandler(
 );
 
 export const getExecutionStatus = routeHandler(
-  { path: executionIdPath, docs: { summary: "An execution's state", response: executionStatusResponse } },
-  ({ services, account, path }) => results.statusOf(services, account, path.execution_id),
+  {
+    path: executionIdPath,
+    query: statusQuery,
+    docs: {
+      summary: "An execution's state; an unfinished one is answered when it ends, or after max_wait_ms",
+      response: executionStatusResponse,
+    },
+  },
+  ({ services, account, path, query }) =>
+    results.statusOf(services, account, path.execution_id, query.max_wait_ms),
 );
 
 export const cancelExecution = routeHandler(

@@ -9,7 +9,7 @@ import { readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { executionStatus, resultMetadata } from './presenter';
 import { PARAMS_PREFIX, type ResultsQuery } from './schemas';
-import { ownExecution, queuePosition } from './use-cases';
+import { awaitExecutionEnd, ownExecution, queuePosition } from './use-cases';
 
 /** Rows per page at most: an oversized `limit` is lowered and `next_offset` says where to go on. */
 export const MAX_PAGE_ROWS = 30_000;
@@ -22,8 +22,12 @@ export interface ResultsLocation {
   path: string;
 }
 
-export async function statusOf(services: Services, account: Account, executionId: string) {
-  const execution = await ownExecution(services, account, executionId);
+/**
+ * `GET /v1/execution/{id}/status`: the state once the execution has finished, or as it stands
+ * after `waitMillis` (see DEFAULT_STATUS_WAIT_MS).
+ */
+export async function statusOf(services: Services, account: Account, executionId: string, waitMillis = 0) {
+  const execution = await awaitExecutionEnd(services, account, executionId, waitMillis);
   return executionStatus(execution, {
     queuePosition: await queuePosition(services, execution),
     maxInflight: services.config.maxConcurrentExecutions,

@@ -167,6 +167,37 @@ export async function ownExecution(
   return execution;
 }
 
+/**
+ * The caller's execution once it has finished, or as it stands when `waitMillis` have passed or
+ * `signal` aborted. Between looks it waits for the execution to change (woken at once where this
+ * process writes it), at most `lookEveryMillis`; `onLook` hears each look of an unfinished one.
+ */
+export async function awaitExecutionEnd(
+  services: Services,
+  account: Account,
+  executionId: string,
+  waitMillis: number,
+  options: {
+    signal?: AbortSignal;
+    lookEveryMillis?: number;
+    onLook?: (execution: Execution, waitedMillis: number) => Promise<void>;
+  } = {},
+): Promise<Execution> {
+  const started = performance.now();
+  let execution = await ownExecution(services, account, executionId);
+  for (;;) {
+    const left = waitMillis - (performance.now() - started);
+    if (isTerminal(execution.state) || left <= 0 || options.signal?.aborted) return execution;
+    await options.onLook?.(execution, performance.now() - started);
+    await services.executionWatch.changed(
+      executionId,
+      execution.state,
+      Math.min(left, options.lookEveryMillis ?? left),
+    );
+    execution = await ownExecution(services, account, executionId);
+  }
+}
+
 /** 1-based position among the account's queued executions, while pending. */
 export async function queuePosition(services: Services, execution: Execution): Promise<number | undefined> {
   if (execution.state !== 'QUERY_STATE_PENDING') return undefined;

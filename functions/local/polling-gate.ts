@@ -1,6 +1,6 @@
 import type { AwaitRequest, DependencyGate } from '../core/dependency-gate';
 import type { DependencyGateResult } from '../core/pipeline-workflow';
-import { WakeSignals } from './wake-signals';
+import { WakeSignals } from '../core/wake-signals';
 
 /**
  * Local dependency gate: the Await Task's handler decides again as soon as a node of its pipeline

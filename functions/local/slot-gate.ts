@@ -1,6 +1,6 @@
 import type { SlotGate, SlotWaitRequest } from '../core/slot-gate';
+import { WakeSignals } from '../core/wake-signals';
 import type { SlotResult } from '../core/workflows';
-import { WakeSignals } from './wake-signals';
 
 /**
  * Local slot gate: the AcquireSlot Task's handler waits in process, trying again whenever one of

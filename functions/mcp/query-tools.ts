@@ -12,7 +12,7 @@ import {
   tierSchema,
 } from '../executions/schemas';
 import { usageOf } from '../executions/usage';
-import { executeSavedQuery, ownExecution } from '../executions/use-cases';
+import { awaitExecutionEnd, executeSavedQuery } from '../executions/use-cases';
 import { newQuerySchema, parameterList, queryEditSchema, queryIdSchema } from '../queries/schemas';
 import { createQuery, readableQuery, updateQuery } from '../queries/use-cases';
 import type { Services } from '../services';
@@ -23,7 +23,8 @@ import { annotate, formatBytes, guarded, jsonObject, nullableNumber, ok } from '
 /** Text budget for result rows in one tool answer (models pay per token). */
 export const MAX_RESULT_CHARS = 8_000;
 export const MAX_WAIT_SECONDS = 20;
-const POLL_MS = 250;
+/** How often a waiting getExecutionResults reports progress (when the client asked for it). */
+const PROGRESS_MS = 1_000;
 
 const queryId = queryIdSchema.describe('The integer query id returned by createServiceQuery.');
 const executionId = executionIdSchema.describe('The execution id returned by executeQueryById.');
@@ -248,12 +249,14 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
     (args, extra) =>
       guarded(async () => {
         const id = args.executionId;
-        const deadline = Date.now() + args.timeoutSeconds * 1000;
         const token = extra._meta?.progressToken;
-        let execution = await ownExecution(services, account, id);
         let progress = 0;
-        while (!isTerminal(execution.state) && Date.now() < deadline && !extra.signal.aborted) {
-          if (token !== undefined) {
+        const execution = await awaitExecutionEnd(services, account, id, args.timeoutSeconds * 1000, {
+          signal: extra.signal,
+          // Progress (if asked for) at least every PROGRESS_MS; the end itself is seen at once.
+          lookEveryMillis: PROGRESS_MS,
+          onLook: async (current, waitedMillis) => {
+            if (token === undefined) return;
             progress++;
             await extra
               .sendNotification({
@@ -261,14 +264,12 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
                 params: {
                   progressToken: token,
                   progress,
-                  message: `${execution.state}; waited ${((progress * POLL_MS) / 1000).toFixed(1)} s`,
+                  message: `${current.state}; waited ${(waitedMillis / 1000).toFixed(1)} s`,
                 },
               })
               .catch(() => undefined);
-          }
-          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-          execution = await ownExecution(services, account, id);
-        }
+          },
+        });
         return resultsAnswer(services, baseUrl, execution, args.limit, args.offset);
       }),
   );

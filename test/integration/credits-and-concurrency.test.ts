@@ -43,7 +43,7 @@ describe('credits, usage, the credit limit and the concurrency queue', () => {
     const first = await submitSql(host, RUNAWAY_SQL);
     await waitForStatus(host, first, (s) => s.state === 'QUERY_STATE_EXECUTING');
     const second = await submitSql(host, 'select 1 as x');
-    const queued = await bodyOf(await host.call(`/v1/execution/${second}/status`));
+    const queued = await bodyOf(await host.call(`/v1/execution/${second}/status?max_wait_ms=0`));
     expect(queued).toMatchObject({
       state: 'QUERY_STATE_PENDING',
       queue_position: 1,
@@ -99,7 +99,7 @@ describe('an execution the engine queues (all engine processes busy)', () => {
     expect((await host.services.executions.get(queued))?.engineRunId).toBe(queued);
     const seen = new Set<string>();
     for (let i = 0; i < 10; i++) {
-      seen.add((await bodyOf(await host.call(`/v1/execution/${queued}/status`))).state);
+      seen.add((await bodyOf(await host.call(`/v1/execution/${queued}/status?max_wait_ms=0`))).state);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect([...seen]).toEqual(['QUERY_STATE_PENDING']);

@@ -125,6 +125,30 @@ describe('the official Dune TypeScript SDK against the local host', () => {
     expect(read).toMatchObject({ is_archived: true, is_private: true, name: 'API Query' });
   });
 
+  it('runQuery at its default pace (a status call a second) sees a quick run end with its first status call', async () => {
+    const queryId = await client.query.createQuery({
+      name: 'WETH minutes',
+      query_sql: "select count(*) as minutes from prices.usd where symbol = 'WETH'",
+      is_private: true,
+    });
+    const statusCalls: string[] = [];
+    const pointed = globalThis.fetch;
+    vi.stubGlobal('fetch', (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (/\/execution\/[^/]+\/status/.test(url)) statusCalls.push(url);
+      return pointed(input, init);
+    });
+    try {
+      const result = await client.runQuery({ queryId });
+      expect(result.state).toBe('QUERY_STATE_COMPLETED');
+      expect(result.result!.rows[0]!.minutes).toBeGreaterThan(0);
+    } finally {
+      vi.stubGlobal('fetch', pointed);
+    }
+    // The read waited for the end instead of answering PENDING and leaving the SDK to sleep a second.
+    expect(statusCalls).toHaveLength(1);
+  });
+
   it('pages results, as JSON through next_uri and as CSV through the x-dune-next-* headers', async () => {
     const queryId = await client.query.createQuery({
       name: 'Pairs',

@@ -91,6 +91,47 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
     expect((await waitUntilFinished(host, id)).state).toBe('QUERY_STATE_CANCELLED');
   });
 
+  it('answers a status read of an unfinished execution when it ends, waiting at most max_wait_ms', async () => {
+    // The default wait (1 s) covers a quick run: the first read after the submit sees it completed.
+    const quick = await submitSql(host, 'select 42 as answer');
+    expect((await bodyOf(await host.call(`/v1/execution/${quick}/status?max_wait_ms=20000`))).state).toBe(
+      'QUERY_STATE_COMPLETED',
+    );
+
+    const id = await submitSql(host, RUNAWAY_SQL);
+    await waitForStatus(host, id, (s) => s.state === 'QUERY_STATE_EXECUTING');
+    // 0 answers at once; a wait that runs out answers the state as it then stands.
+    const now = await bodyOf(await host.call(`/v1/execution/${id}/status?max_wait_ms=0`));
+    expect(now).toMatchObject({ state: 'QUERY_STATE_EXECUTING', is_execution_finished: false });
+    const heldSince = performance.now();
+    const held = await bodyOf(await host.call(`/v1/execution/${id}/status?max_wait_ms=300`));
+    expect(held.state).toBe('QUERY_STATE_EXECUTING');
+    expect(performance.now() - heldSince).toBeGreaterThanOrEqual(290);
+    // A read that may wait 20 s answers as soon as the run ends: here a cancel, 100 ms in.
+    const waitSince = performance.now();
+    const waiting = host.call(`/v1/execution/${id}/status?max_wait_ms=20000`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await host.call(`/v1/execution/${id}/cancel`, { method: 'POST' });
+    expect((await bodyOf(await waiting)).state).toBe('QUERY_STATE_CANCELLED');
+    expect(performance.now() - waitSince).toBeLessThan(5_000);
+
+    // Another account's execution is not found at once, whatever the wait.
+    const other = await newAccountKey(host, 'waiter');
+    const foreignSince = performance.now();
+    const foreign = await host.call(`/v1/execution/${quick}/status?max_wait_ms=20000`, { apiKey: other });
+    expect(foreign.status).toBe(404);
+    expect(performance.now() - foreignSince).toBeLessThan(5_000);
+
+    for (const bad of ['-1', '20001', '1.5', 'soon']) {
+      const response = await host.call(`/v1/execution/${id}/status?max_wait_ms=${bad}`);
+      expect(response.status, bad).toBe(400);
+      expect((await bodyOf(response)).error, bad).toMatch(/max_wait_ms/);
+    }
+    const unknown = await host.call(`/v1/execution/${id}/status?wait=5`);
+    expect(unknown.status).toBe(400);
+    expect((await bodyOf(unknown)).error).toMatch(/wait/);
+  });
+
   it('refuses sandbox escapes as failed executions', async () => {
     for (const sql of [
       "select * from read_csv('/etc/passwd')",

@@ -153,7 +153,7 @@ describe('npm start: the local host as a process', () => {
     const { execution_id: id } = (await submitted.json()) as { execution_id: string };
     for (let i = 0; i < 200; i++) {
       const status = (await (
-        await fetch(`${first.baseUrl}/v1/execution/${id}/status`, { headers })
+        await fetch(`${first.baseUrl}/v1/execution/${id}/status?max_wait_ms=0`, { headers })
       ).json()) as { state: string };
       if (status.state === 'QUERY_STATE_EXECUTING') break;
       await new Promise((resolve) => setTimeout(resolve, 50));

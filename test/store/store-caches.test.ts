@@ -199,6 +199,44 @@ describe('caches in front of DynamoDB', () => {
       expect((await after)?.state).toBe('QUERY_STATE_COMPLETED');
     });
 
+    it('as the sole writer, wakes a reader waiting for an execution to change at its write, one seen late included', async () => {
+      const cache = new FinishedExecutionCache(executions, 100, true);
+      const execution = pending();
+      await cache.create(execution);
+      const id = execution.executionId;
+      // Woken by the write, long before the 10 s it would otherwise wait.
+      const started = performance.now();
+      const waiting = cache.changed(id, 'QUERY_STATE_PENDING', 10_000);
+      await cache.transition(id, ['QUERY_STATE_PENDING'], { state: 'QUERY_STATE_EXECUTING' });
+      await waiting;
+      expect(performance.now() - started).toBeLessThan(5_000);
+      // A change that landed before the reader began to wait (it read PENDING earlier) ends the wait at once.
+      const late = performance.now();
+      await cache.changed(id, 'QUERY_STATE_PENDING', 10_000);
+      expect(performance.now() - late).toBeLessThan(5_000);
+      // Nothing changes: the wait lasts its time.
+      const quiet = performance.now();
+      await cache.changed(id, 'QUERY_STATE_EXECUTING', 200);
+      expect(performance.now() - quiet).toBeGreaterThanOrEqual(190);
+      // Another execution's write does not wake it.
+      const other = pending();
+      await cache.create(other);
+      const unrelated = performance.now();
+      const stillWaiting = cache.changed(id, 'QUERY_STATE_EXECUTING', 300);
+      await cache.transition(other.executionId, ['QUERY_STATE_PENDING'], { state: 'QUERY_STATE_EXECUTING' });
+      await stillWaiting;
+      expect(performance.now() - unrelated).toBeGreaterThanOrEqual(290);
+    });
+
+    it('in a process of many writers (AWS), a waiting reader is told to read again after at most 250 ms', async () => {
+      const cache = new FinishedExecutionCache(executions, 100, false);
+      const started = performance.now();
+      await cache.changed(newId(), 'QUERY_STATE_EXECUTING', 10_000);
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(240);
+      expect(waited).toBeLessThan(5_000);
+    });
+
     it('caches a run that ends through it, and stays bounded (least recently used out first)', async () => {
       const { store, reads } = counting<ExecutionStore>(executions, 'get');
       const cache = new FinishedExecutionCache(store, 2);

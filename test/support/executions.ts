@@ -21,18 +21,25 @@ export async function submitSql(
   return body.execution_id as string;
 }
 
-/** Polls the status endpoint until the predicate holds (or fails the test after `timeoutMs`). */
+/**
+ * Polls the status endpoint until the predicate holds (or fails the test after `timeoutMs`). Each
+ * read answers at once (max_wait_ms=0): the predicate may want a state on the way, not the end.
+ */
 export async function waitForStatus(
   host: TestHost,
   executionId: string,
   until: (status: Json) => boolean,
   timeoutMs = 20_000,
   apiKey?: string,
+  maxWaitMs = 0,
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = await bodyOf(
-      await host.call(`/v1/execution/${executionId}/status`, apiKey ? { apiKey } : {}),
+      await host.call(
+        `/v1/execution/${executionId}/status?max_wait_ms=${maxWaitMs}`,
+        apiKey ? { apiKey } : {},
+      ),
     );
     if (until(status)) return status;
     if (Date.now() > deadline) throw new Error(`status never matched: ${JSON.stringify(status)}`);
@@ -40,6 +47,7 @@ export async function waitForStatus(
   }
 }
 
+/** Status reads held until the execution ends (a second at a time), as clients read it. */
 export function waitUntilFinished(host: TestHost, executionId: string, timeoutMs?: number, apiKey?: string) {
   return waitForStatus(
     host,
@@ -47,6 +55,7 @@ export function waitUntilFinished(host: TestHost, executionId: string, timeoutMs
     (status) => status.is_execution_finished === true,
     timeoutMs,
     apiKey,
+    1_000,
   );
 }
 

@@ -1,12 +1,16 @@
 /**
- * In-process wake-ups for the local gates: a handler waits on a key (a pipeline, an account) until
+ * In-process wake-ups: a waiter waits on a key (a pipeline, an account, an execution) until
  * something that may change its answer happens there, or until a re-check is due anyway.
  */
 export class WakeSignals {
   private readonly listeners = new Map<string, Set<() => void>>();
 
-  /** Resolves at the next `wake(key)` or after `millis`, whichever comes first. */
-  next(key: string, millis: number): Promise<void> {
+  /**
+   * Resolves at the next `wake(key)` or after `millis`, whichever comes first. `changedAlready`
+   * is asked once the waiter is listening: a change that landed between the caller's last look
+   * and this call would otherwise be missed until `millis` passed.
+   */
+  next(key: string, millis: number, changedAlready?: () => boolean): Promise<void> {
     return new Promise((resolve) => {
       const listeners = this.listeners.get(key) ?? new Set();
       this.listeners.set(key, listeners);
@@ -18,6 +22,7 @@ export class WakeSignals {
       };
       const timer = setTimeout(wake, millis);
       listeners.add(wake);
+      if (changedAlready?.()) wake();
     });
   }
 
