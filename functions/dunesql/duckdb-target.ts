@@ -660,28 +660,78 @@ const sortWithComparator: Rule = (args, context) => {
   );
 };
 
-const INTEGER_TYPES = new Set(['tiny_int', 'small_int', 'int', 'big_int']);
+/** polyglot's integer types → DuckDB's type and Trino's name for it (in Trino's cast errors). */
+const INTEGER_TYPES: Record<string, { duckDb: string; trino: string }> = {
+  tiny_int: { duckDb: 'TINYINT', trino: 'TINYINT' },
+  small_int: { duckDb: 'SMALLINT', trino: 'SMALLINT' },
+  int: { duckDb: 'INTEGER', trino: 'INT' },
+  big_int: { duckDb: 'BIGINT', trino: 'BIGINT' },
+};
 
 /**
- * A double cast to an integer type rounds half away from zero in Trino (MathFunctions.round);
- * DuckDB rounds half to even. typeof() picks the rounding path (an argument's type is not known
- * to the translator), both branches having the target type.
+ * Casts to an integer type, where Trino and DuckDB differ by the value's type (known only at run
+ * time, to typeof(); every branch has the target type):
+ * - a double rounds half away from zero in Trino (MathFunctions.round); DuckDB rounds half to even;
+ * - text must be an integer as Java's Long.parseLong reads it (`12`, `-7`, `+3`; no fraction, no
+ *   spaces): Trino fails `cast('12.5' as integer)` with "Cannot cast '12.5' to INT" (try_cast:
+ *   NULL), where DuckDB rounds it to 13.
  */
 const integerCast =
   (kind: 'cast' | 'try_cast'): Rule =>
   (_args, context, node) => {
     const cast = node[kind];
-    if (!INTEGER_TYPES.has(cast.to?.data_type)) return undefined;
+    const target = INTEGER_TYPES[cast.to?.data_type];
+    if (!target) return undefined;
     const fn = kind === 'cast' ? 'CAST' : 'TRY_CAST';
     const rounded = context.template(`${fn}(round(TRY_CAST(__1 AS DOUBLE)) AS BIGINT)`, [cast.this]);
     const plain = structuredClone(node);
     plain[kind].this = rounded;
+    const text = 'TRY_CAST(__1 AS VARCHAR)';
+    const notAnInteger =
+      kind === 'cast'
+        ? failAs(target.duckDb, `'Cannot cast ''' || ${text} || ''' to ${target.trino}'`)
+        : `CAST(NULL AS ${target.duckDb})`;
     // The user's own cast comes first in the text, so an error in it maps back to where they wrote it.
-    return context.template(`CASE WHEN typeof(__1) NOT IN ('DOUBLE', 'FLOAT') THEN __2 ELSE __3 END`, [
-      cast.this,
-      node,
-      plain,
-    ]);
+    return context.template(
+      `CASE WHEN typeof(__1) NOT IN ('DOUBLE', 'FLOAT', 'VARCHAR') THEN __2 ` +
+        `WHEN typeof(__1) = 'VARCHAR' THEN CASE WHEN regexp_full_match(${text}, '[+-]?[0-9]+') THEN __2 ELSE ${notAnInteger} END ` +
+        'ELSE __3 END',
+      [cast.this, node, plain],
+    );
+  };
+
+/** The number a literal divisor is written as (`2`, `-2`, `(0)`), or undefined for any other node. */
+function numberLiteral(node: AstNode): string | undefined {
+  const kind = nodeType(node);
+  if (kind === 'neg' || kind === 'paren') return numberLiteral(node[kind].this);
+  return kind === 'literal' && node.literal.literal_type === 'number'
+    ? String(node.literal.value)
+    : undefined;
+}
+
+/**
+ * Trino fails an exact division or remainder by zero (integers and decimals: "Division by zero")
+ * where DuckDB answers NULL. The divisor becomes a failure when it is zero, the dividend is not
+ * NULL (Trino's operators answer NULL for NULL input) and neither operand is a double or real
+ * (those follow IEEE 754 in Trino). typeof() tells the types at run time, an aggregate's included.
+ * The failure stands in as UTINYINT, which a typed divisor's type absorbs, so the quotient keeps
+ * its type. A divisor written as a number other than zero is left alone; a literal integer zero
+ * is typed INTEGER, as Trino types it (DuckDB would let it take the failure's narrower type).
+ * dunesql_fail rather than error(), so try(a / b), Trino's idiom for "NULL instead", still binds
+ * (and answers NULL).
+ */
+const exactByZero =
+  (operator: '/' | '%'): Rule =>
+  (args, context) => {
+    if (args.length !== 2) return undefined;
+    const literal = numberLiteral(args[1]!);
+    if (literal !== undefined && Number(literal) !== 0) return undefined;
+    const divisor = literal !== undefined && /^\d+$/.test(literal) ? 'CAST(__2 AS INTEGER)' : '__2';
+    return context.template(
+      `__1 ${operator} CASE WHEN __2 = 0 AND __1 IS NOT NULL AND typeof(__1) NOT IN ('DOUBLE', 'FLOAT') ` +
+        `AND typeof(__2) NOT IN ('DOUBLE', 'FLOAT') THEN ${failAs('UTINYINT', "'Division by zero'")} ELSE ${divisor} END`,
+      args,
+    );
   };
 
 /**
@@ -769,6 +819,8 @@ export const DUCKDB_RULES: RuleSet = {
   approx_distinct: (args, context) => context.template('count(DISTINCT __1)', args.slice(0, 1)),
   add: intervalArithmetic('date_plus'),
   sub: intervalArithmetic('date_minus'),
+  div: exactByZero('/'),
+  mod: exactByZero('%'),
   // Seconds since the epoch as an instant (a zone or offset argument changes only how Trino
   // displays it). polyglot rewrote the call itself, but not under HOUR(), CAST(), AT TIME ZONE.
   from_unixtime: (args, context) => context.template(`${HELPER_PREFIX}from_unixtime(__1)`, args.slice(0, 1)),

@@ -118,7 +118,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         'cast(value as type) → type',
-        "Converts a value; fails on values that do not convert. Types: boolean, integer, bigint, double, decimal(p,s), varchar, varbinary, date, timestamp, json, uint256, int256, array(T), map(K,V). To varchar, a varbinary gives `0x` and lowercase hex (DuneSQL's own cast: `'https://etherscan.io/tx/' || cast(tx_hash as varchar)`; Athena refuses it, write `'0x' || lower(to_hex(x))` there), a timestamp `2024-01-02 03:04:05.000 UTC`, a double Java's notation (`1.0E7`).",
+        "Converts a value; fails on values that do not convert. Types: boolean, integer, bigint, double, decimal(p,s), varchar, varbinary, date, timestamp, json, uint256, int256, array(T), map(K,V). Text converts to an integer type only when it is one (`'42'`, `'-7'`; `cast('12.5' as integer)` fails: cast to double first, then round); a double rounds half away from zero. To varchar, a varbinary gives `0x` and lowercase hex (DuneSQL's own cast: `'https://etherscan.io/tx/' || cast(tx_hash as varchar)`; Athena refuses it, write `'0x' || lower(to_hex(x))` there), a timestamp `2024-01-02 03:04:05.000 UTC`, a double Java's notation (`1.0E7`).",
         "cast('42' as bigint) + 1",
         '43',
       ),
@@ -264,12 +264,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       operator(
         '/',
         ['x + y', 'x - y', 'x * y', 'x / y', 'x % y', '-x'],
-        'Arithmetic. Integer division truncates (`7 / 2` is 3): divide by a double (`7 / 2e0`) or cast for a fraction.',
+        'Arithmetic. Integer division truncates (`7 / 2` is 3): divide by a double (`7 / 2e0`) or cast for a fraction. An integer or decimal divided by zero (`/`, `%`, mod) fails the query with "Division by zero": write `try(x / y)` or `x / nullif(y, 0)` for NULL instead.',
         '7 / 2',
         '3',
         {
           localNote:
-            'integer division by zero is NULL locally (Trino raises "Division by zero"); write nullif(divisor, 0) to get NULL on both.',
+            'a double divided by zero is NULL locally (Trino: Infinity, or NaN for 0/0); write x / nullif(y, 0) to get NULL on both.',
         },
       ),
       trino('abs(x) → same type', 'Absolute value.', 'abs(-5)', '5'),

@@ -265,9 +265,9 @@ describe('errors', () => {
       { line: 2, column: 8 },
     ],
     [
-      "SELECT 'x' AS a,\n  cast('abc' AS integer) AS b",
+      "SELECT 'x' AS a,\n  cast('abc' AS date) AS b",
       'execution_error',
-      /^Conversion Error: Could not convert string 'abc' to INT32/,
+      /^Conversion Error: invalid date field format: "abc"/,
       { line: 2, column: 3 },
     ],
     // DuckDB counts UTF-8 bytes; positions are reported in characters.
