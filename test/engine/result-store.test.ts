@@ -157,6 +157,19 @@ describe('paging a 150k-row result', () => {
     ]);
   });
 
+  it('reads a page that holds the whole result straight through, in stored order, as a paged read would', async () => {
+    const whole = await page({ limit: ROWS, offset: 0 });
+    expect(whole.totalRowCount).toBe(ROWS);
+    expect(whole.rows).toHaveLength(ROWS);
+    expect(whole.rows.every((row, k) => row.i === k)).toBe(true);
+    // The same rows as one row short of the whole, then the last row.
+    const short = await page({ limit: ROWS - 1, offset: 0 });
+    const rest = await page({ limit: 10, offset: ROWS - 1 });
+    expect([...short.rows, ...rest.rows]).toEqual(whole.rows);
+    const projected = await page({ columns: ['project', 'i'], limit: ROWS + 5, offset: 0 });
+    expect(projected.rows[ROWS - 1]).toEqual({ project: whole.rows[ROWS - 1]!.project, i: ROWS - 1 });
+  });
+
   it('returns the last partial page, and empty rows with the true total past the end', async () => {
     const last = await page({ limit: 1000, offset: ROWS - 10 });
     expect(last.rows.map((row) => row.i)).toEqual(Array.from({ length: 10 }, (_, k) => ROWS - 10 + k));

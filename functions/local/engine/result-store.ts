@@ -140,7 +140,13 @@ export class DuckDbResultStore implements ResultStore {
       const columns = request.columns
         ? request.columns.map((name) => resolve(info.columns, name, 'columns'))
         : info.columns;
-      const compiled = compilePageQuery(path, info.columns, columns, request, this.options.sampleSeed ?? 42);
+      const compiled = compilePageQuery(
+        path,
+        info,
+        columns,
+        request,
+        this.options.sampleSeed ?? 42,
+      );
       const rows = (await runQuery(connection, compiled)).getRows();
       const totalRowCount =
         request.filters === undefined || request.sampleCount !== undefined
@@ -276,7 +282,7 @@ class Parameters {
 
 function compilePageQuery(
   path: string,
-  all: StoredColumn[],
+  { columns: all, rowCount }: ResultInfo,
   projected: StoredColumn[],
   request: ResultPageRequest,
   seed: number,
@@ -298,9 +304,15 @@ function compilePageQuery(
     sql = `SELECT ${projection} FROM (${sample})${order || ` ORDER BY ${ROW_NUMBER}`}`;
   } else {
     const where = request.filters ? ` WHERE ${compileFilter(request.filters, all, parameters)}` : '';
-    const limit = parameters.add(request.limit);
-    const offset = parameters.add(request.offset);
-    sql = `SELECT ${projection} FROM ${source}${where}${order} LIMIT ${limit} OFFSET ${offset}`;
+    if (!where && !order && request.offset === 0 && request.limit >= rowCount) {
+      // The whole file in its stored order (the common first page of a small result): without
+      // LIMIT, DuckDB scans it straight instead of planning a row-number ordering (half the time).
+      sql = `SELECT ${projection} FROM ${source}`;
+    } else {
+      const limit = parameters.add(request.limit);
+      const offset = parameters.add(request.offset);
+      sql = `SELECT ${projection} FROM ${source}${where}${order} LIMIT ${limit} OFFSET ${offset}`;
+    }
   }
   return { sql, values: parameters.values, types: parameters.types };
 }
