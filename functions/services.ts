@@ -16,6 +16,7 @@ import { DynamoUploadStore } from './aws/dynamo/upload-store';
 import { DynamoVisualizationStore } from './aws/dynamo/visualization-store';
 import type { AccountStore } from './core/accounts';
 import type { CatalogStatsStore } from './core/catalog-ports';
+import { type ChangeWatch, REREAD_EVERY } from './core/change-watch';
 import type { UsageStore } from './core/credits';
 import type { DashboardStore } from './core/dashboards';
 import type { DependencyGate } from './core/dependency-gate';
@@ -26,7 +27,7 @@ import type { SqlTableReferenceParser } from './core/lineage';
 import type { MaterializedViewStore, ViewVersionCatalog } from './core/materialized-views';
 import type { McpEventLog } from './core/mcp-events';
 import type { OAuthStore } from './core/oauth';
-import type { PipelineStore } from './core/pipelines';
+import type { PipelineState, PipelineStore } from './core/pipelines';
 import type { QueryStore } from './core/queries';
 import type { RefreshScheduleRegistry } from './core/refresh-schedules';
 import type { SlotGate } from './core/slot-gate';
@@ -57,6 +58,8 @@ export interface Services extends HostAdapters {
   executions: ExecutionStore;
   /** Wakes a reader waiting for an execution to change (a status read held until the run ends). */
   executionWatch: ExecutionWatch;
+  /** The same for pipeline runs. */
+  pipelineWatch: ChangeWatch<PipelineState>;
   materializedViews: MaterializedViewStore;
   pipelines: PipelineStore;
   limiter: ConcurrencyLimiter;
@@ -129,6 +132,8 @@ export function createServices(
   const materializedViews = options.soleWriter ? new SoleWriterViewCache(viewStore) : viewStore;
   const queryStore = new DynamoQueryStore(db, tableName);
   const uploads = new DynamoUploadStore(db, tableName);
+  const pipelineStore = new DynamoPipelineStore(db, tableName);
+  const pipelines = options.soleWriter ? new SoleWriterPipelineCache(pipelineStore) : pipelineStore;
   // Finished runs never change: their status and result reads skip DynamoDB (both hosts).
   const executions = new FinishedExecutionCache(
     new DynamoExecutionStore(db, tableName),
@@ -149,9 +154,8 @@ export function createServices(
       new UploadedTables(uploads),
     ]),
     materializedViews,
-    pipelines: options.soleWriter
-      ? new SoleWriterPipelineCache(new DynamoPipelineStore(db, tableName))
-      : new DynamoPipelineStore(db, tableName),
+    pipelines,
+    pipelineWatch: pipelines instanceof SoleWriterPipelineCache ? pipelines : REREAD_EVERY,
     mcpEvents: new DynamoMcpEventLog(db, tableName),
     oauth: new DynamoOAuthStore(db, tableName),
     queries: options.soleWriter ? new SoleWriterQueryCache(queryStore) : queryStore,

@@ -1,3 +1,4 @@
+import type { ChangeWatch } from './change-watch';
 import { type EngineRun, type PerformanceTier, QUERY_FAILURE_TYPES, type ResultColumn } from './engine';
 import type { ParameterValues } from './parameters';
 
@@ -140,17 +141,8 @@ export interface ExecutionStore {
   listActive(accountId?: string): Promise<Execution[]>;
 }
 
-/**
- * Lets a reader wait for an execution to change instead of re-reading it blindly: a status read
- * held until the run ends answers as soon as it ends.
- */
-export interface ExecutionWatch {
-  /**
-   * Resolves when the execution may have left `seen` (read it again to know), or after `millis`
-   * at most. Where no writer announces its changes (AWS), it resolves when a re-read is due.
-   */
-  changed(executionId: string, seen: ExecutionState, millis: number): Promise<void>;
-}
+/** Wakes a reader waiting for an execution to change (a status read held until the run ends). */
+export type ExecutionWatch = ChangeWatch<ExecutionState>;
 
 /** Per-account cap on executions running at once (a single counter item, atomically updated). */
 export interface ConcurrencyLimiter {

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { REREAD_EVERY } from '../core/change-watch';
 import {
   type Execution,
   type ExecutionChanges,
@@ -15,12 +15,6 @@ import { WakeSignals } from '../core/wake-signals';
  * still gets the engine time it was charged (and its end time) written afterwards.
  */
 const FINAL_STATES: ReadonlySet<ExecutionState> = new Set(['QUERY_STATE_COMPLETED', 'QUERY_STATE_FAILED']);
-
-/**
- * How often a reader waiting for a change re-reads an execution where other processes write it
- * (AWS: the runner's Lambda records a run's end; a strongly consistent read costs one RCU).
- */
-const REREAD_MS = 250;
 
 /**
  * An ExecutionStore that serves completed and failed executions from memory (and, in a process
@@ -110,7 +104,7 @@ export class FinishedExecutionCache implements ExecutionStore, ExecutionWatch {
   }
 
   async changed(executionId: string, seen: ExecutionState, millis: number): Promise<void> {
-    if (!this.soleWriter) return sleep(Math.min(millis, REREAD_MS));
+    if (!this.soleWriter) return REREAD_EVERY.changed(executionId, seen, millis);
     return this.changes.next(
       executionId,
       millis,

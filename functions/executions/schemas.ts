@@ -130,21 +130,26 @@ export type ResultsQuery = z.output<typeof resultsQuery>;
 /** How long a status read may wait for its execution to finish, at most (Lambda's timeout is 29 s). */
 export const MAX_STATUS_WAIT_MS = 20_000;
 /**
- * By default a status read of an unfinished execution waits up to a second for it to finish: a
- * client that polls every second (Dune's SDKs) then sees a quick run end as it ends, not a poll later.
+ * By default a status read of an unfinished execution (or pipeline run) waits up to a second for
+ * it to finish: a client that polls every second (Dune's SDKs) then sees a quick run end as it
+ * ends, not a poll later.
  */
 export const DEFAULT_STATUS_WAIT_MS = 1_000;
 
-export const statusQuery = z.strictObject({
-  max_wait_ms: z.coerce
+/** `max_wait_ms` of the status endpoints (an execution's, a pipeline run's). */
+export const maxWaitMs = (what: string) =>
+  z.coerce
     .number()
     .int()
     .min(0)
     .max(MAX_STATUS_WAIT_MS)
     .default(DEFAULT_STATUS_WAIT_MS)
     .describe(
-      `How long the answer may wait for an unfinished execution to finish, in milliseconds (0–${MAX_STATUS_WAIT_MS}, default ${DEFAULT_STATUS_WAIT_MS}); it answers as soon as the execution ends. 0 answers at once.`,
-    ),
+      `How long the answer may wait for an unfinished ${what} to finish, in milliseconds (0–${MAX_STATUS_WAIT_MS}, default ${DEFAULT_STATUS_WAIT_MS}); it answers as soon as it ends. 0 answers at once.`,
+    );
+
+export const statusQuery = z.strictObject({
+  max_wait_ms: maxWaitMs('execution'),
   // Accepted and ignored, as on the results endpoints: an execution's parameter values are fixed.
   params: paramsFromQueryString,
 });

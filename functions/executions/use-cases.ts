@@ -1,4 +1,5 @@
 import type { Account } from '../core/accounts';
+import { awaitFinished } from '../core/change-watch';
 import { billingPeriodOf } from '../core/credits';
 import type { PerformanceTier } from '../core/engine';
 import { ConflictError, NotFoundError, PaymentRequiredError } from '../core/errors';
@@ -169,10 +170,9 @@ export async function ownExecution(
 
 /**
  * The caller's execution once it has finished, or as it stands when `waitMillis` have passed or
- * `signal` aborted. Between looks it waits for the execution to change (woken at once where this
- * process writes it), at most `lookEveryMillis`; `onLook` hears each look of an unfinished one.
+ * `signal` aborted (awaitFinished); another account's is not found at once.
  */
-export async function awaitExecutionEnd(
+export function awaitExecutionEnd(
   services: Services,
   account: Account,
   executionId: string,
@@ -183,19 +183,12 @@ export async function awaitExecutionEnd(
     onLook?: (execution: Execution, waitedMillis: number) => Promise<void>;
   } = {},
 ): Promise<Execution> {
-  const started = performance.now();
-  let execution = await ownExecution(services, account, executionId);
-  for (;;) {
-    const left = waitMillis - (performance.now() - started);
-    if (isTerminal(execution.state) || left <= 0 || options.signal?.aborted) return execution;
-    await options.onLook?.(execution, performance.now() - started);
-    await services.executionWatch.changed(
-      executionId,
-      execution.state,
-      Math.min(left, options.lookEveryMillis ?? left),
-    );
-    execution = await ownExecution(services, account, executionId);
-  }
+  return awaitFinished(services.executionWatch, executionId, waitMillis, {
+    ...options,
+    read: () => ownExecution(services, account, executionId),
+    stateOf: (execution) => execution.state,
+    isFinished: isTerminal,
+  });
 }
 
 /** 1-based position among the account's queued executions, while pending. */

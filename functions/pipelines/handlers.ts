@@ -17,6 +17,7 @@ import {
   executeQueryPipelineBody,
   pipelineExecutionPath,
   pipelineQuery,
+  pipelineStatusQuery,
 } from './schemas';
 import * as pipelines from './use-cases';
 
@@ -75,10 +76,17 @@ export const executePipeline = routeHandler(
 export const getPipelineExecutionStatus = routeHandler(
   {
     path: pipelineExecutionPath,
-    docs: { summary: "A pipeline execution's status and each node's", response: pipelineStatusResponse },
+    query: pipelineStatusQuery,
+    docs: {
+      summary:
+        "A pipeline execution's status and each node's; an unfinished run is answered when it ends, or after max_wait_ms",
+      response: pipelineStatusResponse,
+    },
   },
-  async ({ services, account, path }) =>
-    pipelineStatusResponseOf(await pipelines.pipelineStatus(services, account, path.pipeline_execution_id)),
+  async ({ services, account, path, query }) =>
+    pipelineStatusResponseOf(
+      await pipelines.pipelineStatus(services, account, path.pipeline_execution_id, query.max_wait_ms),
+    ),
 );
 
 export const cancelPipelineExecution = routeHandler(

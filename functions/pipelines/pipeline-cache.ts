@@ -1,3 +1,4 @@
+import type { ChangeWatch } from '../core/change-watch';
 import type {
   NodeChanges,
   NodeState,
@@ -7,6 +8,7 @@ import type {
   PipelineState,
   PipelineStore,
 } from '../core/pipelines';
+import { WakeSignals } from '../core/wake-signals';
 
 interface Entry {
   execution: PipelineExecution;
@@ -23,8 +25,10 @@ type Loaded = { execution: PipelineExecution; nodes: PipelineNodeRun[] } | undef
  * A write that lands while the first read is in flight is applied on top of it. Never in AWS,
  * where each Lambda instance is one writer among many. Bounded: least recently used out first.
  */
-export class SoleWriterPipelineCache implements PipelineStore {
+export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<PipelineState> {
   private readonly entries = new Map<string, Entry>();
+  /** Readers waiting for a run's state to change (a held status read), woken by its transitions. */
+  private readonly changes = new WakeSignals();
   private readonly loading = new Map<
     string,
     { execution?: PipelineExecution; nodes: Map<number, PipelineNodeRun> }
@@ -83,8 +87,17 @@ export class SoleWriterPipelineCache implements PipelineStore {
       if (entry) entry.execution = structuredClone(updated);
       const writes = this.loading.get(pipelineExecutionId);
       if (writes) writes.execution = structuredClone(updated);
+      this.changes.wake(pipelineExecutionId);
     }
     return updated;
+  }
+
+  changed(pipelineExecutionId: string, seen: PipelineState, millis: number): Promise<void> {
+    return this.changes.next(
+      pipelineExecutionId,
+      millis,
+      () => this.entries.get(pipelineExecutionId)?.execution.state !== seen,
+    );
   }
 
   async transitionNode(

@@ -4,6 +4,7 @@ import type { ParameterOverrides } from '../core/parameters';
 import { MAX_PIPELINE_NODES, type PipelineGraph, type PipelineNode } from '../core/pipeline-graph';
 import {
   executionIdSchema,
+  maxWaitMs,
   performanceSchema,
   queryParametersSchema,
   queryParametersTextSchema,
@@ -142,3 +143,5 @@ export const pipelineQuery = z
   );
 
 export const pipelineExecutionPath = z.strictObject({ pipeline_execution_id: executionIdSchema });
+
+export const pipelineStatusQuery = z.strictObject({ max_wait_ms: maxWaitMs('pipeline run') });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Account } from '../core/accounts';
+import { awaitFinished } from '../core/change-watch';
 import type { PerformanceTier } from '../core/engine';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { newId } from '../core/ids';
@@ -218,13 +219,21 @@ async function ownPipeline(services: Services, account: Account, pipelineExecuti
   return run;
 }
 
-/** `GET /v1/pipelines/executions/{id}/status`, read from DynamoDB only: the run, its nodes by id. */
+/**
+ * `GET /v1/pipelines/executions/{id}/status`, read from DynamoDB only: the run, its nodes by id,
+ * once the run has finished or as it stands after `waitMillis` (as an execution's status).
+ */
 export async function pipelineStatus(
   services: Services,
   account: Account,
   pipelineExecutionId: string,
+  waitMillis = 0,
 ): Promise<{ execution: PipelineExecution; nodes: PipelineNodeRun[] }> {
-  const { execution, nodes } = await ownPipeline(services, account, pipelineExecutionId);
+  const { execution, nodes } = await awaitFinished(services.pipelineWatch, pipelineExecutionId, waitMillis, {
+    read: () => ownPipeline(services, account, pipelineExecutionId),
+    stateOf: (run) => run.execution.state,
+    isFinished: (state) => TERMINAL_PIPELINE_STATES.includes(state),
+  });
   return { execution, nodes: [...nodes].sort((a, b) => a.nodeId - b.nodeId) };
 }
 

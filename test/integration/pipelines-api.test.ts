@@ -187,7 +187,7 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect((await bodyOf(bad)).error).toMatch(/on_failure/);
   }, 40_000);
 
-  it('cancels: the running node stops, pending nodes end cancelled', async () => {
+  it('cancels: the running node stops, pending nodes end cancelled; a held status read answers the cancel', async () => {
     const slow = await createQuery(RUNAWAY_SQL);
     const after = await createQuery('select 1 as x');
     const started = await bodyOf(
@@ -204,13 +204,29 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     );
     const id = started.pipeline_execution_id;
     for (let i = 0; i < 200; i++) {
-      const status = await bodyOf(await host.call(`/v1/pipelines/executions/${id}/status`));
+      const status = await bodyOf(await host.call(`/v1/pipelines/executions/${id}/status?max_wait_ms=0`));
       if (node(status, 1).status === 'running' && node(status, 1).execution_id) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    // A read that may wait answers the run as it stands when the wait runs out...
+    const heldSince = performance.now();
+    const held = await bodyOf(await host.call(`/v1/pipelines/executions/${id}/status?max_wait_ms=300`));
+    expect(held.status).toBe('executing');
+    expect(performance.now() - heldSince).toBeGreaterThanOrEqual(290);
+    for (const bad of ['-1', '20001', 'later']) {
+      const response = await host.call(`/v1/pipelines/executions/${id}/status?max_wait_ms=${bad}`);
+      expect(response.status, bad).toBe(400);
+      expect((await bodyOf(response)).error, bad).toMatch(/max_wait_ms/);
+    }
+    // ...and as soon as the run ends: here a cancel, 100 ms into a wait of up to 20 s.
+    const waitSince = performance.now();
+    const waiting = host.call(`/v1/pipelines/executions/${id}/status?max_wait_ms=20000`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(
       await bodyOf(await host.call(`/v1/pipelines/executions/${id}/cancel`, { method: 'POST' })),
     ).toEqual({ success: true });
+    expect((await bodyOf(await waiting)).status).toBe('cancelled');
+    expect(performance.now() - waitSince).toBeLessThan(5_000);
     // The pipeline is cancelled at once; the running node settles as soon as its engine stops.
     let status = await waitForPipeline(id);
     for (let i = 0; i < 100 && node(status, 1).status === 'running'; i++) {

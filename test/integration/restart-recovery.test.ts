@@ -85,7 +85,7 @@ describe('restart in the middle of a pipeline', () => {
       await first.call('/v1/pipelines/execute', { json: graph }),
     );
     for (let i = 0; i < 200; i++) {
-      const status = await bodyOf(await first.call(`/v1/pipelines/executions/${id}/status`));
+      const status = await bodyOf(await first.call(`/v1/pipelines/executions/${id}/status?max_wait_ms=0`));
       if (status.node_executions[1].query_execution_status.status === 'running') break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

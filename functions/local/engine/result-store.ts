@@ -140,13 +140,7 @@ export class DuckDbResultStore implements ResultStore {
       const columns = request.columns
         ? request.columns.map((name) => resolve(info.columns, name, 'columns'))
         : info.columns;
-      const compiled = compilePageQuery(
-        path,
-        info,
-        columns,
-        request,
-        this.options.sampleSeed ?? 42,
-      );
+      const compiled = compilePageQuery(path, info, columns, request, this.options.sampleSeed ?? 42);
       const rows = (await runQuery(connection, compiled)).getRows();
       const totalRowCount =
         request.filters === undefined || request.sampleCount !== undefined
