@@ -221,7 +221,8 @@ export async function translate(
   }
   try {
     refuseEngineInternals(statement);
-    changed = applyRules(polyglot, statement, rules, types);
+    if (target === 'duckdb') changed = nameUnaliasedInnerColumns(polyglot, statement);
+    changed = applyRules(polyglot, statement, rules, types) || changed;
   } catch (error) {
     if (error instanceof UnsupportedConstruct) {
       throw new DuneSqlError(
@@ -357,6 +358,23 @@ function nameUnaliasedColumns(polyglot: Polyglot, statement: AstNode): boolean {
     expressions[i] = instantiate(polyglot, `__1 AS _col${i}`, [expression]);
     changed = true;
   });
+  return changed;
+}
+
+/**
+ * The same for every derived table and CTE the user wrote (a query view is one): `select *` over
+ * them then names their unaliased columns `_col<N>`, as Trino's output does, not after DuckDB's
+ * expression text. Run before the rules, so it names only what the user wrote.
+ */
+function nameUnaliasedInnerColumns(polyglot: Polyglot, statement: AstNode): boolean {
+  let changed = false;
+  for (const subquery of findAll(statement, 'subquery')) {
+    changed = nameUnaliasedColumns(polyglot, subquery.subquery.this) || changed;
+  }
+  for (const select of findAll(statement, 'select')) {
+    for (const cte of select.select?.with?.ctes ?? [])
+      changed = nameUnaliasedColumns(polyglot, cte.this) || changed;
+  }
   return changed;
 }
 

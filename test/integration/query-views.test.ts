@@ -59,6 +59,12 @@ describe('query views: a saved query read as a table, with parameters, nested, i
     expect(await sqlRows(`with query_${id} as (select 7 as x) select * from query_${id}`)).toEqual([
       { x: 7 },
     ]);
+    // A view's unaliased columns are named as Trino names them, not after the expression text.
+    const unnamed = await createQuery(
+      'select blockchain, count(*), max(block_number) from dex.trades group by 1',
+    );
+    const [first] = await sqlRows(`select * from query_${unnamed} order by 1 limit 1`);
+    expect(Object.keys(first!)).toEqual(['blockchain', '_col1', '_col2']);
   });
 
   it("passes parameter values as SQL text (Dune's macro), with the saved defaults for the rest", async () => {
