@@ -18,6 +18,7 @@ import {
   executeQueryQuery,
   executeSqlBody,
   executionIdPath,
+  executionResultsQuery,
   resultsQuery,
   statusQuery,
   usageBody,
@@ -83,8 +84,12 @@ export const cancelExecution = routeHandler(
 export const getExecutionResults = routeHandler(
   {
     path: executionIdPath,
-    query: resultsQuery,
-    docs: { summary: "A page of an execution's result", response: executionResultsResponse },
+    query: executionResultsQuery,
+    docs: {
+      summary:
+        "A page of an execution's result; an unfinished one is answered when it ends, or after max_wait_ms",
+      response: executionResultsResponse,
+    },
   },
   ({ services, account, path, query, event }) =>
     results.executionResults(services, account, path.execution_id, query, locationOf(event)),
@@ -95,14 +100,17 @@ const CSV_DOCS = { produces: 'text/csv', errors: [409] } as const;
 export const getExecutionResultsCsv = routeHandler(
   {
     path: executionIdPath,
-    query: resultsQuery,
-    docs: { summary: "A page of an execution's result as CSV", ...CSV_DOCS },
+    query: executionResultsQuery,
+    docs: {
+      summary: "A page of an execution's result as CSV; an unfinished one is waited for up to max_wait_ms",
+      ...CSV_DOCS,
+    },
   },
   async ({ services, account, path, query, event }) =>
     csvResponse(
       await results.executionResultsCsv(
         services,
-        await executions.ownExecution(services, account, path.execution_id),
+        await executions.awaitExecutionEnd(services, account, path.execution_id, query.max_wait_ms),
         query,
         locationOf(event),
       ),

@@ -9,7 +9,7 @@ import { readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { executionStatus, resultMetadata } from './presenter';
 import { PARAMS_PREFIX, type ResultsQuery } from './schemas';
-import { awaitExecutionEnd, ownExecution, queuePosition } from './use-cases';
+import { awaitExecutionEnd, queuePosition } from './use-cases';
 
 /** Rows per page at most: an oversized `limit` is lowered and `next_offset` says where to go on. */
 export const MAX_PAGE_ROWS = 30_000;
@@ -34,15 +34,15 @@ export async function statusOf(services: Services, account: Account, executionId
   });
 }
 
-/** `GET /v1/execution/{id}/results`: status, and the requested page once the run completed. */
+/** `GET /v1/execution/{id}/results`: status, and the requested page once the run completed (waited for as the status is). */
 export async function executionResults(
   services: Services,
   account: Account,
   executionId: string,
-  query: ResultsQuery,
+  query: ResultsQuery & { max_wait_ms?: number },
   location: ResultsLocation,
 ) {
-  const execution = await ownExecution(services, account, executionId);
+  const execution = await awaitExecutionEnd(services, account, executionId, query.max_wait_ms ?? 0);
   return resultsOf(services, execution, query, location);
 }
 
@@ -220,7 +220,8 @@ function jsonLengthBound(value: ResultValue): number {
 function nextUri(location: ResultsLocation, query: ResultsQuery, nextOffset: number): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || key === 'offset') continue;
+    // The next page is of a completed execution: nothing to wait for.
+    if (value === undefined || key === 'offset' || key === 'max_wait_ms') continue;
     if (key === 'params') {
       for (const [name, text] of Object.entries(value as Record<string, string>)) {
         params.set(`${PARAMS_PREFIX}${name}`, text);

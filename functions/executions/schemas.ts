@@ -104,27 +104,28 @@ const flag = z
  * those parameter values; on an execution's endpoints they are accepted and ignored (the SDKs send
  * them there too; an execution's values are fixed).
  */
-export const resultsQuery = z
-  .strictObject({
-    limit: z.coerce.number().pipe(resultPage.limit.unwrap()).optional(),
-    offset: z.coerce.number().pipe(resultPage.offset.unwrap()).optional(),
-    columns: z.string().max(10_000).optional(),
-    filters: z.string().max(4000).optional(),
-    sort_by: z.string().max(2000).optional(),
-    sample_count: z.coerce.number().int().min(1).max(1_000_000).optional(),
-    allow_partial_results: flag.optional(),
-    ignore_max_datapoints_per_request: flag.optional(),
-    ignore_max_credits_per_request: flag.optional(),
-    params: paramsFromQueryString,
-  })
-  .refine(
-    (q) =>
-      q.sample_count === undefined ||
-      (q.limit === undefined && q.offset === undefined && q.filters === undefined),
-    {
-      message: 'sample_count cannot be combined with limit, offset or filters',
-    },
-  );
+const resultsOptions = {
+  limit: z.coerce.number().pipe(resultPage.limit.unwrap()).optional(),
+  offset: z.coerce.number().pipe(resultPage.offset.unwrap()).optional(),
+  columns: z.string().max(10_000).optional(),
+  filters: z.string().max(4000).optional(),
+  sort_by: z.string().max(2000).optional(),
+  sample_count: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  allow_partial_results: flag.optional(),
+  ignore_max_datapoints_per_request: flag.optional(),
+  ignore_max_credits_per_request: flag.optional(),
+  params: paramsFromQueryString,
+};
+
+const sampleAlone = [
+  (q: { sample_count?: number; limit?: number; offset?: number; filters?: string }) =>
+    q.sample_count === undefined ||
+    (q.limit === undefined && q.offset === undefined && q.filters === undefined),
+  { message: 'sample_count cannot be combined with limit, offset or filters' },
+] as const;
+
+/** A query's latest result: it has finished, nothing to wait for. */
+export const resultsQuery = z.strictObject(resultsOptions).refine(...sampleAlone);
 export type ResultsQuery = z.output<typeof resultsQuery>;
 
 /** How long a status read may wait for its execution to finish, at most (Lambda's timeout is 29 s). */
@@ -147,6 +148,11 @@ export const maxWaitMs = (what: string) =>
     .describe(
       `How long the answer may wait for an unfinished ${what} to finish, in milliseconds (0–${MAX_STATUS_WAIT_MS}, default ${DEFAULT_STATUS_WAIT_MS}); it answers as soon as it ends. 0 answers at once.`,
     );
+
+/** An execution's result: an unfinished execution is answered when it ends (as its status). */
+export const executionResultsQuery = z
+  .strictObject({ ...resultsOptions, max_wait_ms: maxWaitMs('execution') })
+  .refine(...sampleAlone);
 
 export const statusQuery = z.strictObject({
   max_wait_ms: maxWaitMs('execution'),

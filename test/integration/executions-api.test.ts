@@ -92,17 +92,28 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
   });
 
   it('answers a status read of an unfinished execution when it ends, waiting at most max_wait_ms', async () => {
-    // The default wait (1 s) covers a quick run: the first read after the submit sees it completed.
+    // A quick run: the first read after the submit sees it completed, its status or its rows.
     const quick = await submitSql(host, 'select 42 as answer');
     expect((await bodyOf(await host.call(`/v1/execution/${quick}/status?max_wait_ms=20000`))).state).toBe(
       'QUERY_STATE_COMPLETED',
     );
+    const quickRows = await submitSql(host, 'select 43 as answer');
+    const page = await bodyOf(await host.call(`/v1/execution/${quickRows}/results?max_wait_ms=20000`));
+    expect(page).toMatchObject({ state: 'QUERY_STATE_COMPLETED', result: { rows: [{ answer: 43 }] } });
+    const quickCsv = await submitSql(host, 'select 44 as answer');
+    const csv = await host.call(`/v1/execution/${quickCsv}/results/csv?max_wait_ms=20000`);
+    expect(csv.status).toBe(200);
+    expect(await csv.text()).toBe('answer\r\n44\r\n');
 
     const id = await submitSql(host, RUNAWAY_SQL);
     await waitForStatus(host, id, (s) => s.state === 'QUERY_STATE_EXECUTING');
     // 0 answers at once; a wait that runs out answers the state as it then stands.
     const now = await bodyOf(await host.call(`/v1/execution/${id}/status?max_wait_ms=0`));
     expect(now).toMatchObject({ state: 'QUERY_STATE_EXECUTING', is_execution_finished: false });
+    const running = await bodyOf(await host.call(`/v1/execution/${id}/results?max_wait_ms=0`));
+    expect(running.state).toBe('QUERY_STATE_EXECUTING');
+    expect(running.result).toBeUndefined();
+    expect((await host.call(`/v1/execution/${id}/results/csv?max_wait_ms=0`)).status).toBe(409);
     const heldSince = performance.now();
     const held = await bodyOf(await host.call(`/v1/execution/${id}/status?max_wait_ms=300`));
     expect(held.state).toBe('QUERY_STATE_EXECUTING');
