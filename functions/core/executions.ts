@@ -1,6 +1,7 @@
 import type { ChangeWatch } from './change-watch';
 import { type EngineRun, type PerformanceTier, QUERY_FAILURE_TYPES, type ResultColumn } from './engine';
 import type { ParameterValues } from './parameters';
+import type { InlinedView } from './query-views';
 
 /** Execution states, as the Dune API names them. */
 export const EXECUTION_STATES = [
@@ -53,6 +54,8 @@ export interface Execution {
   queryId: number;
   /** The SQL as run, parameters bound. */
   sql: string;
+  /** The query views `sql` holds inlined, so an error inside one is reported where it is called. */
+  queryViews?: InlinedView[];
   /** A saved query's parameter values in this run (defaults included). */
   parameters?: ParameterValues;
   tier: PerformanceTier;

@@ -129,3 +129,64 @@ export function inlineStatement(sql: string): string {
   }
   return out.replace(/[\s;]+$/, '').trim();
 }
+
+/**
+ * A query view as the SQL that ran holds it: `sql.slice(start, end)` is the called query's SQL
+ * (parenthesized), which the user wrote as `text` (`query_42`).
+ */
+export interface InlinedView {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/**
+ * Where an error position in the SQL that ran (query views inlined) is in the SQL the user wrote:
+ * inside a called query it is the call (and `view` names it), after one it moves back by what the
+ * inlining added. Positions are 1-based, columns in UTF-16 units, as the engines report them.
+ */
+export function positionAsWritten(
+  ran: string,
+  views: readonly InlinedView[],
+  at: Position,
+): { position: Position; view?: string } {
+  const offset = offsetOf(ran, at);
+  if (offset === undefined) return { position: at };
+  let written = '';
+  let copied = 0;
+  let mapped: number | undefined;
+  let view: string | undefined;
+  for (const inlined of [...views].sort((a, b) => a.start - b.start)) {
+    if (mapped === undefined && offset < inlined.start) mapped = written.length + (offset - copied);
+    if (mapped === undefined && offset < inlined.end) {
+      mapped = written.length + (inlined.start - copied);
+      view = inlined.text;
+    }
+    written += ran.slice(copied, inlined.start) + inlined.text;
+    copied = inlined.end;
+  }
+  mapped ??= written.length + (offset - copied);
+  written += ran.slice(copied);
+  return { position: positionOf(written, mapped), ...(view ? { view } : {}) };
+}
+
+function offsetOf(sql: string, { line, column }: Position): number | undefined {
+  let offset = 0;
+  for (let current = 1; current < line; current++) {
+    const next = sql.indexOf('\n', offset);
+    if (next === -1) return undefined;
+    offset = next + 1;
+  }
+  return offset + column - 1 <= sql.length ? offset + column - 1 : undefined;
+}
+
+function positionOf(sql: string, offset: number): Position {
+  const before = sql.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
+}

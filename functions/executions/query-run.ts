@@ -1,6 +1,7 @@
 import { billingPeriodOf, runCredits } from '../core/credits';
 import { type EngineRun, type EngineRunResult, QueryFailure, type ReadableRelation } from '../core/engine';
 import { type Execution, type ExecutionError, engineRunOf } from '../core/executions';
+import { type Position, positionAsWritten } from '../core/query-views';
 import { type QueryProgress, queryPollSeconds } from '../core/workflows';
 import { logger } from '../http/logger';
 import type { Services } from '../services';
@@ -253,11 +254,12 @@ async function recordRunFailure(services: Services, execution: Execution, error:
     });
     return;
   }
+  const written = failure && asWritten(execution, failure);
   const executionError: ExecutionError = failure
     ? {
         type: failure.type,
-        message: `${failure.message} [Execution ID: ${execution.executionId}]`,
-        ...(failure.position ? { metadata: failure.position } : {}),
+        message: `${written!.message} [Execution ID: ${execution.executionId}]`,
+        ...(written!.position ? { metadata: written!.position } : {}),
       }
     : {
         type: 'internal_error',
@@ -281,6 +283,26 @@ async function recordRunFailure(services: Services, execution: Execution, error:
       credits,
     });
   }
+}
+
+/**
+ * The failure's position in the SQL the user wrote: the SQL that ran has their query views inlined.
+ * An error inside one is reported at its call, naming it; one after it moves back by what the
+ * inlining added. The local engine writes the position into the message too (Athena's is cut out).
+ */
+function asWritten(execution: Execution, failure: QueryFailure): { message: string; position?: Position } {
+  const { position } = failure;
+  if (!position || !execution.queryViews?.length) return { message: failure.message, position };
+  const written = positionAsWritten(execution.sql, execution.queryViews, position);
+  const ran = `(line ${position.line}, column ${position.column})`;
+  const at = `line ${written.position.line}, column ${written.position.column}`;
+  const where = written.view ? `(in the SQL of ${written.view}, called at ${at})` : `(${at})`;
+  const message = failure.message.includes(ran)
+    ? failure.message.replace(ran, where)
+    : written.view
+      ? `${failure.message} ${where}`
+      : failure.message;
+  return { message, position: written.position };
 }
 
 /** The workflow's last resort: a Task crashed or timed out at the orchestrator level. */

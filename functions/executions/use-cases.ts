@@ -11,9 +11,10 @@ import {
   type ParameterOverrides,
   type ParameterValues,
 } from '../core/parameters';
+import type { InlinedView } from '../core/query-views';
 import { singleQueryInput, singleQueryWorkflow } from '../core/workflows';
 import { logger } from '../http/logger';
-import { expandQueryViews } from '../queries/query-views';
+import { expandQueryViewsTraced } from '../queries/query-views';
 import { assertRunnable, readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { offerSlot } from './slots';
@@ -44,10 +45,11 @@ export async function savedQueryRequest(
   assertRunnable(query);
   const overrides = options.parameters ?? {};
   const bound = bindParameters(query.querySql, query.parameters, overrides);
-  const sql = await expandQueryViews(services, account, bound, queryId);
+  const { sql, views } = await expandQueryViewsTraced(services, account, bound, queryId);
   return {
     queryId,
     sql,
+    ...(views.length ? { queryViews: views } : {}),
     tier: options.tier,
     ...(query.parameters.length ? { parameters: effectiveParameterValues(query.parameters, overrides) } : {}),
   };
@@ -55,13 +57,19 @@ export async function savedQueryRequest(
 
 /** Runs ad-hoc SQL (query id 0). */
 export async function executeSql(services: Services, account: Account, sql: string, tier: PerformanceTier) {
-  const expanded = await expandQueryViews(services, account, sql);
-  return submitExecution(services, account, { queryId: 0, sql: expanded, tier });
+  const { sql: expanded, views } = await expandQueryViewsTraced(services, account, sql);
+  return submitExecution(services, account, {
+    queryId: 0,
+    sql: expanded,
+    ...(views.length ? { queryViews: views } : {}),
+    tier,
+  });
 }
 
 export interface ExecutionRequest {
   queryId: number;
   sql: string;
+  queryViews?: InlinedView[];
   tier: PerformanceTier;
   parameters?: ParameterValues;
   pipelineExecutionId?: string;
@@ -118,6 +126,7 @@ export async function createExecution(
     accountId: account.accountId,
     queryId: request.queryId,
     sql: request.sql,
+    ...(request.queryViews?.length ? { queryViews: request.queryViews } : {}),
     ...(request.parameters ? { parameters: request.parameters } : {}),
     tier: request.tier,
     timeoutMs: config.queryTimeoutMs[request.tier],

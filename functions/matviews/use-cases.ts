@@ -10,7 +10,7 @@ import {
 import { checkWebhook } from '../core/webhooks';
 import { type ExecutionRequest, submitExecution } from '../executions/use-cases';
 import { logger } from '../http/logger';
-import { expandQueryViews } from '../queries/query-views';
+import { expandQueryViewsTraced } from '../queries/query-views';
 import { assertRunnable, ownedQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 
@@ -146,8 +146,14 @@ export async function refreshRequest(
   const view = await ownedView(services, account, fullName);
   const query = await ownedQuery(services.queries, account, view.queryId);
   assertRunnable(query);
-  const sql = await expandQueryViews(services, account, query.querySql, query.queryId);
-  return { queryId: query.queryId, sql, tier, materializedViewName: fullName };
+  const { sql, views } = await expandQueryViewsTraced(services, account, query.querySql, query.queryId);
+  return {
+    queryId: query.queryId,
+    sql,
+    ...(views.length ? { queryViews: views } : {}),
+    tier,
+    materializedViewName: fullName,
+  };
 }
 
 export async function deleteMaterializedView(services: Services, account: Account, fullName: string) {

@@ -3,7 +3,12 @@ import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors';
 import type { SqlTableReferenceParser } from '../core/lineage';
 import { bindParameters } from '../core/parameters';
 import type { QueryStore } from '../core/queries';
-import { inlineStatement, parseQueryViewName, type QueryViewOccurrence } from '../core/query-views';
+import {
+  type InlinedView,
+  inlineStatement,
+  parseQueryViewName,
+  type QueryViewOccurrence,
+} from '../core/query-views';
 import { assertRunnable, readableQuery } from './use-cases';
 
 /** How deep query views may call query views (Dune documents no limit; a chain this long is a mistake). */
@@ -34,6 +39,16 @@ export async function expandQueryViews(
   /** The saved query whose SQL this is, if any (a view calling it back is a cycle). */
   callerQueryId?: number,
 ): Promise<string> {
+  return (await expandQueryViewsTraced(deps, account, sql, callerQueryId)).sql;
+}
+
+/** The same, with where each view the SQL calls went (an error inside one is reported at its call). */
+export function expandQueryViewsTraced(
+  deps: QueryViewDeps,
+  account: Account,
+  sql: string,
+  callerQueryId?: number,
+): Promise<{ sql: string; views: InlinedView[] }> {
   return expand(deps, account, sql, callerQueryId === undefined ? [] : [callerQueryId], 0);
 }
 
@@ -44,16 +59,17 @@ async function expand(
   sql: string,
   calledFrom: readonly number[],
   depth: number,
-): Promise<string> {
-  if (!MAY_CALL_VIEW.test(sql)) return sql;
+): Promise<{ sql: string; views: InlinedView[] }> {
+  const unchanged = { sql, views: [] };
+  if (!MAY_CALL_VIEW.test(sql)) return unchanged;
   let occurrences: QueryViewOccurrence[];
   try {
     occurrences = await deps.sqlParser.queryViewsCalledBy(sql);
   } catch (error) {
-    if (depth === 0 || !(error instanceof BadRequestError)) return sql;
+    if (depth === 0 || !(error instanceof BadRequestError)) return unchanged;
     throw new BadRequestError(`Query ${calledFrom.at(-1)} (called as a query view): ${error.message}`);
   }
-  if (occurrences.length === 0) return sql;
+  if (occurrences.length === 0) return unchanged;
 
   const bodies = new Map<string, Promise<string>>();
   const bodyOf = (name: string) => {
@@ -69,13 +85,17 @@ async function expand(
 
   let expanded = '';
   let copied = 0;
+  const views: InlinedView[] = [];
   for (const occurrence of occurrences) {
     const written = sql.slice(occurrence.start, occurrence.end);
     const body = await bodyOf(occurrence.name);
-    expanded += `${sql.slice(copied, occurrence.start)}(${body})${occurrence.aliased ? '' : ` AS ${written}`}`;
+    expanded += sql.slice(copied, occurrence.start);
+    const start = expanded.length;
+    expanded += `(${body})${occurrence.aliased ? '' : ` AS ${written}`}`;
+    views.push({ start, end: expanded.length, text: written });
     copied = occurrence.end;
   }
-  return expanded + sql.slice(copied);
+  return { sql: expanded + sql.slice(copied), views };
 }
 
 /** The SQL a view name stands for: the called query, its parameters bound, its own views expanded. */
@@ -124,5 +144,5 @@ async function calledBody(
       `The query view ${name}: ${error.message.replace('pass it in query_parameters', `pass it as "query_${call.queryId}(name='value')"`)}`,
     );
   }
-  return inlineStatement(await expand(deps, account, bound, chain, depth + 1));
+  return inlineStatement((await expand(deps, account, bound, chain, depth + 1)).sql);
 }

@@ -178,12 +178,25 @@ describe('query views: a saved query read as a table, with parameters, nested, i
 
   it("reports an error inside the called query's SQL as the execution's error", async () => {
     const broken = await createQuery('select no_such_column as x from dex.trades');
-    const submitted = await bodyOf(
-      await host.call('/v1/sql/execute', { json: { sql: `select x from query_${broken}` } }),
+    const failureOf = async (sql: string) => {
+      const submitted = await bodyOf(await host.call('/v1/sql/execute', { json: { sql } }));
+      const status = await waitUntilFinished(host, submitted.execution_id);
+      expect(status.state).toBe('QUERY_STATE_FAILED');
+      return status.error;
+    };
+    // Reported where the view is called, naming it (the SQL that ran has the view's SQL there).
+    const inside = await failureOf(`select 1 as a,\n  x\nfrom query_${broken}`);
+    expect(inside.message).toMatch(
+      new RegExp(`no_such_column.*\\(in the SQL of query_${broken}, called at line 3, column 6\\)`, 's'),
     );
-    const status = await waitUntilFinished(host, submitted.execution_id);
-    expect(status.state).toBe('QUERY_STATE_FAILED');
-    expect(status.error.message).toMatch(/no_such_column/);
+    expect(inside.metadata).toEqual({ line: 3, column: 6 });
+    // An error after a view, on its line, is where the user wrote it.
+    const fine = await createQuery('select 1 as x');
+    const after = await failureOf(`select x\nfrom query_${fine} where nope = 1`);
+    const column = `from query_${fine} where `.length + 1;
+    expect(after.message).toMatch(new RegExp(`"nope".*\\(line 2, column ${column}\\)`, 's'));
+    expect(after.message).not.toMatch(/in the SQL of/);
+    expect(after.metadata).toEqual({ line: 2, column });
   });
 
   it("puts the materialized views a query view reads into the caller's pipeline", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '../../functions/core/errors';
 import { bindParameters } from '../../functions/core/parameters';
 import type { QueryParameter } from '../../functions/core/queries';
-import { inlineStatement, parseQueryViewName } from '../../functions/core/query-views';
+import { inlineStatement, parseQueryViewName, positionAsWritten } from '../../functions/core/query-views';
 import { translate } from '../../functions/dunesql';
 import { DuneSqlTableReferenceParser } from '../../functions/dunesql/table-references';
 
@@ -137,5 +137,54 @@ describe('an inlined view on Athena', () => {
     const expanded = `select q.blockchain from (select blockchain, count(*) as trades from dex.trades where blockchain = 'base' group by 1) q join (select 1 as x) AS "query_3(chain='base')" on true`;
     const translation = await translate(expanded, 'athena');
     expect(translation.sql).toMatch(/AS "query_3\(chain='base'\)"/);
+  });
+});
+
+describe('positionAsWritten', () => {
+  // What the user wrote, and what ran: query_7 inlined on line 2, query_8 on line 3.
+  const written = 'select a,\n  b from query_7 join "query_8(x=\'1\')" q\n  on q.id = b where c > 1';
+  const body7 = '(select 1 as b, 2 as id) AS query_7';
+  const body8 = '(select 3 as id)';
+  const ran = written.replace('query_7', body7).replace('"query_8(x=\'1\')"', body8);
+  const start7 = ran.indexOf(body7);
+  const start8 = ran.indexOf(body8);
+  const views = [
+    { start: start8, end: start8 + body8.length, text: '"query_8(x=\'1\')"' },
+    { start: start7, end: start7 + body7.length, text: 'query_7' },
+  ];
+  const at = (text: string, from = 0) => {
+    const offset = ran.indexOf(text, from);
+    const before = ran.slice(0, offset);
+    return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
+  };
+
+  it('leaves a position before any view, and one on a line without views, as it is', () => {
+    expect(positionAsWritten(ran, views, { line: 1, column: 8 })).toEqual({
+      position: { line: 1, column: 8 },
+    });
+    expect(positionAsWritten(ran, views, at('c > 1'))).toEqual({ position: { line: 3, column: 21 } });
+  });
+
+  it('reports a position inside a called query at its call, naming it', () => {
+    expect(positionAsWritten(ran, views, at('2 as id'))).toEqual({
+      position: { line: 2, column: 10 },
+      view: 'query_7',
+    });
+    expect(positionAsWritten(ran, views, at('3 as id'))).toEqual({
+      position: { line: 2, column: 23 },
+      view: '"query_8(x=\'1\')"',
+    });
+  });
+
+  it('moves a position after a view back by what the inlining added', () => {
+    const column = written.split('\n')[1]!.lastIndexOf(' q') + 1;
+    expect(positionAsWritten(ran, views, at(' q\n'))).toEqual({ position: { line: 2, column } });
+    expect(column).toBe(39);
+  });
+
+  it('leaves a position outside the SQL alone', () => {
+    expect(positionAsWritten(ran, views, { line: 9, column: 1 })).toEqual({
+      position: { line: 9, column: 1 },
+    });
   });
 });
