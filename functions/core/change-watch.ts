@@ -24,30 +24,30 @@ export const REREAD_EVERY: ChangeWatch<string> = {
 };
 
 /**
- * The record once `isFinished` holds for its state, or as it stands when `waitMillis` have passed
+ * The record (`read`) once `isFinished` holds for its state, or as it stands when `waitMillis` have passed
  * or `signal` aborted. Between reads it waits for the record to change, at most
  * `lookEveryMillis`; `onLook` hears each read of an unfinished one.
  */
-export async function awaitFinished<Record, State extends string>(
+export async function awaitFinished<Item, State extends string>(
   watch: ChangeWatch<State>,
   id: string,
   waitMillis: number,
   how: {
-    read: () => Promise<Record>;
-    stateOf: (record: Record) => State;
+    read: () => Promise<Item>;
+    stateOf: (item: Item) => State;
     isFinished: (state: State) => boolean;
     signal?: AbortSignal;
     lookEveryMillis?: number;
-    onLook?: (record: Record, waitedMillis: number) => Promise<void>;
+    onLook?: (item: Item, waitedMillis: number) => Promise<void>;
   },
-): Promise<Record> {
+): Promise<Item> {
   const started = performance.now();
-  let record = await how.read();
+  let item = await how.read();
   for (;;) {
     const left = waitMillis - (performance.now() - started);
-    if (how.isFinished(how.stateOf(record)) || left <= 0 || how.signal?.aborted) return record;
-    await how.onLook?.(record, performance.now() - started);
-    await watch.changed(id, how.stateOf(record), Math.min(left, how.lookEveryMillis ?? left));
-    record = await how.read();
+    if (how.isFinished(how.stateOf(item)) || left <= 0 || how.signal?.aborted) return item;
+    await how.onLook?.(item, performance.now() - started);
+    await watch.changed(id, how.stateOf(item), Math.min(left, how.lookEveryMillis ?? left));
+    item = await how.read();
   }
 }

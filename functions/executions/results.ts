@@ -34,7 +34,10 @@ export async function statusOf(services: Services, account: Account, executionId
   });
 }
 
-/** `GET /v1/execution/{id}/results`: status, and the requested page once the run completed (waited for as the status is). */
+/**
+ * `GET /v1/execution/{id}/results`: status, and the requested page once the run completed (an
+ * unfinished run is waited for as its status is).
+ */
 export async function executionResults(
   services: Services,
   account: Account,

@@ -7,6 +7,7 @@ import { duneSqlTypeName } from '../core/sql-types';
 import { readResult } from '../executions/results';
 import {
   executionIdSchema,
+  MAX_STATUS_WAIT_MS,
   queryParametersSchema,
   resultPageSchema,
   tierSchema,
@@ -22,7 +23,8 @@ import { annotate, formatBytes, guarded, jsonObject, nullableNumber, ok } from '
 
 /** Text budget for result rows in one tool answer (models pay per token). */
 export const MAX_RESULT_CHARS = 8_000;
-export const MAX_WAIT_SECONDS = 20;
+/** getExecutionResults waits as long as a REST status read may. */
+export const MAX_WAIT_SECONDS = MAX_STATUS_WAIT_MS / 1000;
 /** How often a waiting getExecutionResults reports progress (when the client asked for it). */
 const PROGRESS_MS = 1_000;
 

@@ -16,12 +16,12 @@ import {
 } from '../core/pipelines';
 import { checkWebhook, type WebhookTarget } from '../core/webhooks';
 import type { ExecutionConfig } from '../executions/config';
-import { assertWithinCreditLimit, savedQueryRequest, stopEngineRun } from '../executions/use-cases';
+import { assertWithinCreditLimit, savedQueryRequest } from '../executions/use-cases';
 import { logger } from '../http/logger';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 import { lineageGraph, resolveLineage } from './lineage';
-import { releaseWaitingNodes, stopNodes } from './node-steps';
+import { stopNodes } from './node-steps';
 import { notifyPipelineFinished } from './webhooks';
 
 /** A pipeline as it would run: the graph, its execution order and the data each node would scan. */
