@@ -101,6 +101,21 @@ export interface UploadStore {
   listByAccount(accountId: string): Promise<UploadedTable[]>;
   /** Every table an account may read: its own and other accounts' public ones. */
   listReadableBy(accountId: string): Promise<UploadedTable[]>;
+  /**
+   * Keeps a generation a clear or delete replaced (the record as the switch left it) until
+   * `dropRetiredUploadGenerations` drops it: a run that started reading it may still be running.
+   */
+  retire(table: UploadedTable, retiredAt: string): Promise<void>;
+  /** The retired generations retired before `before` (an ISO timestamp), oldest first. */
+  listRetired(before: string): Promise<RetiredGeneration[]>;
+  /** Forgets a retired generation once its files are gone. */
+  forgetRetired(retired: RetiredGeneration): Promise<void>;
+}
+
+/** A generation no longer current, kept for the runs that may still read it. */
+export interface RetiredGeneration {
+  table: UploadedTable;
+  retiredAt: string;
 }
 
 /**

@@ -22,6 +22,7 @@ import { startHttpServer } from './http-server';
 import { creditLimitStamp, revocationStamp } from './key-revocations';
 import { PollingDependencyGate } from './polling-gate';
 import { RefreshScheduler } from './refresh-scheduler';
+import { RetiredUploadSweep } from './retired-uploads';
 import { FileSigningKeyStore } from './signing-key-file';
 import { LocalSlotGate } from './slot-gate';
 import { LOCAL_RUNNER_ARN, LocalStepFunctions } from './step-functions';
@@ -171,6 +172,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     options.log?.(`Recovered pipelines: ${recovered.pipelines} interrupted runs marked failed.`);
   const scheduler = new RefreshScheduler(services);
   scheduler.start();
+  const retiredUploads = new RetiredUploadSweep(services, options.log);
+  retiredUploads.start();
 
   // The manifest holds the statistics measured when the data was built; writing them on every
   // start keeps the catalog right even if the DynamoDB files were removed.
@@ -200,6 +203,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       closing ??= (async () => {
         await http.close();
         await scheduler.stop();
+        await retiredUploads.stop();
         // No workflow may take its next step (e.g. start a pipeline's next node) once shutdown began.
         orchestrator.abortAll();
         dependencyGate.close();

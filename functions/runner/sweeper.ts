@@ -3,6 +3,7 @@ import { offerSlot, releaseSlot } from '../executions/slots';
 import { stopEngineRun } from '../executions/use-cases';
 import { failInterruptedPipeline, pipelineTimeouts } from '../pipelines/use-cases';
 import type { Services } from '../services';
+import { dropRetiredUploadGenerations } from '../uploads/use-cases';
 import { failInterrupted, heldByEngine } from './recovery';
 
 /** Past an execution's or pipeline's own bounds, how long the sweeper still waits before calling it lost. */
@@ -13,6 +14,8 @@ export interface SweepResult {
   pipelines: number;
   /** Accounts whose slot count was higher than their active executions could hold. */
   slotCounts: number;
+  /** Uploaded tables' generations dropped once no run could still read them. */
+  uploadGenerations: number;
 }
 
 /**
@@ -37,7 +40,8 @@ export function executionDeadline(execution: Execution, services: Services): num
  * forever and hold its account's slots. An execution or a pipeline run still active past every
  * bound its workflow has is ended FAILED (an engine run stopped, its slot freed); a pipeline's node
  * executions are the pipeline's to end. Anything within its bounds is left alone, so a sweep never
- * races a live workflow; queued executions are offered their account's free slots.
+ * races a live workflow; queued executions are offered their account's free slots. Uploaded tables'
+ * generations that a clear or delete replaced are dropped once no run can still read them.
  */
 export async function sweepLostWork(services: Services, now = Date.now()): Promise<SweepResult> {
   // Slot counts are read before the active executions are listed (see correctSlotCounts).
@@ -70,7 +74,12 @@ export async function sweepLostWork(services: Services, now = Date.now()): Promi
       if (execution) await endLost(services, execution, 'Its pipeline stopped');
     }
   }
-  return { executions, pipelines, slotCounts: await correctSlotCounts(services, counted) };
+  return {
+    executions,
+    pipelines,
+    slotCounts: await correctSlotCounts(services, counted),
+    uploadGenerations: await dropRetiredUploadGenerations(services, new Date(now)),
+  };
 }
 
 async function slotCounts(services: Services): Promise<Map<string, number>> {

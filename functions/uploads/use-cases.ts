@@ -160,13 +160,13 @@ export async function clearUpload(services: Services, account: Account, fullName
     throw new ConflictError(`Table ${fullName} changed while it was being cleared; clear it again.`);
   }
   // The record as the switch left it: inserts that landed after it was read are released too.
-  await releaseGeneration(services, cleared);
+  await releaseGeneration(services, cleared, now);
 }
 
-export async function deleteUpload(services: Services, account: Account, fullName: string) {
+export async function deleteUpload(services: Services, account: Account, fullName: string, now = new Date()) {
   await ownedUpload(services, account, fullName);
   const deleted = await services.uploads.delete(fullName);
-  if (deleted) await releaseGeneration(services, deleted);
+  if (deleted) await releaseGeneration(services, deleted, now);
 }
 
 /** The caller's tables, one page of them. */
@@ -198,7 +198,7 @@ export async function uploadCsv(
   // Every value is checked against the inferred columns before the old table goes.
   const lines = await csvLines(csv, columns);
   const existing = await services.uploads.get(fullName);
-  if (existing) await deleteUpload(services, account, fullName);
+  if (existing) await deleteUpload(services, account, fullName, now);
   const { table } = await createUpload(
     services,
     account,
@@ -244,12 +244,43 @@ async function assertStorageLeft(services: Services, account: Account, incomingB
   }
 }
 
-/** The old generation's files go after the switch; a failure leaves orphans, not a broken table. */
-async function releaseGeneration(services: Services, table: UploadedTable) {
+/**
+ * After a clear or delete the old generation's storage is released at once, but its files stay
+ * until no run can still be reading them (dropRetiredUploadGenerations): a query that started
+ * before the switch finishes on the rows it began with.
+ */
+async function releaseGeneration(services: Services, table: UploadedTable, now: Date) {
   await services.usage.addStorageBytes(table.accountId, -table.sizeBytes);
-  await services.uploadFiles.dropGeneration(table).catch((error: unknown) => {
-    logger.warn('Could not remove an upload generation', { fullName: table.fullName, error });
-  });
+  await services.uploads.retire(table, now.toISOString());
+}
+
+/** How long a retired generation is kept: the longest a run may take, and a minute. */
+export function retiredGenerationLifetimeMs(services: Services): number {
+  const { medium, large } = services.config.queryTimeoutMs;
+  return Math.max(medium, large) + 60_000;
+}
+
+/**
+ * Drops the retired generations no run can still read (retired longer ago than a run may take);
+ * run by the sweep in AWS and on a timer by the local host. A generation that cannot be dropped
+ * now is tried again next time. Returns how many were dropped.
+ */
+export async function dropRetiredUploadGenerations(services: Services, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - retiredGenerationLifetimeMs(services)).toISOString();
+  let dropped = 0;
+  for (const retired of await services.uploads.listRetired(before)) {
+    try {
+      await services.uploadFiles.dropGeneration(retired.table);
+      await services.uploads.forgetRetired(retired);
+      dropped++;
+    } catch (error) {
+      logger.warn('Could not remove a retired upload generation', {
+        fullName: retired.table.fullName,
+        error: error as Error,
+      });
+    }
+  }
+  return dropped;
 }
 
 function writeCredits(bytes: number): number {

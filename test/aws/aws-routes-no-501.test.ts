@@ -33,7 +33,14 @@ import { createQuery } from '../../functions/queries/use-cases';
 import { type RouteDefinition, routes } from '../../functions/routes';
 import { createNodeRunner } from '../../functions/runner/node-runner';
 import { configureServices, resetServices, type Services } from '../../functions/services';
-import { clearUpload, createUpload, deleteUpload, insertRows } from '../../functions/uploads/use-cases';
+import {
+  clearUpload,
+  createUpload,
+  deleteUpload,
+  dropRetiredUploadGenerations,
+  insertRows,
+  retiredGenerationLifetimeMs,
+} from '../../functions/uploads/use-cases';
 import { resultColumnsAnswer } from '../support/athena-answers';
 import { dynaliteForAwsComposition } from '../support/aws-dynalite';
 import { mockGlueTables } from '../support/glue-tables';
@@ -515,12 +522,20 @@ describe('the AWS composition answers every route', () => {
       },
     });
 
-    // A clear starts a new generation and drops the old one's table and objects.
+    // A clear starts a new generation; the old one's table and objects stay for the runs that may
+    // still read them, until the sweep finds the generation older than the longest run.
     await clearUpload(services, account, 'dune.athena_uploads.labels');
-    const [cleared] = glue.names('svc_views');
-    expect(cleared).not.toBe(generation);
+    expect(glue.names('svc_views')).toHaveLength(2);
+    expect(glue.names('svc_views')).toContain(generation);
+    expect(s3.has('svc-data', put.Key!)).toBe(true);
+    const later = new Date(Date.now() + retiredGenerationLifetimeMs(services) + 60_000);
+    expect(await dropRetiredUploadGenerations(services, later)).toBe(1);
+    expect(glue.names('svc_views')).toHaveLength(1);
+    expect(glue.names('svc_views')).not.toContain(generation);
     expect(s3.has('svc-data', put.Key!)).toBe(false);
     await deleteUpload(services, account, 'dune.athena_uploads.labels');
+    expect(glue.names('svc_views')).toHaveLength(1);
+    expect(await dropRetiredUploadGenerations(services, later)).toBe(1);
     expect(glue.names('svc_views')).toEqual([]);
   });
 

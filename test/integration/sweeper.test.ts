@@ -39,6 +39,7 @@ describe('the sweeper ends work whose workflow died, and nothing else', () => {
       executions: 0,
       pipelines: 0,
       slotCounts: 0,
+      uploadGenerations: 0,
     });
     expect((await host.services.executions.get(lost.executionId))!.state).toBe('QUERY_STATE_EXECUTING');
 
@@ -47,6 +48,7 @@ describe('the sweeper ends work whose workflow died, and nothing else', () => {
       executions: 1,
       pipelines: 0,
       slotCounts: 0,
+      uploadGenerations: 0,
     });
     expect(await host.services.executions.get(lost.executionId)).toMatchObject({
       state: 'QUERY_STATE_FAILED',
@@ -56,7 +58,12 @@ describe('the sweeper ends work whose workflow died, and nothing else', () => {
     expect(await host.services.limiter.tryAcquire(host.accountId, 1)).toBe(true);
     await host.services.limiter.release(host.accountId);
     // A second sweep finds nothing more.
-    expect(await sweepLostWork(host.services)).toEqual({ executions: 0, pipelines: 0, slotCounts: 0 });
+    expect(await sweepLostWork(host.services)).toEqual({
+      executions: 0,
+      pipelines: 0,
+      slotCounts: 0,
+      uploadGenerations: 0,
+    });
     await host.services.executions.transition(recent.executionId, ['QUERY_STATE_PENDING'], {
       state: 'QUERY_STATE_CANCELLED',
     });
@@ -144,9 +151,19 @@ describe('the sweeper ends work whose workflow died, and nothing else', () => {
     );
     // The node's execution is the pipeline's to end: a sweep before the pipeline's bound skips both.
     const early = Date.now() - 30 * 3_600_000 + SWEEP_GRACE_MS;
-    expect(await sweepLostWork(host.services, early)).toEqual({ executions: 0, pipelines: 0, slotCounts: 0 });
+    expect(await sweepLostWork(host.services, early)).toEqual({
+      executions: 0,
+      pipelines: 0,
+      slotCounts: 0,
+      uploadGenerations: 0,
+    });
 
-    expect(await sweepLostWork(host.services)).toEqual({ executions: 0, pipelines: 1, slotCounts: 0 });
+    expect(await sweepLostWork(host.services)).toEqual({
+      executions: 0,
+      pipelines: 1,
+      slotCounts: 0,
+      uploadGenerations: 0,
+    });
     const run = (await host.services.pipelines.get(pipelineExecutionId))!;
     expect(run.execution).toMatchObject({ state: 'failed', error: expect.stringMatching(/retry reruns/) });
     expect(run.nodes.map((n) => [n.nodeId, n.state])).toEqual([

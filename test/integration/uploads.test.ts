@@ -1,5 +1,9 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ColumnType, ContentType, DuneClient } from '@duneanalytics/client-sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { uploadGenerationDirectory } from '../../functions/local/engine/result-files';
+import { dropRetiredUploadGenerations, retiredGenerationLifetimeMs } from '../../functions/uploads/use-cases';
 import { fetchPointedAt } from '../support/dune-sdk';
 import { waitUntilFinished } from '../support/executions';
 import { bodyOf, type Json, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
@@ -297,6 +301,49 @@ describe('uploaded tables', () => {
     expect(gone.status.error.message).toMatch(
       /Table dune\.alice\.to_clear does not exist: no uploaded table of that name is readable by this account/,
     );
+  });
+
+  it('keeps a cleared or deleted generation for the runs still reading it, and drops it after the longest run', async () => {
+    const fullName = 'dune.alice.kept_for_readers';
+    await alice.uploads.create({
+      namespace: 'alice',
+      table_name: 'kept_for_readers',
+      schema: [{ name: 'n', type: ColumnType.Integer }],
+    });
+    await insertCsv('kept_for_readers', 'n\n1\n2\n');
+    const first = (await host.services.uploads.get(fullName))!;
+    const directoryOf = (generation: string) =>
+      uploadGenerationDirectory(join(host.dataDir, 'results'), fullName, generation);
+    const filesOf = (generation: string) => readdir(directoryOf(generation)).catch(() => [] as string[]);
+    expect(await filesOf(first.generation)).toHaveLength(1);
+
+    const clearedAt = new Date();
+    await alice.uploads.clear({ namespace: 'alice', table_name: 'kept_for_readers' });
+    // The old generation's files stay: a query that started before the clear may still read them.
+    expect(await filesOf(first.generation)).toHaveLength(1);
+    const retiredNames = async () =>
+      (await host.services.uploads.listRetired('9999'))
+        .filter((retired) => retired.table.fullName === fullName)
+        .map((retired) => retired.table.generation);
+    expect(await retiredNames()).toEqual([first.generation]);
+    const lifetime = retiredGenerationLifetimeMs(host.services);
+    // Not before the longest run could have ended...
+    expect(
+      await dropRetiredUploadGenerations(host.services, new Date(clearedAt.getTime() + lifetime - 5_000)),
+    ).toBe(0);
+    expect(await filesOf(first.generation)).toHaveLength(1);
+    await insertCsv('kept_for_readers', 'n\n7\n');
+    const second = (await host.services.uploads.get(fullName))!;
+    await alice.uploads.delete({ namespace: 'alice', table_name: 'kept_for_readers' });
+    expect(await retiredNames()).toEqual([first.generation, second.generation]);
+    expect(await filesOf(second.generation)).toHaveLength(1);
+    // ...then gone, and forgotten.
+    const later = new Date(Date.now() + lifetime + 60_000);
+    expect(await dropRetiredUploadGenerations(host.services, later)).toBeGreaterThanOrEqual(2);
+    expect(await retiredNames()).toEqual([]);
+    await expect(stat(directoryOf(first.generation))).rejects.toThrow();
+    await expect(stat(directoryOf(second.generation))).rejects.toThrow();
+    expect(await dropRetiredUploadGenerations(host.services, later)).toBe(0);
   });
 
   it('uploads a CSV as dune.<handle>.dataset_<name> with inferred types, and replaces it on a second upload', async () => {

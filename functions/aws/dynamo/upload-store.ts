@@ -6,11 +6,13 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
-import type { UploadedFile, UploadedTable, UploadStore } from '../../core/uploads';
+import type { RetiredGeneration, UploadedFile, UploadedTable, UploadStore } from '../../core/uploads';
 import { isConditionFailure } from './client';
-import { queryIndexPartition, withoutKeys } from './expressions';
+import { queryAll, queryIndexPartition, withoutKeys } from './expressions';
 
 const INDEX_PARTITION = 'UPLOADS';
+/** Retired generations: pk UPLOAD_RETIRED, sk <retired at>#<full name>#<generation>, oldest first. */
+const RETIRED_PARTITION = 'UPLOAD_RETIRED';
 
 /**
  * Item layout: pk UPLOAD#<full name>, sk UPLOAD; all tables in the GSI partition UPLOADS. Inserts
@@ -115,6 +117,29 @@ export class DynamoUploadStore implements UploadStore {
     return all.filter((table) => table.accountId === accountId || !table.isPrivate);
   }
 
+  async retire(table: UploadedTable, retiredAt: string): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...retiredKeys({ table, retiredAt }), table, retiredAt },
+      }),
+    );
+  }
+
+  async listRetired(before: string): Promise<RetiredGeneration[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk < :before',
+      ExpressionAttributeValues: { ':pk': RETIRED_PARTITION, ':before': before },
+      ConsistentRead: true,
+    });
+    return items.map((item) => ({ table: item.table as UploadedTable, retiredAt: String(item.retiredAt) }));
+  }
+
+  async forgetRetired(retired: RetiredGeneration): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: retiredKeys(retired) }));
+  }
+
   private async conditionally(command: UpdateCommand): Promise<boolean> {
     try {
       await this.db.send(command);
@@ -135,4 +160,8 @@ export class DynamoUploadStore implements UploadStore {
 
 function keys(fullName: string) {
   return { pk: `UPLOAD#${fullName}`, sk: 'UPLOAD' };
+}
+
+function retiredKeys({ table, retiredAt }: RetiredGeneration) {
+  return { pk: RETIRED_PARTITION, sk: `${retiredAt}#${table.fullName}#${table.generation}` };
 }
