@@ -1,8 +1,19 @@
-import { columnName, containsAggregate, functionCall, mapFreeColumns, nodeType, stringLiteral } from './ast';
+import {
+  columnName,
+  containsAggregate,
+  findAll,
+  functionCall,
+  instantiate,
+  mapFreeColumns,
+  nodeType,
+  stringLiteral,
+} from './ast';
+import { walkTyped } from './athena-varbinary-casts';
 import { chainUtilityRules } from './chain-utility-functions';
 import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
 import { quoteIdentifier } from './nested-json';
+import type { Polyglot, TableSchema } from './nested-typing';
 import type { AstNode } from './polyglot';
 import { type Rule, type RuleContext, type RuleSet, renameTo } from './rules';
 
@@ -93,6 +104,8 @@ const MACROS: Record<string, string> = {
   // Trino counts whole units elapsed (date_sub in DuckDB), not boundaries crossed (DuckDB date_diff).
   date_diff: `(unit, a, b) AS date_sub(unit, a, b)`,
   to_hex: `(b BLOB) AS hex(b)`,
+  // IEEE 754 division (floatingDivisions): by zero ±Infinity by the zero's sign, NaN for 0/0.
+  float_divide: `(a, b) AS CASE WHEN b = 0 THEN a * CASE WHEN signbit(CAST(b AS DOUBLE)) THEN CAST('-Infinity' AS DOUBLE) ELSE CAST('Infinity' AS DOUBLE) END ELSE a / b END`,
   from_hex: `(s) AS unhex(regexp_replace(s, '^0[xX]', ''))`,
   // typeof() is a function, so it sees the type of an aggregate argument where a typed macro
   // parameter cannot; both branches are bigint.
@@ -699,6 +712,32 @@ const integerCast =
       [cast.this, node, plain],
     );
   };
+
+/**
+ * A division Trino computes in floating point (a double or real operand, as the tables' types and
+ * the expression tell): by zero it is ±Infinity, or NaN for 0/0, where DuckDB (dividing integers
+ * as integers) answers NULL. A division of types the translator cannot tell is left to the rule
+ * below, which keeps DuckDB's NULL for a floating-point one.
+ */
+export function floatingDivisions(
+  polyglot: Polyglot,
+  statement: AstNode,
+  tables: readonly TableSchema[],
+): boolean {
+  if (findAll(statement, 'div').length === 0) return false;
+  let changed = false;
+  walkTyped(polyglot, statement, tables, (node, kind, typing) => {
+    if (kind !== 'div') return node;
+    const floating = (operand: AstNode) => {
+      const type = typing()?.typeOf(operand);
+      return type?.kind === 'scalar' && (type.name === 'double' || type.name === 'real');
+    };
+    if (!floating(node.div.left) && !floating(node.div.right)) return node;
+    changed = true;
+    return instantiate(polyglot, `${HELPER_PREFIX}float_divide(__1, __2)`, [node.div.left, node.div.right]);
+  });
+  return changed;
+}
 
 /** The number a literal divisor is written as (`2`, `-2`, `(0)`), or undefined for any other node. */
 function numberLiteral(node: AstNode): string | undefined {

@@ -5,6 +5,7 @@ import { varbinaryCastsAsHex } from './athena-varbinary-casts';
 import {
   DUCKDB_RULES,
   DUCKDB_TYPES,
+  floatingDivisions,
   HELPER_PREFIX,
   sessionSetupFor,
   userFacingMessage,
@@ -221,7 +222,10 @@ export async function translate(
   }
   try {
     refuseEngineInternals(statement);
-    if (target === 'duckdb') changed = nameUnaliasedInnerColumns(polyglot, statement);
+    if (target === 'duckdb') {
+      changed = nameUnaliasedInnerColumns(polyglot, statement);
+      changed = floatingDivisions(polyglot, statement, options.tables ?? []) || changed;
+    }
     changed = applyRules(polyglot, statement, rules, types) || changed;
   } catch (error) {
     if (error instanceof UnsupportedConstruct) {
