@@ -449,6 +449,16 @@ export class Typing {
       case 'greatest':
       case 'least':
         return sameType(call.args.map(typeOrSkip(typeOf)));
+      case 'sum':
+      case 'avg': {
+        // Trino: both keep a double or real; sum widens an integer to bigint, avg makes it a
+        // double. Decimals (and uint256) are left unknown.
+        const operand = call.args[0] && typeOf(call.args[0]);
+        if (operand?.kind !== 'scalar') return undefined;
+        if (operand.name === 'double' || operand.name === 'real') return operand;
+        if (!/^(tinyint|smallint|integer|int|bigint)$/.test(operand.name)) return undefined;
+        return { kind: 'scalar', name: call.name === 'sum' ? 'bigint' : 'double' };
+      }
     }
     const arities = Object.hasOwn(SAME_AS_FIRST, call.name) ? SAME_AS_FIRST[call.name] : undefined;
     if (arities?.includes(call.args.length)) return typeOf(call.args[0]);

@@ -269,7 +269,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         '3',
         {
           localNote:
-            'a double divided by zero is ±Infinity (NaN for 0/0) locally too when the translator can tell it is a double (a column, literal, cast, min/max), else NULL (e.g. sum(x) / 0); write x / nullif(y, 0) to get NULL on both.',
+            'a double divided by zero is ±Infinity (NaN for 0/0) locally too when the translator can tell it is a double (a column, literal, cast, sum, avg, min, max), else NULL; write x / nullif(y, 0) to get NULL on both.',
         },
       ),
       trino('abs(x) → same type', 'Absolute value.', 'abs(-5)', '5'),
