@@ -104,8 +104,9 @@ const MACROS: Record<string, string> = {
   // Trino counts whole units elapsed (date_sub in DuckDB), not boundaries crossed (DuckDB date_diff).
   date_diff: `(unit, a, b) AS date_sub(unit, a, b)`,
   to_hex: `(b BLOB) AS hex(b)`,
-  // IEEE 754 division (floatingDivisions): by zero ±Infinity by the zero's sign, NaN for 0/0.
-  float_divide: `(a, b) AS CASE WHEN b = 0 THEN a * CASE WHEN signbit(CAST(b AS DOUBLE)) THEN CAST('-Infinity' AS DOUBLE) ELSE CAST('Infinity' AS DOUBLE) END ELSE a / b END`,
+  // IEEE 754 division (floatingDivisions): by zero ±Infinity by the zero's sign, NaN for 0/0. The
+  // infinities are reals, so a real quotient stays real (a double one stays double).
+  float_divide: `(a, b) AS CASE WHEN b = 0 THEN a * CASE WHEN signbit(CAST(b AS DOUBLE)) THEN CAST('-Infinity' AS FLOAT) ELSE CAST('Infinity' AS FLOAT) END ELSE a / b END`,
   from_hex: `(s) AS unhex(regexp_replace(s, '^0[xX]', ''))`,
   // typeof() is a function, so it sees the type of an aggregate argument where a typed macro
   // parameter cannot; both branches are bigint.
