@@ -12,7 +12,7 @@ import type { UploadFileStore } from '../core/uploads';
 import type { Orchestrator } from '../core/workflows';
 import { BASE_TABLES } from '../datasets/base-tables';
 import { DuneSqlTableReferenceParser } from '../dunesql/table-references';
-import { executionConfigFromEnv } from '../executions/config';
+import { executionConfigFromEnv, longestRunMs } from '../executions/config';
 import { SigningKeys } from '../oauth/signing-keys';
 import { createServices, type Services } from '../services';
 import { AthenaQueryEngine } from './athena/athena-engine';
@@ -63,16 +63,14 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
     env,
     env.NODE_RUNNER_ARN ?? 'arn:aws:lambda:us-east-1:000000000000:function:node-runner',
   );
-  // The longest a run may last: a superseded view version and a run session outlive it.
-  const longestRunMs = Math.max(...Object.values(config.queryTimeoutMs)) + 10 * 60_000;
+  const longestRun = longestRunMs(config);
   const viewVersions =
     results && env.VIEWS_DATABASE && env.DATA_BUCKET
       ? new GlueViewVersions(new GlueClient({}), new S3Client({}), results, {
           database: env.VIEWS_DATABASE,
           bucket: env.DATA_BUCKET,
-          // A run resolves its versions at submit and is stopped at its tier's limit, seen at the
-          // next status poll: a superseded version outlives the longest run by a margin.
-          retireAfterMs: longestRunMs,
+          // A superseded version outlives the longest run (longestRunMs).
+          retireAfterMs: longestRun,
         })
       : undefined;
   // Each run starts as the query-run role, narrowed to the data lake and its own view versions.
@@ -81,7 +79,7 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
       ? new RunRoleSessions(new STSClient({}), {
           roleArn: env.ATHENA_RUN_ROLE_ARN,
           viewsDatabase: env.VIEWS_DATABASE,
-          longestRunMs,
+          longestRunMs: longestRun,
         })
       : undefined;
   return createServices(db, tableName, {

@@ -23,6 +23,15 @@ export interface ExecutionConfig {
   webhooks: WebhookPolicy;
 }
 
+/**
+ * The longest a run may last, with a margin: a run resolves what it reads (view versions, upload
+ * generations) when it is submitted and is stopped at its tier's limit, seen at the next poll.
+ * Superseded view versions, retired upload generations and run sessions outlive it.
+ */
+export function longestRunMs(config: Pick<ExecutionConfig, 'queryTimeoutMs'>): number {
+  return Math.max(...Object.values(config.queryTimeoutMs)) + 10 * 60_000;
+}
+
 function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = env[name];
   if (value === undefined || value === '') return fallback;

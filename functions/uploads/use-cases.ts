@@ -15,6 +15,7 @@ import {
   type UploadedTable,
   uploadFullName,
 } from '../core/uploads';
+import { longestRunMs } from '../executions/config';
 import { assertWithinCreditLimit } from '../executions/use-cases';
 import { logger } from '../http/logger';
 import type { Services } from '../services';
@@ -254,10 +255,9 @@ async function releaseGeneration(services: Services, table: UploadedTable, now: 
   await services.uploads.retire(table, now.toISOString());
 }
 
-/** How long a retired generation is kept: the longest a run may take, and a minute. */
+/** How long a retired generation is kept: as long as a superseded view version (longestRunMs). */
 export function retiredGenerationLifetimeMs(services: Services): number {
-  const { medium, large } = services.config.queryTimeoutMs;
-  return Math.max(medium, large) + 60_000;
+  return longestRunMs(services.config);
 }
 
 /**
