@@ -130,6 +130,77 @@ describe('a stored result whose shape the engine reported (warm)', () => {
   });
 });
 
+describe('a small result read whole at its end (warm)', () => {
+  const SMALL_ROWS = 5_000;
+
+  it('serves every plain page from memory, equal to the file, and filtered or sorted ones from the file', async () => {
+    const request = runRequest(BIG_SQL.replace(`range(${ROWS})`, `range(${SMALL_ROWS})`));
+    const result = await engine.run(request);
+    const { executionId } = request;
+    const cold = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+    const warmed = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+    const run = vi.spyOn(DuckDBConnection.prototype, 'runAndReadAll');
+    try {
+      await warmed.warm(executionId, { columns: result.columns, rowCount: result.rowCount });
+      const plain: Partial<ResultPageRequest>[] = [
+        { limit: 100_000, offset: 0 },
+        { limit: 7, offset: 4_990 },
+        { limit: 10, offset: SMALL_ROWS + 5 },
+        { limit: 3, offset: 11, columns: ['maybe', 'amount_raw', 'i'] },
+      ];
+      const pages = [];
+      for (const page of plain)
+        pages.push(await warmed.readPage({ executionId, limit: 1, offset: 0, ...page }));
+      const csv = await warmed.readCsv({ executionId, limit: 20, offset: 30 });
+      // One read of the whole file, at the warm; no page read it again.
+      expect(run.mock.calls.map(([sql]) => String(sql))).toEqual(['SELECT * FROM read_parquet($path)']);
+      run.mockRestore();
+      for (const [i, page] of plain.entries()) {
+        expect(pages[i]).toEqual(await cold.readPage({ executionId, limit: 1, offset: 0, ...page }));
+      }
+      expect(pages[0]?.rows).toHaveLength(SMALL_ROWS);
+      expect(pages[2]?.rows).toEqual([]);
+      expect(csv).toEqual(await cold.readCsv({ executionId, limit: 20, offset: 30 }));
+      const filtered = {
+        executionId,
+        limit: 5,
+        offset: 0,
+        filters: parseResultFilter('bucket = 3'),
+        sortBy: parseSortBy('i desc'),
+      };
+      const fromFile = await warmed.readPage(filtered);
+      expect(fromFile).toEqual(await cold.readPage(filtered));
+      expect(fromFile.rows[0]?.i).toBe(SMALL_ROWS - 7);
+      expect(fromFile.totalRowCount).toBe(SMALL_ROWS / 10);
+      // A deleted result is gone from memory too.
+      await warmed.delete(executionId);
+      await expect(warmed.readPage({ executionId, limit: 1, offset: 0 })).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
+    } finally {
+      run.mockRestore();
+      await warmed.close();
+      await cold.close();
+    }
+  });
+
+  it('is not read whole when it holds more than 200,000 values', async () => {
+    const request = runRequest(BIG_SQL.replace(`range(${ROWS})`, 'range(40000)'));
+    const result = await engine.run(request);
+    const warmed = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+    const run = vi.spyOn(DuckDBConnection.prototype, 'runAndReadAll');
+    try {
+      await warmed.warm(request.executionId, { columns: result.columns, rowCount: result.rowCount });
+      const page = await warmed.readPage({ executionId: request.executionId, limit: 2, offset: 39_998 });
+      expect(page.rows.map((row) => row.i)).toEqual([39_998, 39_999]);
+      expect(run.mock.calls.map(([sql]) => String(sql))).not.toContain('SELECT * FROM read_parquet($path)');
+    } finally {
+      run.mockRestore();
+      await warmed.close();
+    }
+  });
+});
+
 describe('paging a 150k-row result', () => {
   it('returns consecutive pages in stored order with the total row count', async () => {
     const first = await page({ limit: 1000, offset: 0 });

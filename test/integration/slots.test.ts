@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingPeriodOf } from '../../functions/core/credits';
 import type { Execution } from '../../functions/core/executions';
 import { acquireSlot } from '../../functions/executions/slots';
 import type { Services } from '../../functions/services';
@@ -102,6 +103,58 @@ describe('taking an execution slot', () => {
     for (const executionId of [older, younger]) {
       await host.call(`/v1/execution/${executionId}/cancel`, { method: 'POST' });
       expect((await waitUntilFinished(host, executionId)).state).toBe('QUERY_STATE_CANCELLED');
+    }
+  });
+
+  it("records a run's credits and result storage even when freeing its slot fails, and frees the slot first", async () => {
+    const { limiter, usage } = host.services;
+    const period = billingPeriodOf(new Date());
+    const creditsBefore = (await usage.getCredits(host.accountId, [period]))[0]!.creditsUsed;
+    const storageBefore = await usage.getStorageBytes(host.accountId);
+    const order: string[] = [];
+    const release = limiter.release.bind(limiter);
+    const addCredits = usage.addCredits.bind(usage);
+    const addStorageBytes = usage.addStorageBytes.bind(usage);
+    let failRelease = true;
+    Object.assign(limiter, {
+      release: async (accountId: string) => {
+        order.push('release');
+        if (failRelease) {
+          failRelease = false;
+          throw new Error('the slot counter is unreachable');
+        }
+        return release(accountId);
+      },
+    });
+    Object.assign(usage, {
+      addCredits: async (...args: Parameters<typeof addCredits>) => {
+        order.push('credits');
+        return addCredits(...args);
+      },
+      addStorageBytes: async (...args: Parameters<typeof addStorageBytes>) => {
+        order.push('storage');
+        return addStorageBytes(...args);
+      },
+    });
+    try {
+      const executionId = await submitSql(host, 'select 1 as one');
+      expect((await waitUntilFinished(host, executionId)).state).toBe('QUERY_STATE_COMPLETED');
+      const deadline = Date.now() + 5_000;
+      while ((await usage.getStorageBytes(host.accountId)) === storageBefore && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // The slot first, then the rest in turn (the failed release may be retried meanwhile).
+      expect(order[0]).toBe('release');
+      expect(order.indexOf('credits')).toBeGreaterThan(0);
+      expect(order.indexOf('storage')).toBeGreaterThan(order.indexOf('credits'));
+      expect((await usage.getCredits(host.accountId, [period]))[0]!.creditsUsed).toBeGreaterThan(
+        creditsBefore,
+      );
+      expect(await usage.getStorageBytes(host.accountId)).toBeGreaterThan(storageBefore);
+    } finally {
+      Object.assign(limiter, { release });
+      Object.assign(usage, { addCredits, addStorageBytes });
+      await limiter.reset(host.accountId);
     }
   });
 });

@@ -260,6 +260,15 @@ describe('uploaded tables', () => {
   it('clears a table (its columns stay) and deletes it, giving its storage back', async () => {
     // Stored bytes (results count too: compared around each step only).
     const storage = async () => (await alice.usage.getUsage()).bytes_used;
+    // A query's result bytes are counted just after it reads COMPLETED: read once that landed.
+    const settledStorage = async () => {
+      for (let last = await storage(); ; ) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        const now = await storage();
+        if (now === last) return now;
+        last = now;
+      }
+    };
     await alice.uploads.create({
       namespace: 'alice',
       table_name: 'to_clear',
@@ -274,7 +283,7 @@ describe('uploaded tables', () => {
       await host.services.uploads.addFile(beforeClear.fullName, beforeClear.generation, landed, ''),
     ).toBe(true);
     await host.services.usage.addStorageBytes(beforeClear.accountId, landed.bytes);
-    const stored = await storage();
+    const stored = await settledStorage();
     expect(await alice.uploads.clear({ namespace: 'alice', table_name: 'to_clear' })).toMatchObject({
       message: expect.stringContaining('cleared'),
     });
@@ -288,7 +297,7 @@ describe('uploaded tables', () => {
     );
     await insertCsv('to_clear', 'n\n40\n');
     expect((await runSql('select sum(n) as total from dune.alice.to_clear')).rows).toEqual([{ total: 40 }]);
-    const beforeDelete = await storage();
+    const beforeDelete = await settledStorage();
     const size = (await host.services.uploads.get('dune.alice.to_clear'))!.sizeBytes;
     expect(size).toBeGreaterThan(0);
 

@@ -25,6 +25,7 @@ import { BadRequestError, NotFoundError } from '../../core/errors';
 import { resolveColumn as resolve, validatePaging } from '../../core/result-encoding';
 import { parseDuckDbError } from './duckdb-errors';
 import { COLUMNS_METADATA_KEY, isValidExecutionId, resultFilePath, sqlIdentifier } from './result-files';
+import { PREFETCH_MAX_VALUES, ResultRowsCache } from './result-rows-cache';
 import { CSV_LINE_BREAK, csvField, encodeValue, storedBytes } from './result-values';
 import { openSandbox, type Sandbox } from './sandbox';
 import { isBigIntegerType } from './storage-types';
@@ -73,6 +74,8 @@ export class DuckDbResultStore implements ResultStore {
   private sandbox?: Promise<{ sandbox: Sandbox; spillDirectory: string }>;
   /** Each result's shape, read once (or told by `warm`); concurrent reads share one read of the file. */
   private readonly info = new Map<string, Promise<ResultInfo>>();
+  /** Small results' rows, read at their end for the pages asked for at once. */
+  private readonly rows = new ResultRowsCache();
 
   constructor(private readonly options: DuckDbResultStoreOptions) {}
 
@@ -110,10 +113,15 @@ export class DuckDbResultStore implements ResultStore {
   async warm(executionId: string, shape: { columns: ResultColumn[]; rowCount: number }): Promise<void> {
     if (this.info.has(executionId) || !isValidExecutionId(executionId)) return;
     this.remember(executionId, Promise.resolve({ columns: shape.columns, rowCount: shape.rowCount }));
+    if (shape.rowCount * Math.max(1, shape.columns.length) <= PREFETCH_MAX_VALUES) {
+      const path = resultFilePath(this.options.resultsDir, executionId);
+      this.rows.load(executionId, () => this.readAllRows(path));
+    }
   }
 
   async delete(executionId: string): Promise<void> {
     this.info.delete(executionId);
+    this.rows.delete(executionId);
     if (!isValidExecutionId(executionId)) return;
     await rm(resultFilePath(this.options.resultsDir, executionId), { force: true });
   }
@@ -122,6 +130,7 @@ export class DuckDbResultStore implements ResultStore {
     const opened = this.sandbox;
     this.sandbox = undefined;
     this.info.clear();
+    this.rows.clear();
     if (!opened) return;
     const { sandbox, spillDirectory } = await opened;
     sandbox.close();
@@ -133,6 +142,8 @@ export class DuckDbResultStore implements ResultStore {
   ): Promise<{ columns: StoredColumn[]; rows: DuckDBValue[][]; totalRowCount: number }> {
     validatePaging(request);
     const path = await this.existingFile(request.executionId);
+    const cached = await this.cachedPage(request);
+    if (cached) return cached;
     const connection = await this.connect();
     try {
       const needsStoredTypes = request.filters !== undefined || request.sortBy !== undefined;
@@ -147,6 +158,35 @@ export class DuckDbResultStore implements ResultStore {
           ? info.rowCount
           : await countMatching(connection, path, info.columns, request.filters);
       return { columns, rows, totalRowCount };
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  /** A page without filter, sort or sample, sliced from the rows read at the run's end. */
+  private async cachedPage(request: ResultPageRequest) {
+    if (request.filters !== undefined || request.sortBy !== undefined || request.sampleCount !== undefined) {
+      return undefined;
+    }
+    const rows = await this.rows.get(request.executionId);
+    const info = rows && (await this.info.get(request.executionId)?.catch(() => undefined));
+    if (!rows || !info) return undefined;
+    const page = rows.slice(request.offset, request.offset + request.limit);
+    if (!request.columns) return { columns: info.columns, rows: page, totalRowCount: info.rowCount };
+    const columns = request.columns.map((name) => resolve(info.columns, name, 'columns'));
+    const positions = columns.map((column) => info.columns.indexOf(column));
+    return {
+      columns,
+      rows: page.map((row) => positions.map((i) => row[i] ?? null)),
+      totalRowCount: info.rowCount,
+    };
+  }
+
+  /** The whole file in stored order (one thread: the order the paged reads give). */
+  private async readAllRows(path: string): Promise<DuckDBValue[][]> {
+    const connection = await this.connect();
+    try {
+      return (await connection.runAndReadAll('SELECT * FROM read_parquet($path)', { path })).getRows();
     } finally {
       connection.closeSync();
     }
