@@ -823,6 +823,8 @@ const canonicalJson: Rule = (args, context) =>
   args.length === 1 ? context.template(`CAST(${HELPER_PREFIX}json_canonical(__1) AS JSON)`, args) : undefined;
 
 /** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
+const AT_TIME_ZONE = '(CAST(__1 AS TIMESTAMP WITH TIME ZONE) AT TIME ZONE __2)';
+
 export const DUCKDB_RULES: RuleSet = {
   ...chainUtilityRules((value) => varcharText(value, `CAST(${value} AS VARCHAR)`)),
   sum: helper('sum'),
@@ -873,8 +875,13 @@ export const DUCKDB_RULES: RuleSet = {
   e: (args, context) => context.template('exp(1)', args),
   // The session's zone: UTC, set by the session setup (SESSION_SETTINGS).
   current_timezone: (args, context) => context.template("current_setting('TimeZone')", args),
+  // Trino reads a timestamp without zone in the session's zone (UTC) and gives its wall-clock
+  // time in the named zone; DuckDB would read it as wall-clock time in the named zone instead (New
+  // York's noon became 17:00, not 07:00). Read as UTC first, both kinds convert alike.
+  at_time_zone: (_args, context, node) =>
+    context.template(AT_TIME_ZONE, [node.at_time_zone.this, node.at_time_zone.zone]),
   // Trino's function form of AT TIME ZONE.
-  at_timezone: (args, context) => context.template('(__1 AT TIME ZONE __2)', args),
+  at_timezone: (args, context) => context.template(AT_TIME_ZONE, args),
   // Trino takes a timestamp without zone: its wall-clock time read in the zone. DuckDB's
   // timezone(zone, timestamp) does that (with a timestamptz it would do the reverse).
   with_timezone: (args, context) => context.template('timezone(__2, CAST(__1 AS TIMESTAMP))', args),

@@ -110,7 +110,16 @@ describe('the DuneSQL function reference covers the translator', () => {
       ]),
     );
     // Rules keyed by syntax node rather than by function name.
-    const syntaxRules = new Set(['window_function', 'alias', 'literal', 'add', 'sub', 'div', 'parse_json']);
+    const syntaxRules = new Set([
+      'window_function',
+      'alias',
+      'literal',
+      'add',
+      'sub',
+      'div',
+      'parse_json',
+      'at_time_zone',
+    ]);
     const rewritten = [...Object.keys(DUCKDB_RULES), ...Object.keys(ATHENA_RULES)]
       .filter((n) => !syntaxRules.has(n))
       .map(functionOfRule);
