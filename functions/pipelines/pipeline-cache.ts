@@ -39,8 +39,16 @@ export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<Pipel
     readonly capacity = 200,
   ) {}
 
-  create(execution: PipelineExecution, nodes: readonly PipelineNodeRun[]): Promise<void> {
-    return this.store.create(execution, nodes);
+  /**
+   * Remembers the run as written: its workflow reads it at once, from every root node's dependency
+   * gate together (each read was a query of all its items, ~10 ms of the event loop per pipeline).
+   */
+  async create(execution: PipelineExecution, nodes: readonly PipelineNodeRun[]): Promise<void> {
+    await this.store.create(execution, nodes);
+    this.remember(execution.pipelineExecutionId, {
+      execution: asStored(execution),
+      nodes: [...nodes].sort((a, b) => a.nodeId - b.nodeId).map(asStored),
+    });
   }
 
   async get(pipelineExecutionId: string): Promise<Loaded> {
@@ -124,4 +132,9 @@ export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<Pipel
     this.entries.set(pipelineExecutionId, entry);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
+}
+
+/** A record as the store gives it back: a copy, without the properties left undefined. */
+function asStored<T>(record: T): T {
+  return JSON.parse(JSON.stringify(record)) as T;
 }

@@ -290,13 +290,16 @@ describe('caches in front of DynamoDB', () => {
       };
     };
 
-    it('serves a pipeline read once from memory, exactly as stored after its own writes', async () => {
+    it('serves a pipeline it created from memory, exactly as stored after its own writes', async () => {
       const { store, reads } = counting<PipelineStore>(pipelines, 'get');
       const cache = new SoleWriterPipelineCache(store);
       const { execution, nodes } = pipeline();
-      await cache.create(execution, nodes);
+      // Given out of order, one with a property left undefined: the store sorts and drops it.
+      await cache.create(execution, [{ ...nodes[1]!, error: undefined }, nodes[0]!]);
       const id = execution.pipelineExecutionId;
-      expect(await cache.get(id)).toEqual(await pipelines.get(id));
+      const created = await cache.get(id);
+      expect(created).toStrictEqual(await pipelines.get(id));
+      expect(reads()).toBe(0);
       await cache.transition(id, ['pending'], { state: 'executing', startedAt: new Date().toISOString() });
       await cache.transitionNode(id, 1, ['pending'], { state: 'running', executionId: 'e-1' });
       // A write whose condition fails changes nothing, in the store or the cache.
@@ -308,7 +311,7 @@ describe('caches in front of DynamoDB', () => {
       // Answers are copies: changing one does not change the next.
       cached!.execution.state = 'failed';
       expect((await cache.get(id))!.execution.state).toBe('executing');
-      expect(reads()).toBe(1);
+      expect(reads()).toBe(0);
     });
 
     it('applies a write that lands while the first read is in flight', async () => {
