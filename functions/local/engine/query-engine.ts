@@ -90,6 +90,8 @@ export class DuckDbQueryEngine implements QueryEngine {
   readonly pool: EnginePool;
   private readonly runs = new Map<string, LocalRun>();
   private closed = false;
+  /** The results directory, made once (each submit made it again, a file system call per run). */
+  private resultsDirMade?: Promise<unknown>;
 
   constructor(private readonly options: DuckDbQueryEngineOptions) {
     this.tiers = {
@@ -114,6 +116,14 @@ export class DuckDbQueryEngine implements QueryEngine {
    * Queues the run in the engine pool and returns at once; the pool starts it when a process is
    * free (fairly across accounts). The execution id is the run's id.
    */
+  private resultsDirReady(): Promise<unknown> {
+    const made = (this.resultsDirMade ??= mkdir(this.options.resultsDir, { recursive: true }));
+    made.catch(() => {
+      if (this.resultsDirMade === made) this.resultsDirMade = undefined;
+    });
+    return made;
+  }
+
   async submit(request: EngineSubmitRequest): Promise<EngineRun> {
     if (this.closed) {
       throw new QueryFailure('engine_unavailable', 'The query engine is shutting down; try again.');
@@ -124,7 +134,7 @@ export class DuckDbQueryEngine implements QueryEngine {
     const known = this.runs.get(request.executionId);
     if (known) return this.runOf(request);
     const tier = this.tiers[request.tier];
-    await mkdir(this.options.resultsDir, { recursive: true });
+    await this.resultsDirReady();
     const limit = resultLimitOf(request.tier, request, tier);
     if (limit.maxResultBytes <= 0) throw storageQuotaUsedUp();
     const { threads, memoryLimit } = tier;
