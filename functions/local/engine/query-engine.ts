@@ -117,11 +117,14 @@ export class DuckDbQueryEngine implements QueryEngine {
    * free (fairly across accounts). The execution id is the run's id.
    */
   private resultsDirReady(): Promise<unknown> {
-    const made = (this.resultsDirMade ??= mkdir(this.options.resultsDir, { recursive: true }));
-    made.catch(() => {
-      if (this.resultsDirMade === made) this.resultsDirMade = undefined;
-    });
-    return made;
+    if (!this.resultsDirMade) {
+      const made = mkdir(this.options.resultsDir, { recursive: true });
+      made.catch(() => {
+        if (this.resultsDirMade === made) this.resultsDirMade = undefined;
+      });
+      this.resultsDirMade = made;
+    }
+    return this.resultsDirMade;
   }
 
   async submit(request: EngineSubmitRequest): Promise<EngineRun> {
