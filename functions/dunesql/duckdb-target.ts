@@ -87,6 +87,41 @@ const SQL_JSON_PATH = `regexp_replace(p, '^\\s*(lax|strict)\\s+', '')`;
 /** split_to_map's string without one trailing entry delimiter. */
 const TRIMMED = `CASE WHEN ends_with(s, e) THEN left(s, length(s) - length(e)) ELSE s END`;
 
+/**
+ * An interval as Trino writes it: a year-month interval `1-2`, a day-time one `3 14:00:00.000`
+ * (`-0 01:30:00.000` below zero). DuckDB keeps months, days and microseconds in one value and
+ * writes `1 year 2 months`, `3 days 14:00:00`; one holding both kinds (Trino has none) keeps
+ * DuckDB's text.
+ */
+export function intervalText(i: string): string {
+  const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+  const micros =
+    `(datepart('day', ${i}) * 86400000000 + datepart('hour', ${i}) * 3600000000 + ` +
+    `datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
+  const sign = (n: string) => `CASE WHEN ${n} < 0 THEN '-' ELSE '' END`;
+  const ms = `(abs(${micros}) // 1000)`;
+  const two = (n: string) => `lpad(CAST(${n} AS VARCHAR), 2, '0')`;
+  const dayTime =
+    `${sign(micros)} || CAST(${ms} // 86400000 AS VARCHAR) || ' ' || ${two(`${ms} // 3600000 % 24`)} || ':' || ` +
+    `${two(`${ms} // 60000 % 60`)} || ':' || ${two(`${ms} // 1000 % 60`)} || '.' || lpad(CAST(${ms} % 1000 AS VARCHAR), 3, '0')`;
+  const yearMonth = `${sign(months)} || CAST(abs(${months}) // 12 AS VARCHAR) || '-' || CAST(abs(${months}) % 12 AS VARCHAR)`;
+  return `CASE WHEN ${months} <> 0 AND ${micros} <> 0 THEN CAST(${i} AS VARCHAR) WHEN ${months} <> 0 THEN ${yearMonth} ELSE ${dayTime} END`;
+}
+
+/** The interval `intervalText` wrote (a stored view's column read back); other text as DuckDB reads it. */
+export function intervalFromText(text: string): string {
+  const dayTime = `regexp_extract(${text}, '^(-?)(\\d+) (\\d+):(\\d+):(\\d+)\\.(\\d+)$', ['s', 'd', 'h', 'm', 'sec', 'ms'])`;
+  const yearMonth = `regexp_extract(${text}, '^(-?)(\\d+)-(\\d+)$', ['s', 'y', 'm'])`;
+  const int = (part: string) => `CAST(${part} AS BIGINT)`;
+  const signed = (parts: string, interval: string) =>
+    `(CASE WHEN ${parts}.s = '-' THEN -1 ELSE 1 END * (${interval}))`;
+  return (
+    `CASE WHEN ${dayTime}.d <> '' THEN ${signed(dayTime, `to_days(${int(`${dayTime}.d`)}) + to_hours(${int(`${dayTime}.h`)}) + to_minutes(${int(`${dayTime}.m`)}) + to_milliseconds(${int(`${dayTime}.sec`)} * 1000 + ${int(`${dayTime}.ms`)})`)} ` +
+    `WHEN ${yearMonth}.y <> '' THEN ${signed(yearMonth, `to_months(${int(`${yearMonth}.y`)} * 12 + ${int(`${yearMonth}.m`)})`)} ` +
+    `ELSE CAST(${text} AS INTERVAL) END`
+  );
+}
+
 const MACROS: Record<string, string> = {
   // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact. Trino's
   // sum of bigint (and of integer) is a bigint; DuckDB's a HUGEINT.
@@ -237,6 +272,7 @@ const MACROS: Record<string, string> = {
   // values go to the engine's JavaScript decoder (functions/local/engine/dune-functions.ts).
   from_utf8: `(b) AS coalesce(try(decode(b)), ${HELPER_PREFIX}utf8_replacing(b))`,
   // Trino's date ± interval is a date; DuckDB's a timestamp.
+  interval_text: `(i) AS ${intervalText('i')}`,
   date_plus: `(d DATE, i INTERVAL) AS CAST(d + i AS DATE), (d, i) AS d + i`,
   date_minus: `(d DATE, i INTERVAL) AS CAST(d - i AS DATE), (d, i) AS d - i`,
   to_utf8: `(s) AS encode(s)`,
@@ -786,6 +822,7 @@ const timestampText = (value: string) =>
 
 const VARCHAR_CASTS: Record<string, (value: string) => string> = {
   BLOB: (value) => `'0x' || lower(hex(TRY_CAST(${value} AS BLOB)))`,
+  INTERVAL: (value) => `${HELPER_PREFIX}interval_text(TRY_CAST(${value} AS INTERVAL))`,
   TIMESTAMP: timestampText,
   'TIMESTAMP WITH TIME ZONE': timestampText,
   DOUBLE: (value) => `${HELPER_PREFIX}double_text(TRY_CAST(${value} AS DOUBLE))`,
@@ -822,9 +859,9 @@ function castRule(kind: 'cast' | 'try_cast'): Rule {
 const canonicalJson: Rule = (args, context) =>
   args.length === 1 ? context.template(`CAST(${HELPER_PREFIX}json_canonical(__1) AS JSON)`, args) : undefined;
 
-/** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 const AT_TIME_ZONE = '(CAST(__1 AS TIMESTAMP WITH TIME ZONE) AT TIME ZONE __2)';
 
+/** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 export const DUCKDB_RULES: RuleSet = {
   ...chainUtilityRules((value) => varcharText(value, `CAST(${value} AS VARCHAR)`)),
   sum: helper('sum'),

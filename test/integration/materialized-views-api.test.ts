@@ -110,6 +110,30 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     expect(view.current_execution_id).toBe(slow.execution_id);
   }, 90_000);
 
+  it('keeps interval columns intervals for the queries that read the view, a negative one included', async () => {
+    const queryId = await createQuery(
+      "select interval '2' day as ahead, -(interval '90' minute) as behind, interval '14' month as later",
+      { is_private: true },
+    );
+    const upsert = await bodyOf(
+      await host.call('/v1/materialized-views', { json: { name: 'result_gaps', query_id: queryId } }),
+    );
+    expect((await waitUntilFinished(host, upsert.execution_id)).state).toBe('QUERY_STATE_COMPLETED');
+    expect(
+      await readValue(
+        "select ahead, behind, timestamp '2024-01-01 00:00:00' + ahead + behind as moved, " +
+          "timestamp '2024-01-31 00:00:00' + later as months_on from mv.local.result_gaps",
+      ),
+    ).toEqual([
+      {
+        ahead: '2 00:00:00.000',
+        behind: '-0 01:30:00.000',
+        moved: '2024-01-02 22:30:00.000 UTC',
+        months_on: '2025-03-31 00:00:00.000 UTC',
+      },
+    ]);
+  });
+
   it('lists, schedules and deletes views', async () => {
     const queryId = await createQuery('select 42 as answer');
     const created = await bodyOf(

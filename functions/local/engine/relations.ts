@@ -7,6 +7,7 @@ import {
   missingRelationMessage,
   STORED_RELATION_CATALOGS,
 } from '../../core/stored-relations';
+import { intervalFromText } from '../../dunesql/duckdb-target';
 import { DuneSqlTableReferenceParser } from '../../dunesql/table-references';
 import { resultFilePath, sqlIdentifier, sqlString, uploadFilePath } from './result-files';
 import { isBigIntegerType } from './storage-types';
@@ -122,7 +123,10 @@ function projection(relation: RelationFile): string {
   return relation.columns
     .map((column) => {
       const name = sqlIdentifier(column.name);
-      return isBigIntegerType(column.type) ? `CAST(${name} AS ${column.type}) AS ${name}` : name;
+      if (isBigIntegerType(column.type)) return `CAST(${name} AS ${column.type}) AS ${name}`;
+      // Stored as the text Trino writes (storage-types.ts).
+      if (column.type === 'INTERVAL') return `${intervalFromText(name)} AS ${name}`;
+      return name;
     })
     .join(', ');
 }

@@ -87,17 +87,37 @@ export function encodeValue(value: DuckDBValue, exactText = false): ResultValue 
   }
   if (value instanceof DuckDBUnionValue || value instanceof DuckDBVariantValue)
     return encodeValue(value.value);
+  if (value instanceof DuckDBIntervalValue) return intervalText(value);
   if (
     value instanceof DuckDBDateValue ||
     value instanceof DuckDBTimeValue ||
     value instanceof DuckDBTimeTZValue ||
-    value instanceof DuckDBIntervalValue ||
     value instanceof DuckDBUUIDValue ||
     value instanceof DuckDBBitValue
   ) {
     return value.toString();
   }
   return String(value);
+}
+
+/**
+ * An interval as Trino writes it (its SqlIntervalYearMonth and SqlIntervalDayTime): `1-2` for
+ * months, `3 14:00:00.000` for days and time (to the millisecond), a `-` before either below zero.
+ * One holding both (DuckDB allows it, Trino does not) keeps DuckDB's text.
+ */
+function intervalText({ months, days, micros }: DuckDBIntervalValue): string {
+  const dayTimeMicros = BigInt(days) * 86_400_000_000n + micros;
+  if (months !== 0 && dayTimeMicros !== 0n) return new DuckDBIntervalValue(months, days, micros).toString();
+  if (months !== 0) {
+    const total = Math.abs(months);
+    return `${months < 0 ? '-' : ''}${Math.floor(total / 12)}-${total % 12}`;
+  }
+  const ms = (dayTimeMicros < 0n ? -dayTimeMicros : dayTimeMicros) / 1000n;
+  const two = (n: bigint) => String(n).padStart(2, '0');
+  return (
+    `${dayTimeMicros < 0n ? '-' : ''}${ms / 86_400_000n} ${two((ms / 3_600_000n) % 24n)}:` +
+    `${two((ms / 60_000n) % 60n)}:${two((ms / 1000n) % 60n)}.${String(ms % 1000n).padStart(3, '0')}`
+  );
 }
 
 function hex(bytes: Uint8Array): string {

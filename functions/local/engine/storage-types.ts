@@ -1,4 +1,5 @@
 import { type DuckDBType, DuckDBTypeId } from '@duckdb/node-api';
+import { intervalText } from '../../dunesql/duckdb-target';
 import { sqlIdentifier } from './result-files';
 
 /**
@@ -24,6 +25,7 @@ function needsRewrite(type: DuckDBType): boolean {
     case DuckDBTypeId.HUGEINT:
     case DuckDBTypeId.UHUGEINT:
     case DuckDBTypeId.UNION:
+    case DuckDBTypeId.INTERVAL:
       return true;
     case DuckDBTypeId.LIST:
     case DuckDBTypeId.ARRAY:
@@ -45,6 +47,8 @@ const HUGEINT_MAX = '170141183460469231731687303715884105727';
 function rewrite(type: DuckDBType, source: string, depth: number): string {
   if (!needsRewrite(type)) return source;
   switch (type.typeId) {
+    case DuckDBTypeId.INTERVAL:
+      return intervalText(source);
     case DuckDBTypeId.UHUGEINT:
       return (
         `CASE WHEN ${source} <= CAST('${HUGEINT_MAX}' AS UHUGEINT) ` +
@@ -75,6 +79,7 @@ function castTarget(type: DuckDBType): string {
     case DuckDBTypeId.HUGEINT:
     case DuckDBTypeId.UHUGEINT:
     case DuckDBTypeId.UNION:
+    case DuckDBTypeId.INTERVAL:
       return 'VARCHAR';
     case DuckDBTypeId.LIST:
       return `${castTarget(type.valueType)}[]`;
