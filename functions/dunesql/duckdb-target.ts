@@ -139,7 +139,7 @@ const MACROS: Record<string, string> = {
   // Trino counts whole units elapsed (date_sub in DuckDB), not boundaries crossed (DuckDB date_diff).
   date_diff: `(unit, a, b) AS date_sub(unit, a, b)`,
   to_hex: `(b BLOB) AS hex(b)`,
-  // IEEE 754 division (floatingDivisions): by zero ±Infinity by the zero's sign, NaN for 0/0. The
+  // IEEE 754 division (typedArithmetic): by zero ±Infinity by the zero's sign, NaN for 0/0. The
   // infinities are reals, so a real quotient stays real (a double one stays double).
   float_divide: `(a, b) AS CASE WHEN b = 0 THEN a * CASE WHEN signbit(CAST(b AS DOUBLE)) THEN CAST('-Infinity' AS FLOAT) ELSE CAST('Infinity' AS FLOAT) END ELSE a / b END`,
   from_hex: `(s) AS unhex(regexp_replace(s, '^0[xX]', ''))`,
@@ -751,32 +751,49 @@ const integerCast =
   };
 
 /**
- * A division Trino computes in floating point (a double or real operand, as the tables' types and
- * the expression tell): by zero it is ±Infinity, or NaN for 0/0, where DuckDB (dividing integers
- * as integers) answers NULL. A division of types the translator cannot tell is left to the rule
- * below, which keeps DuckDB's NULL for a floating-point one.
+ * Arithmetic whose DuckDB answer differs by its operands' types, as the tables' types and the
+ * expression tell (left alone where the translator cannot tell):
+ * - a division Trino computes in floating point (a double or real operand): by zero ±Infinity, or
+ *   NaN for 0/0, where DuckDB (dividing integers as integers) answers NULL; a division of types
+ *   the translator cannot tell is left to the rule below, which keeps DuckDB's NULL;
+ * - a date plus or minus an interval that is not a literal (a column, a view's): a date in Trino,
+ *   a timestamp in DuckDB (the literal case is the `add`/`sub` rule's).
  */
-export function floatingDivisions(
+export function typedArithmetic(
   polyglot: Polyglot,
   statement: AstNode,
   tables: readonly TableSchema[],
 ): boolean {
-  if (findAll(statement, 'div').length === 0) return false;
+  if (
+    findAll(statement, 'div').length === 0 &&
+    findAll(statement, 'add').length + findAll(statement, 'sub').length === 0
+  ) {
+    return false;
+  }
   let changed = false;
   walkTyped(polyglot, statement, tables, (node, kind, typing) => {
-    if (kind !== 'div') return node;
-    const floating = (operand: AstNode) => {
+    const scalarOf = (operand: AstNode) => {
       const type = typing()?.typeOf(operand);
-      return type?.kind === 'scalar' && (type.name === 'double' || type.name === 'real');
+      return type?.kind === 'scalar' ? type.name : undefined;
     };
-    if (!floating(node.div.left) && !floating(node.div.right)) return node;
-    changed = true;
-    return instantiate(polyglot, `${HELPER_PREFIX}float_divide(__1, __2)`, [node.div.left, node.div.right]);
+    if (kind === 'div') {
+      const floating = (operand: AstNode) => ['double', 'real'].includes(scalarOf(operand) ?? '');
+      if (!floating(node.div.left) && !floating(node.div.right)) return node;
+      changed = true;
+      return instantiate(polyglot, `${HELPER_PREFIX}float_divide(__1, __2)`, [node.div.left, node.div.right]);
+    }
+    if (kind === 'add' || kind === 'sub') {
+      const { left, right } = node[kind];
+      if (scalarOf(left) !== 'date' || !scalarOf(right)?.startsWith('interval')) return node;
+      changed = true;
+      const helper = kind === 'add' ? 'date_plus' : 'date_minus';
+      return instantiate(polyglot, `${HELPER_PREFIX}${helper}(__1, __2)`, [left, right]);
+    }
+    return node;
   });
   return changed;
 }
 
-/** The number a literal divisor is written as (`2`, `-2`, `(0)`), or undefined for any other node. */
 function numberLiteral(node: AstNode): string | undefined {
   const kind = nodeType(node);
   if (kind === 'neg' || kind === 'paren') return numberLiteral(node[kind].this);

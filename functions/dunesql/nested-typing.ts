@@ -792,5 +792,7 @@ function literalType(literal: AstNode): TrinoType | undefined {
   if (literal?.literal_type === 'string') return VARCHAR;
   // X'…' (Dune's 0x… literals reach the parser as these).
   if (literal?.literal_type === 'hex_string') return VARBINARY;
+  // date '2024-01-31' (a timestamp literal's precision follows its text: left untyped).
+  if (literal?.literal_type === 'date') return { kind: 'scalar', name: 'date' };
   return literal?.literal_type === 'number' ? numberLiteralType(String(literal.value)) : undefined;
 }

@@ -5,9 +5,9 @@ import { varbinaryCastsAsHex } from './athena-varbinary-casts';
 import {
   DUCKDB_RULES,
   DUCKDB_TYPES,
-  floatingDivisions,
   HELPER_PREFIX,
   sessionSetupFor,
+  typedArithmetic,
   userFacingMessage,
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
@@ -224,7 +224,7 @@ export async function translate(
     refuseEngineInternals(statement);
     if (target === 'duckdb') {
       changed = nameUnaliasedInnerColumns(polyglot, statement);
-      changed = floatingDivisions(polyglot, statement, options.tables ?? []) || changed;
+      changed = typedArithmetic(polyglot, statement, options.tables ?? []) || changed;
     }
     changed = applyRules(polyglot, statement, rules, types) || changed;
   } catch (error) {

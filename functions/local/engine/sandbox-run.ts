@@ -11,6 +11,7 @@ import {
   type ResultColumn,
 } from '../../core/engine';
 import { resultTooLarge } from '../../core/result-limits';
+import { duneSqlTypeName } from '../../core/sql-types';
 import { BASE_TABLES } from '../../datasets/base-tables';
 import { DUCKDB_GLOBAL_SETTINGS, DuneSqlError, sessionMacrosFor, translate } from '../../dunesql';
 import { dunesqlFailure, type RanStatement, toQueryFailure } from './duckdb-errors';
@@ -347,15 +348,27 @@ const TYPED_BASE_TABLES = athenaTableSchemas(BASE_TABLES);
 /** The job's SQL as DuckDB runs it: DuneSQL translated, or (engine tests only) as written. */
 async function toDuckDb(job: EngineJob, elapsed: () => number): Promise<RanStatement> {
   if (job.dialect === 'duckdb') return { sql: job.sql };
-  // Uploaded tables' declared types take part (a text column compared with varbinary is refused).
+  // Uploaded tables' declared types take part (a text column compared with varbinary is refused),
+  // and views' column types (a date plus a view's interval column stays a date).
   const uploads = job.relations
     .filter((relation) => relation.format === 'upload')
     .map(({ schema, name, columns }) => ({ schema, name, columns }));
-  const key = uploads.length ? `${job.sql}\n${JSON.stringify(uploads)}` : job.sql;
+  const views = job.relations
+    .filter((relation) => relation.format === 'result')
+    .map(({ schema, name, columns }) => ({
+      schema,
+      name,
+      columns: columns.map((column) => ({ name: column.name, type: duneSqlTypeName(column.type) })),
+    }));
+  const key =
+    uploads.length || views.length
+      ? `${job.sql}\n${JSON.stringify(uploads)}\n${JSON.stringify(views)}`
+      : job.sql;
   const known = translations.get(key);
   if (known) return known;
   try {
-    const translation = await translate(job.sql, 'duckdb', { tables: TYPED_BASE_TABLES, uploads });
+    const tables = views.length ? [...TYPED_BASE_TABLES, ...views] : TYPED_BASE_TABLES;
+    const translation = await translate(job.sql, 'duckdb', { tables, uploads });
     const statement = { sql: translation.sql, translation };
     translations.set(key, statement);
     return statement;
