@@ -96,21 +96,30 @@ export function engineOver(fixture: EngineFixture, options: Partial<DuckDbQueryE
 }
 
 /**
- * An engine with a single engine process (every run lands where the previous one left its
- * sandbox) over a fixture without sample data: set up before the file's tests, closed after them.
- * `run` runs SQL and reads its first rows.
+ * An engine and result store over a fixture without sample data, set up before the file's tests
+ * and closed after them: read its fields inside the tests.
  */
-export function oneProcessEngine() {
+export function engineForTheseTests(options: Partial<DuckDbQueryEngineOptions> = {}) {
   const setup = {} as { fixture: EngineFixture; engine: DuckDbQueryEngine; store: DuckDbResultStore };
   beforeAll(async () => {
     setup.fixture = await createEngineFixture({ sampleData: false });
-    Object.assign(setup, engineOver(setup.fixture, { pool: { size: 1 } }));
+    Object.assign(setup, engineOver(setup.fixture, options));
   });
   afterAll(async () => {
     await setup.engine?.close();
     await setup.store?.close();
     await setup.fixture?.cleanup();
   });
+  return setup as Readonly<typeof setup>;
+}
+
+/**
+ * An engine with a single engine process (every run lands where the previous one left its
+ * sandbox) over a fixture without sample data: set up before the file's tests, closed after them.
+ * `run` runs SQL and reads its first rows.
+ */
+export function oneProcessEngine() {
+  const setup = engineForTheseTests({ pool: { size: 1 } });
   return {
     get fixture() {
       return setup.fixture;

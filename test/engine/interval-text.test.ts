@@ -1,10 +1,8 @@
 import { DuckDBInstance, intervalValue } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { intervalFromText, intervalText } from '../../functions/dunesql/duckdb-target';
-import { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
-import { DuckDbResultStore } from '../../functions/local/engine/result-store';
 import { encodeValue } from '../../functions/local/engine/result-values';
-import { createEngineFixture, type EngineFixture, runRequest } from './fixture';
+import { engineForTheseTests, runRequest } from './fixture';
 
 /** Intervals as Trino writes them: `D HH:MM:SS.mmm` (day to second) and `Y-M` (year to month). */
 const WRITTEN: [string, string][] = [
@@ -19,28 +17,12 @@ const WRITTEN: [string, string][] = [
 ];
 
 describe('intervals', () => {
-  let fixture: EngineFixture;
-  let engine: DuckDbQueryEngine;
-  let store: DuckDbResultStore;
-  beforeAll(async () => {
-    fixture = await createEngineFixture({ sampleData: false });
-    engine = new DuckDbQueryEngine({
-      warehousePath: fixture.warehousePath,
-      resultsDir: fixture.resultsDir,
-      rawDuckDbForEngineTests: true,
-    });
-    store = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
-  });
-  afterAll(async () => {
-    await engine?.close();
-    await store?.close();
-    await fixture?.cleanup();
-  });
+  const setup = engineForTheseTests({ rawDuckDbForEngineTests: true });
 
   it('are stored and read back as the text Trino writes, a negative one included', async () => {
     const request = runRequest(`SELECT ${WRITTEN.map(([sql], i) => `${sql} AS i${i}`).join(', ')}`);
-    await engine.run(request);
-    const page = await store.readPage({ executionId: request.executionId, limit: 1, offset: 0 });
+    await setup.engine.run(request);
+    const page = await setup.store.readPage({ executionId: request.executionId, limit: 1, offset: 0 });
     expect(Object.values(page.rows[0]!)).toEqual(WRITTEN.map(([, text]) => text));
     expect(page.columns[0]).toEqual({ name: 'i0', type: 'INTERVAL' });
   });

@@ -6,9 +6,9 @@ import type { ResultPageRequest } from '../../functions/core/engine';
 import { BadRequestError, NotFoundError } from '../../functions/core/errors';
 import { parseResultFilter, parseSortBy } from '../../functions/core/result-filter';
 import { duneSqlTypeName } from '../../functions/core/sql-types';
-import { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
+import type { DuckDbQueryEngine } from '../../functions/local/engine/query-engine';
 import { DuckDbResultStore } from '../../functions/local/engine/result-store';
-import { createEngineFixture, type EngineFixture, runRequest } from './fixture';
+import { createEngineFixture, type EngineFixture, engineOver, runRequest } from './fixture';
 
 let fixture: EngineFixture;
 let engine: DuckDbQueryEngine;
@@ -29,12 +29,7 @@ let big: string;
 beforeAll(async () => {
   fixture = await createEngineFixture({ sampleData: false });
   // Value encoding is about DuckDB's own types (HUGEINT, STRUCT, BLOB...), written in DuckDB's SQL.
-  engine = new DuckDbQueryEngine({
-    warehousePath: fixture.warehousePath,
-    resultsDir: fixture.resultsDir,
-    rawDuckDbForEngineTests: true,
-  });
-  store = new DuckDbResultStore({ resultsDir: fixture.resultsDir });
+  ({ engine, store } = engineOver(fixture, { rawDuckDbForEngineTests: true }));
   const request = runRequest(BIG_SQL);
   await engine.run(request);
   big = request.executionId;
