@@ -927,6 +927,8 @@ export const DUCKDB_RULES: RuleSet = {
   array_max: nullIfAnyNullElement('list_max'),
   array_min: nullIfAnyNullElement('list_min'),
   e: (args, context) => context.template('exp(1)', args),
+  // Java's cube root (a function the engine registers, dune-functions.ts), exact for perfect cubes.
+  cbrt: helper('cbrt'),
   // The session's zone: UTC, set by the session setup (SESSION_SETTINGS).
   current_timezone: (args, context) => context.template("current_setting('TimeZone')", args),
   // Trino reads a timestamp without zone in the session's zone (UTC) and gives its wall-clock

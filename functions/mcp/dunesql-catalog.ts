@@ -289,7 +289,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         '1000000',
       ),
       trino('sqrt(x) → double', 'Square root.', 'sqrt(16)', '4'),
-      trino('cbrt(x) → double', 'Cube root.', 'round(cbrt(27), 9)', '3'),
+      trino(
+        'cbrt(x) → double',
+        'Cube root (exact for a perfect cube, as Java computes it).',
+        'cbrt(27)',
+        '3.0',
+      ),
       trino('exp(x) → double', 'e to the power x.', 'exp(0)', '1'),
       trino('ln(x) → double', 'Natural logarithm.', 'ln(1)', '0'),
       trino('log10(x) → double', 'Base-10 logarithm.', 'log10(1000)', '3'),

@@ -34,6 +34,7 @@ import { HELPER_PREFIX } from '../../dunesql/duckdb-target';
  * - `dunesql_type_name(varchar) → varchar`: DuneSQL's name of a DuckDB type (`typeof` calls it);
  * - `dunesql_double_text(double)` and `dunesql_real_text(real) → varchar`: the text Trino's cast
  *   to varchar gives (Java's notation, `1.0E7`), which the translation's casts call;
+ * - `dunesql_cbrt(double) → double`: Trino's `cbrt`, as Java computes it;
  * - `dunesql_utf8_replacing(varbinary) → varchar`: UTF-8 text with U+FFFD for what is not UTF-8,
  *   as Trino's `from_utf8` (which calls it only for values DuckDB's `decode` refuses).
  *
@@ -81,6 +82,9 @@ function jsFunctions(): Promise<readonly JsFunction[]> {
     ),
     scalar(`${HELPER_PREFIX}double_text`, DOUBLE, VARCHAR, (value) => javaDoubleText(Number(value))),
     scalar(`${HELPER_PREFIX}real_text`, FLOAT, VARCHAR, (value) => javaFloatText(Number(value))),
+    // fdlibm's cube root, as Java's (V8 ports the same code): exact for perfect cubes, where
+    // DuckDB's is off by an ulp (cbrt(27) = 3.0000000000000004).
+    scalar(`${HELPER_PREFIX}cbrt`, DOUBLE, DOUBLE, (value) => Math.cbrt(Number(value))),
     scalar(`${HELPER_PREFIX}utf8_replacing`, BLOB, VARCHAR, (value) =>
       replacingDecoder.decode(bytesOf(value)),
     ),
