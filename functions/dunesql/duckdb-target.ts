@@ -122,6 +122,11 @@ export function intervalFromText(text: string): string {
   );
 }
 
+/** `date` unless the interval `i` holds hours, minutes or seconds, which Trino refuses on a date. */
+const wholeDays = (i: string, date: string) =>
+  `CASE WHEN datepart('hour', ${i}) <> 0 OR datepart('minute', ${i}) <> 0 OR datepart('microseconds', ${i}) <> 0 ` +
+  `THEN ${failAs('DATE', "'Cannot add hour, minutes or seconds to a date'")} ELSE ${date} END`;
+
 const MACROS: Record<string, string> = {
   // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact. Trino's
   // sum of bigint (and of integer) is a bigint; DuckDB's a HUGEINT.
@@ -273,8 +278,9 @@ const MACROS: Record<string, string> = {
   from_utf8: `(b) AS coalesce(try(decode(b)), ${HELPER_PREFIX}utf8_replacing(b))`,
   // Trino's date ± interval is a date; DuckDB's a timestamp.
   interval_text: `(i) AS ${intervalText('i')}`,
-  date_plus: `(d DATE, i INTERVAL) AS CAST(d + i AS DATE), (d, i) AS d + i`,
-  date_minus: `(d DATE, i INTERVAL) AS CAST(d - i AS DATE), (d, i) AS d - i`,
+  // A date moves by whole days or months: Trino refuses hours, minutes or seconds.
+  date_plus: `(d DATE, i INTERVAL) AS ${wholeDays('i', 'CAST(d + i AS DATE)')}, (d, i) AS d + i`,
+  date_minus: `(d DATE, i INTERVAL) AS ${wholeDays('i', 'CAST(d - i AS DATE)')}, (d, i) AS d - i`,
   to_utf8: `(s) AS encode(s)`,
   varbinary_to_uint256: `(b) AS ${toUint256}`,
   varbinary_to_int256: `(b) AS ${toInt256}`,
@@ -784,10 +790,14 @@ export function typedArithmetic(
     }
     if (kind === 'add' || kind === 'sub') {
       const { left, right } = node[kind];
-      if (scalarOf(left) !== 'date' || !scalarOf(right)?.startsWith('interval')) return node;
+      const isInterval = (operand: AstNode) => scalarOf(operand)?.startsWith('interval') === true;
+      // interval + date is the same date (Trino has both orders of +).
+      const [date, interval] =
+        kind === 'add' && isInterval(left) && scalarOf(right) === 'date' ? [right, left] : [left, right];
+      if (scalarOf(date) !== 'date' || !isInterval(interval)) return node;
       changed = true;
       const helper = kind === 'add' ? 'date_plus' : 'date_minus';
-      return instantiate(polyglot, `${HELPER_PREFIX}${helper}(__1, __2)`, [left, right]);
+      return instantiate(polyglot, `${HELPER_PREFIX}${helper}(__1, __2)`, [date, interval]);
     }
     return node;
   });
