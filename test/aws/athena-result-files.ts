@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { ResultColumn } from '../../functions/core/engine';
+import { registerDuneFunctions } from '../../functions/local/engine/dune-functions';
 import { storageExpression } from '../../functions/local/engine/storage-types';
 
 /**
@@ -26,7 +27,11 @@ export async function writeResultFiles(options: {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
-    if (options.setup) await connection.run(options.setup);
+    if (options.setup) {
+      // A translation's macros may call the functions the engine registers in its sandboxes.
+      await registerDuneFunctions(connection);
+      await connection.run(options.setup);
+    }
     // Stored as the local engine stores results (storage-types.ts), e.g. unnamed row fields named.
     const prepared = await connection.prepare(options.sql);
     const stored = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i))
