@@ -105,7 +105,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       operator(
         'interval',
         ["interval '<n>' day|hour|minute|second", "interval '<n>' year|month"],
-        'A day-to-second or year-to-month interval, added to or subtracted from dates and timestamps. Results and `cast(… as varchar)` write it as Trino does: `3 14:00:00.000` (days, then time), `1-2` (years-months), `-` first below zero.',
+        'A day-to-second or year-to-month interval, added to or subtracted from dates and timestamps (a date moves by whole days or months only: adding hours to a date fails). Results and `cast(… as varchar)` write it as Trino does: `3 14:00:00.000` (days, then time), `1-2` (years-months), `-` first below zero.',
         "timestamp '2024-01-02 00:00:00' - interval '36' hour",
         "timestamp '2023-12-31 12:00:00'",
       ),
