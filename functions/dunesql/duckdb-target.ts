@@ -276,9 +276,9 @@ const MACROS: Record<string, string> = {
   // Trino replaces bytes that are not UTF-8 with U+FFFD; DuckDB's decode fails on them, so those
   // values go to the engine's JavaScript decoder (functions/local/engine/dune-functions.ts).
   from_utf8: `(b) AS coalesce(try(decode(b)), ${HELPER_PREFIX}utf8_replacing(b))`,
-  // Trino's date ± interval is a date; DuckDB's a timestamp.
   interval_text: `(i) AS ${intervalText('i')}`,
-  // A date moves by whole days or months: Trino refuses hours, minutes or seconds.
+  // Trino's date ± interval is a date; DuckDB's a timestamp. A date moves by whole days or months:
+  // Trino refuses hours, minutes or seconds.
   date_plus: `(d DATE, i INTERVAL) AS ${wholeDays('i', 'CAST(d + i AS DATE)')}, (d, i) AS d + i`,
   date_minus: `(d DATE, i INTERVAL) AS ${wholeDays('i', 'CAST(d - i AS DATE)')}, (d, i) AS d - i`,
   to_utf8: `(s) AS encode(s)`,
@@ -762,8 +762,9 @@ const integerCast =
  * - a division Trino computes in floating point (a double or real operand): by zero ±Infinity, or
  *   NaN for 0/0, where DuckDB (dividing integers as integers) answers NULL; a division of types
  *   the translator cannot tell is left to the rule below, which keeps DuckDB's NULL;
- * - a date plus or minus an interval that is not a literal (a column, a view's): a date in Trino,
- *   a timestamp in DuckDB (the literal case is the `add`/`sub` rule's).
+ * - a date plus or minus an interval, either typed (a literal, a derived table's or a view's
+ *   column; the interval may come first in a sum): a date in Trino, a timestamp in DuckDB. The
+ *   `add`/`sub` rule below also catches an interval literal after an operand of unknown type.
  */
 export function typedArithmetic(
   polyglot: Polyglot,
@@ -804,6 +805,7 @@ export function typedArithmetic(
   return changed;
 }
 
+/** The number a literal divisor is written as (`2`, `-2`, `(0)`), or undefined for any other node. */
 function numberLiteral(node: AstNode): string | undefined {
   const kind = nodeType(node);
   if (kind === 'neg' || kind === 'paren') return numberLiteral(node[kind].this);
