@@ -67,7 +67,8 @@ const ROW_NUMBER = 'file_row_number';
 /**
  * Reads stored results (Parquet files written by DuckDbQueryEngine) page by page with one shared
  * in-memory DuckDB instance that can only see `resultsDir`. Only the requested page is
- * materialised in JavaScript; filters and sorting run inside DuckDB over the file. User input
+ * materialised in JavaScript (a small result's rows are, once, at its run's end: `warm`); filters
+ * and sorting run inside DuckDB over the file. User input
  * reaches SQL only as bound parameters or as identifiers checked against the file's real columns.
  */
 export class DuckDbResultStore implements ResultStore {
