@@ -112,10 +112,6 @@ export class DuckDbQueryEngine implements QueryEngine {
     return { key, stagingDirectory: join(this.options.resultsDir, STAGING_DIRECTORY, key) };
   }
 
-  /**
-   * Queues the run in the engine pool and returns at once; the pool starts it when a process is
-   * free (fairly across accounts). The execution id is the run's id.
-   */
   private resultsDirReady(): Promise<unknown> {
     if (!this.resultsDirMade) {
       const made = mkdir(this.options.resultsDir, { recursive: true });
@@ -127,6 +123,10 @@ export class DuckDbQueryEngine implements QueryEngine {
     return this.resultsDirMade;
   }
 
+  /**
+   * Queues the run in the engine pool and returns at once; the pool starts it when a process is
+   * free (fairly across accounts). The execution id is the run's id.
+   */
   async submit(request: EngineSubmitRequest): Promise<EngineRun> {
     if (this.closed) {
       throw new QueryFailure('engine_unavailable', 'The query engine is shutting down; try again.');

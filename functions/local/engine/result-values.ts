@@ -87,6 +87,8 @@ export function encodeValue(value: DuckDBValue, exactText = false): ResultValue 
   }
   if (value instanceof DuckDBUnionValue || value instanceof DuckDBVariantValue)
     return encodeValue(value.value);
+  // Results store intervals as this text already (storage-types.ts); files written before that
+  // hold DuckDB intervals.
   if (value instanceof DuckDBIntervalValue) return intervalText(value);
   if (
     value instanceof DuckDBDateValue ||
