@@ -1,51 +1,64 @@
-import { EventEmitter } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import {
   CreateTableCommand,
   DescribeTableCommand,
   type DynamoDBClient,
   type DynamoDBClientConfig,
 } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
 import { TABLE_DEFINITIONS, type TableDefinitionSpec } from '../aws/dynamo/table-definitions';
+import type { DynaliteThreadOptions, FromDynaliteThread, ToDynaliteThread } from './dynalite-thread';
+import { tsxLoader } from './tsx-loader';
 
 export interface LocalDynamo {
   endpoint: string;
   /**
-   * For a client in this process: hands each request to dynalite directly instead of through a
-   * socket (the same wire API, signed and validated alike), at about half the CPU per call.
-   * Other processes (the admin CLI) use `endpoint`.
+   * For a client in this process: hands each request to dynalite's thread as a message instead
+   * of through a socket (the same wire API, validated alike). Other processes (the admin CLI)
+   * use `endpoint`.
    */
   requestHandler: NonNullable<DynamoDBClientConfig['requestHandler']>;
   close(): Promise<void>;
 }
 
+const THREAD_SCRIPT = new URL('./dynalite-thread.ts', import.meta.url);
+
 /**
- * Starts dynalite in this process: the real DynamoDB wire API, stored on disk (LevelDB) when a
- * path is given so data survives restarts, in memory otherwise.
+ * Starts dynalite on a worker thread: the real DynamoDB wire API, stored on disk (LevelDB) when a
+ * path is given so data survives restarts, in memory otherwise. On the host's own thread it cost
+ * about half of a pipeline run's main-thread CPU (its JavaScript and LevelDB's calls), time the
+ * event loop that serves the API could not use; on its own thread it runs beside it.
  */
-export async function startDynalite(options: { path?: string; port?: number } = {}): Promise<LocalDynamo> {
-  const server = dynalite({
-    createTableMs: 0,
-    deleteTableMs: 0,
-    updateTableMs: 0,
-    ...(options.path ? { path: options.path } : {}),
+export async function startDynalite(options: DynaliteThreadOptions = {}): Promise<LocalDynamo> {
+  const thread = new Worker(THREAD_SCRIPT, {
+    workerData: options,
+    execArgv: THREAD_SCRIPT.pathname.endsWith('.ts') ? ['--import', tsxLoader()] : [],
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  const calls = new ThreadCalls(thread);
+  let listened: (port: number) => void = () => undefined;
+  let closed: () => void = () => undefined;
+  const listening = new Promise<number>((resolve, reject) => {
+    listened = resolve;
+    calls.exited.then(reject);
   });
-  const { port } = server.address() as AddressInfo;
+  thread.on('message', (message: FromDynaliteThread) => {
+    if (message.type === 'listening') listened(message.port);
+    else if (message.type === 'closed') closed();
+    else calls.answer(message);
+  });
+  const port = await listening;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    requestHandler: inProcessHandler(server),
-    // dynalite's close also closes its LevelDB store, so nothing is left half-written.
-    close: () =>
-      new Promise<void>((resolve, reject) =>
-        server.close((error?: Error) => (error ? reject(error) : resolve())),
-      ),
+    requestHandler: calls.requestHandler(),
+    close: async () => {
+      // dynalite closes its LevelDB store first, so nothing is left half-written.
+      const storeClosed = new Promise<void>((resolve) => {
+        closed = resolve;
+        thread.postMessage({ type: 'close' });
+      });
+      await Promise.race([storeClosed, calls.exited]);
+      await thread.terminate();
+    },
   };
 }
 
@@ -56,63 +69,66 @@ interface SdkRequest {
   body?: string | Uint8Array;
 }
 
-/**
- * Dynalite checks that a request carries a signature of the right form, never the signature
- * itself, so requests handed over in process go unsigned (`localDynamoClient`: signing a request
- * cost half of the SDK's work per call) and get this header instead.
- */
-const UNSIGNED_REQUEST = {
-  authorization:
-    'AWS4-HMAC-SHA256 Credential=local/20200101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=unsigned',
-  'x-amz-date': '20200101T000000Z',
-};
+interface SdkResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: Readable;
+}
 
 /**
- * An SDK request handler that calls dynalite's request listener with the request as an in-memory
- * message. The host runs dynalite in its own process, where every DynamoDB call paid for HTTP
- * twice (client and server) on the event loop the requests are served from. Dynalite's listener
- * reads the method, url, headers and body events of the request and answers through `setHeader`,
- * `statusCode` and `end`; the SDK reads any `{ statusCode, headers, body }` as a response.
+ * The host's calls to dynalite's thread: each request is posted with an id and resolved by the
+ * answer of that id. The SDK reads any `{ statusCode, headers, body }` as a response.
  */
-function inProcessHandler(server: Server): LocalDynamo['requestHandler'] {
-  const handle = (request: SdkRequest) =>
-    new Promise<{ response: { statusCode: number; headers: Record<string, string>; body: Readable } }>(
-      (resolve) => {
-        const body =
-          request.body === undefined
-            ? Buffer.alloc(0)
-            : typeof request.body === 'string'
-              ? Buffer.from(request.body)
-              : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
-        const incoming = Object.assign(new EventEmitter(), {
+class ThreadCalls {
+  /** Resolves with the reason once the thread is gone; every call in flight or later fails with it. */
+  readonly exited: Promise<Error>;
+  private readonly pending = new Map<
+    number,
+    { resolve(answer: { response: SdkResponse }): void; reject(error: Error): void }
+  >();
+  private nextId = 0;
+  private gone?: Error;
+
+  constructor(private readonly thread: Worker) {
+    let lastError: Error | undefined;
+    thread.on('error', (error) => {
+      lastError = error;
+    });
+    this.exited = new Promise((resolve) => {
+      thread.once('exit', (code) => {
+        const reason = lastError ? `: ${lastError.message}` : '';
+        this.gone = new Error(`dynalite's thread exited (code ${code})${reason}`);
+        for (const call of this.pending.values()) call.reject(this.gone);
+        this.pending.clear();
+        resolve(this.gone);
+      });
+    });
+  }
+
+  requestHandler(): LocalDynamo['requestHandler'] {
+    const handle = (request: SdkRequest) =>
+      new Promise<{ response: SdkResponse }>((resolve, reject) => {
+        if (this.gone) return reject(this.gone);
+        const id = this.nextId++;
+        this.pending.set(id, { resolve, reject });
+        this.thread.postMessage({
+          type: 'request',
+          id,
           method: request.method,
-          url: request.path ?? '/',
-          headers: {
-            ...UNSIGNED_REQUEST,
-            ...Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v])),
-          },
-        });
-        const headers: Record<string, string> = {};
-        const outgoing = {
-          statusCode: 200,
-          setHeader(name: string, value: unknown) {
-            headers[name.toLowerCase()] = String(value);
-          },
-          end(data?: string) {
-            const response = {
-              statusCode: outgoing.statusCode,
-              headers,
-              body: Readable.from([Buffer.from(data ?? '')]),
-            };
-            resolve({ response });
-          },
-        };
-        server.emit('request', incoming, outgoing);
-        incoming.emit('data', body);
-        incoming.emit('end');
-      },
-    );
-  return { handle, updateHttpClientConfig() {}, httpHandlerConfigs: () => ({}) } as never;
+          path: request.path ?? '/',
+          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v])),
+          body: request.body ?? '',
+        } satisfies ToDynaliteThread);
+      });
+    return { handle, updateHttpClientConfig() {}, httpHandlerConfigs: () => ({}) } as never;
+  }
+
+  answer({ id, statusCode, headers, body }: Extract<FromDynaliteThread, { type: 'response' }>): void {
+    this.pending
+      .get(id)
+      ?.resolve({ response: { statusCode, headers, body: Readable.from([Buffer.from(body)]) } });
+    this.pending.delete(id);
+  }
 }
 
 /** Creates the tables the CDK stack declares (same keys and indexes), skipping existing ones. */

@@ -1,10 +1,10 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { availableParallelism, getPriority, setPriority, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { type EngineRunResult, QueryFailure } from '../../core/engine';
+import { tsxLoader } from '../tsx-loader';
 import type { FromEngineProcess, ToEngineProcess } from './engine-process';
 import { type EngineJob, type StopReason, stoppedFailure, toFailure } from './sandbox-run';
 
@@ -387,11 +387,4 @@ function send(engineProcess: EngineProcess, message: ToEngineProcess): void {
 async function cleanUp(job: EngineJob): Promise<void> {
   await rm(job.partialPath, { force: true });
   await rm(job.spillDirectory, { recursive: true, force: true });
-}
-
-let loader: string | undefined;
-/** tsx's loader, so the engine process runs the TypeScript source as the host does. */
-function tsxLoader(): string {
-  loader ??= pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return loader;
 }

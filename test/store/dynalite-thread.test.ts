@@ -1,7 +1,12 @@
 /**
- * The local host's DynamoDB client hands requests to dynalite in process (no socket). Every answer
- * must be what dynalite sends over HTTP: items, conditional failures and validation errors alike.
+ * The local host's DynamoDB client hands requests to dynalite's worker thread as messages (no
+ * socket). Every answer must be what dynalite sends over HTTP: items, conditional failures and
+ * validation errors alike; data must outlive a restart on disk; a thread that is gone must fail
+ * calls with a clear error instead of leaving them waiting.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDynamoClient } from '../../functions/aws/dynamo/client';
@@ -10,16 +15,16 @@ import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/l
 
 const TableName = SERVICE_TABLE.localName;
 
-describe('dynalite in process', () => {
+describe('dynalite on its thread', () => {
   let dynamo: LocalDynamo;
   let overHttp: ReturnType<typeof localDynamoClient>['doc'];
-  let inProcess: ReturnType<typeof localDynamoClient>['doc'];
+  let onThread: ReturnType<typeof localDynamoClient>['doc'];
   beforeAll(async () => {
     dynamo = await startDynalite();
     const http = localDynamoClient(dynamo.endpoint);
     await ensureTables(http.client);
     overHttp = http.doc;
-    inProcess = localDynamoClient(dynamo.endpoint, dynamo.requestHandler).doc;
+    onThread = localDynamoClient(dynamo.endpoint, dynamo.requestHandler).doc;
   });
   afterAll(() => dynamo?.close());
 
@@ -45,7 +50,7 @@ describe('dynalite in process', () => {
     };
     for (const [label, client] of [
       ['http', overHttp],
-      ['in process', inProcess],
+      ['thread', onThread],
     ] as const) {
       const key = { pk: `ACCOUNT#${label}`, sk: 'ITEM#1' };
       await client.send(new PutCommand({ TableName, Item: { ...item, ...key } }));
@@ -119,5 +124,43 @@ describe('dynalite in process', () => {
     expect(seen.some((headers) => Object.keys(headers).some((name) => /^authorization$/i.test(name)))).toBe(
       false,
     );
+  });
+});
+
+describe('dynalite thread lifetime', () => {
+  const key = { pk: 'ACCOUNT#kept', sk: 'ITEM#1' };
+
+  it('keeps data on disk across a restart, and closes its store when closed', async () => {
+    const path = await mkdtemp(join(tmpdir(), 'dynalite-thread-'));
+    try {
+      const first = await startDynalite({ path });
+      const firstClient = localDynamoClient(first.endpoint, first.requestHandler);
+      await ensureTables(firstClient.client);
+      await firstClient.doc.send(new PutCommand({ TableName, Item: { ...key, n: 7 } }));
+      await first.close();
+
+      // A second thread opens the same LevelDB store only if the first closed it.
+      const second = await startDynalite({ path });
+      try {
+        const { doc } = localDynamoClient(second.endpoint, second.requestHandler);
+        expect((await doc.send(new GetCommand({ TableName, Key: key }))).Item).toEqual({ ...key, n: 7 });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(path, { recursive: true, force: true });
+    }
+  });
+
+  it('fails calls with a clear error once the thread is gone', async () => {
+    const dynamo = await startDynalite();
+    const { client, doc } = localDynamoClient(dynamo.endpoint, dynamo.requestHandler);
+    await ensureTables(client);
+    await dynamo.close();
+    await expect(doc.send(new GetCommand({ TableName, Key: key }))).rejects.toThrow(
+      /dynalite's thread exited/,
+    );
+    // Closing again is harmless.
+    await dynamo.close();
   });
 });
