@@ -6,11 +6,18 @@ import { SoleWriterCache } from '../core/sole-writer-cache';
  * views and the lists of views an account may read are served from memory until this process
  * writes a view. A pipeline reads each view of its lineage several times, and every submit of SQL
  * naming `mv.` lists the views its account may read; each was a DynamoDB read.
+ *
+ * A list keeps the names of its views, each read through the view cache: a refresh (which writes
+ * its view twice) then costs the next list one read of that view instead of a query of every
+ * view. Only writes that can change who may read what (create, update, delete) drop the lists.
  */
 export class SoleWriterViewCache implements MaterializedViewStore {
   private readonly views: SoleWriterCache<MaterializedView>;
-  /** Lists span accounts (other accounts' public views): any view write drops them all. */
-  private readonly lists: SoleWriterCache<MaterializedView[]>;
+  /**
+   * The names in each list. Lists span accounts (other accounts' public views): a write that can
+   * change which views a list holds drops them all.
+   */
+  private readonly lists: SoleWriterCache<string[]>;
 
   constructor(
     private readonly store: MaterializedViewStore,
@@ -25,7 +32,7 @@ export class SoleWriterViewCache implements MaterializedViewStore {
   }
 
   create(view: MaterializedView): Promise<void> {
-    return this.write(view.fullName, () => this.store.create(view));
+    return this.writeListed(view.fullName, () => this.store.create(view));
   }
 
   update(
@@ -33,7 +40,7 @@ export class SoleWriterViewCache implements MaterializedViewStore {
     changes: Partial<Pick<MaterializedView, 'isPrivate' | 'performance' | 'schedule'>>,
     updatedAt: string,
   ): Promise<MaterializedView> {
-    return this.write(fullName, () => this.store.update(fullName, changes, updatedAt));
+    return this.writeListed(fullName, () => this.store.update(fullName, changes, updatedAt));
   }
 
   recordRefresh(fullName: string, executionId: string): Promise<void> {
@@ -45,18 +52,37 @@ export class SoleWriterViewCache implements MaterializedViewStore {
   }
 
   delete(fullName: string): Promise<void> {
-    return this.write(fullName, () => this.store.delete(fullName));
+    return this.writeListed(fullName, () => this.store.delete(fullName));
   }
 
-  async listByAccount(accountId: string): Promise<MaterializedView[]> {
-    return (await this.lists.read(`own:${accountId}`, () => this.store.listByAccount(accountId))) ?? [];
+  listByAccount(accountId: string): Promise<MaterializedView[]> {
+    return this.list(`own:${accountId}`, () => this.store.listByAccount(accountId));
   }
 
-  async listReadableBy(accountId: string): Promise<MaterializedView[]> {
-    return (await this.lists.read(`readable:${accountId}`, () => this.store.listReadableBy(accountId))) ?? [];
+  listReadableBy(accountId: string): Promise<MaterializedView[]> {
+    return this.list(`readable:${accountId}`, () => this.store.listReadableBy(accountId));
   }
 
+  /** A list as the store answers it, or its views by their cached names (in the same order). */
+  private async list(key: string, load: () => Promise<MaterializedView[]>): Promise<MaterializedView[]> {
+    let loaded: MaterializedView[] | undefined;
+    const names = await this.lists.read(key, async () => {
+      loaded = await load();
+      return loaded.map((view) => view.fullName);
+    });
+    if (loaded) return loaded;
+    const views = await Promise.all((names ?? []).map((name) => this.get(name)));
+    // A view deleted since the names were kept is gone from the list too.
+    return views.filter((view): view is MaterializedView => view !== undefined);
+  }
+
+  /** A write that leaves every list's membership as it was: only the view's own record is dropped. */
   private write<T>(fullName: string, write: () => Promise<T>): Promise<T> {
-    return this.lists.writing(undefined, () => this.views.writing([fullName], write));
+    return this.views.writing([fullName], write);
+  }
+
+  /** A write that may add, remove or hide a view: the lists are dropped too. */
+  private writeListed<T>(fullName: string, write: () => Promise<T>): Promise<T> {
+    return this.lists.writing(undefined, () => this.write(fullName, write));
   }
 }

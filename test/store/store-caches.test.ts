@@ -426,6 +426,52 @@ describe('caches in front of DynamoDB', () => {
       expect(await cache.get(own.fullName)).toBeUndefined();
       expect(await cache.listReadableBy(reader)).toEqual([]);
     });
+
+    it('keeps a readable list across a refresh: the next list reads the refreshed view only', async () => {
+      const views = new DynamoMaterializedViewStore(doc, SERVICE_TABLE.localName);
+      const listed = counting<MaterializedViewStore>(views, 'listReadableBy');
+      const fetched = counting<MaterializedViewStore>(listed.store, 'get');
+      const cache = new SoleWriterViewCache(fetched.store);
+      const reader = `reader-${newId()}`;
+      const [a, b] = [view('result_a', reader, true), view('result_b', reader, true)];
+      await cache.create(a);
+      await cache.create(b);
+      const names = (list: MaterializedView[]) => list.map((v) => v.fullName);
+      expect(names(await cache.listReadableBy(reader))).toEqual([a.fullName, b.fullName]);
+      // Kept as names: the views come from the view cache (read once each), the list is not queried again.
+      await cache.listReadableBy(reader);
+      expect(await cache.listReadableBy(reader)).toEqual(await views.listReadableBy(reader));
+      expect([listed.reads(), fetched.reads()]).toEqual([1, 2]);
+      // A refresh (its record, then its version) changes no list's membership.
+      const refreshedAt = new Date().toISOString();
+      await cache.recordRefresh(a.fullName, 'e-1');
+      await cache.publish(a.fullName, {
+        executionId: 'e-1',
+        columns: [],
+        rowCount: 2,
+        tableSizeBytes: 9,
+        refreshedAt,
+      });
+      const afterRefresh = await cache.listReadableBy(reader);
+      expect(afterRefresh).toEqual(await views.listReadableBy(reader));
+      expect(afterRefresh[0]).toMatchObject({
+        currentExecutionId: 'e-1',
+        lastExecutionIds: ['e-1'],
+        rowCount: 2,
+      });
+      expect([listed.reads(), fetched.reads()]).toEqual([1, 3]);
+      // A view created or deleted changes the lists: they are queried again.
+      const c = view('result_c', reader, true);
+      await cache.create(c);
+      expect(names(await cache.listReadableBy(reader))).toEqual([a.fullName, b.fullName, c.fullName]);
+      await cache.delete(b.fullName);
+      expect(names(await cache.listReadableBy(reader))).toEqual([a.fullName, c.fullName]);
+      expect(listed.reads()).toBe(3);
+      // A view gone by the time its record is read (as when a delete races a list) drops out of the list.
+      await views.delete(c.fullName);
+      await cache.recordRefresh(c.fullName, 'e-2');
+      expect(names(await cache.listReadableBy(reader))).toEqual([a.fullName]);
+    });
   });
 
   describe('CachedApiKeys', () => {
