@@ -15,7 +15,8 @@ export interface ToDynaliteThread {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body: string | Uint8Array;
+  /** The request's JSON. */
+  body: string;
 }
 
 export type FromDynaliteThread =
@@ -92,10 +93,7 @@ function serve(request: ToDynaliteThread): void {
     },
   };
   server.emit('request', incoming, outgoing);
-  incoming.emit(
-    'data',
-    typeof request.body === 'string' ? Buffer.from(request.body) : Buffer.from(request.body),
-  );
+  incoming.emit('data', Buffer.from(request.body));
   incoming.emit('end');
 }
 

@@ -117,7 +117,7 @@ class ThreadCalls {
           method: request.method,
           path: request.path ?? '/',
           headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v])),
-          body: request.body ?? '',
+          body: bodyText(request.body),
         } satisfies ToDynaliteThread);
       });
     return { handle, updateHttpClientConfig() {}, httpHandlerConfigs: () => ({}) } as never;
@@ -129,6 +129,15 @@ class ThreadCalls {
       ?.resolve({ response: { statusCode, headers, body: Readable.from([Buffer.from(body)]) } });
     this.pending.delete(id);
   }
+}
+
+/**
+ * The request's JSON as a string. The SDK hands it over as a view into a pooled 8 KiB buffer,
+ * which posting to the thread would copy whole for every call.
+ */
+function bodyText(body: SdkRequest['body']): string {
+  if (body === undefined || typeof body === 'string') return body ?? '';
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
 
 /** Creates the tables the CDK stack declares (same keys and indexes), skipping existing ones. */
