@@ -66,6 +66,26 @@ export interface PublishedVersion {
   refreshedAt: string;
 }
 
+/** How many refresh executions a view remembers (`lastExecutionIds`). */
+export const REMEMBERED_REFRESHES = 10;
+
+/** A view's `lastExecutionIds` once a refresh execution is recorded: newest first. */
+export function withRefreshRecorded(lastExecutionIds: readonly string[], executionId: string): string[] {
+  return [executionId, ...lastExecutionIds.filter((id) => id !== executionId)].slice(0, REMEMBERED_REFRESHES);
+}
+
+/** The view once `version` is published (what `MaterializedViewStore.publish` writes). */
+export function withVersion(view: MaterializedView, version: PublishedVersion): MaterializedView {
+  return {
+    ...view,
+    currentExecutionId: version.executionId,
+    columns: version.columns,
+    rowCount: version.rowCount,
+    tableSizeBytes: version.tableSizeBytes,
+    lastRefreshedAt: version.refreshedAt,
+  };
+}
+
 export interface MaterializedViewStore {
   get(fullName: string): Promise<MaterializedView | undefined>;
   /** Creates the view; ConflictError when the name exists. */

@@ -36,6 +36,15 @@ export interface SavedQuery {
 }
 
 /**
+ * The query's latest completed execution once `executionId` completed: ULIDs sort by time, so an
+ * older run finishing late never replaces a newer result (the store's write has the same condition).
+ */
+export function newerCompleted(query: SavedQuery, executionId: string): string {
+  const current = query.latestCompletedExecutionId;
+  return current !== undefined && current >= executionId ? current : executionId;
+}
+
+/**
  * Parameters as a request declares them: full declarations, or bare default values whose types the
  * use case infers (keeping the declared type of a name the query already has).
  */

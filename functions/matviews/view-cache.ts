@@ -1,4 +1,10 @@
-import type { MaterializedView, MaterializedViewStore, PublishedVersion } from '../core/materialized-views';
+import {
+  type MaterializedView,
+  type MaterializedViewStore,
+  type PublishedVersion,
+  withRefreshRecorded,
+  withVersion,
+} from '../core/materialized-views';
 import { SoleWriterCache } from '../core/sole-writer-cache';
 
 /**
@@ -7,9 +13,10 @@ import { SoleWriterCache } from '../core/sole-writer-cache';
  * writes a view. A pipeline reads each view of its lineage several times, and every submit of SQL
  * naming `mv.` lists the views its account may read; each was a DynamoDB read.
  *
- * A list keeps the names of its views, each read through the view cache: a refresh (which writes
- * its view twice) then costs the next list one read of that view instead of a query of every
- * view. Only writes that can change who may read what (create, update, delete) drop the lists.
+ * A list keeps the names of its views, each read through the view cache, and a refresh's two
+ * writes (its execution recorded, its version published) keep the view's record cached with
+ * what they changed: the next submit's list needs no DynamoDB read, where it queried every view.
+ * Only writes that can change who may read what (create, update, delete) drop the lists.
  */
 export class SoleWriterViewCache implements MaterializedViewStore {
   private readonly views: SoleWriterCache<MaterializedView>;
@@ -44,11 +51,20 @@ export class SoleWriterViewCache implements MaterializedViewStore {
   }
 
   recordRefresh(fullName: string, executionId: string): Promise<void> {
-    return this.write(fullName, () => this.store.recordRefresh(fullName, executionId));
+    return this.views.updating(
+      fullName,
+      () => this.store.recordRefresh(fullName, executionId),
+      (view) => ({ ...view, lastExecutionIds: withRefreshRecorded(view.lastExecutionIds, executionId) }),
+    );
   }
 
   publish(fullName: string, version: PublishedVersion): Promise<boolean> {
-    return this.write(fullName, () => this.store.publish(fullName, version));
+    return this.views.updating(
+      fullName,
+      () => this.store.publish(fullName, version),
+      // Not published (a newer version is): the record is as it was.
+      (view, published) => (published ? withVersion(view, version) : view),
+    );
   }
 
   delete(fullName: string): Promise<void> {
@@ -76,13 +92,8 @@ export class SoleWriterViewCache implements MaterializedViewStore {
     return views.filter((view): view is MaterializedView => view !== undefined);
   }
 
-  /** A write that leaves every list's membership as it was: only the view's own record is dropped. */
-  private write<T>(fullName: string, write: () => Promise<T>): Promise<T> {
-    return this.views.writing([fullName], write);
-  }
-
-  /** A write that may add, remove or hide a view: the lists are dropped too. */
+  /** A write that may add, remove or hide a view: the lists are dropped with the view's record. */
   private writeListed<T>(fullName: string, write: () => Promise<T>): Promise<T> {
-    return this.lists.writing(undefined, () => this.write(fullName, write));
+    return this.lists.writing(undefined, () => this.views.writing([fullName], write));
   }
 }

@@ -1,4 +1,4 @@
-import type { QueryChanges, QueryStore, SavedQuery } from '../core/queries';
+import { newerCompleted, type QueryChanges, type QueryStore, type SavedQuery } from '../core/queries';
 import { SoleWriterCache } from '../core/sole-writer-cache';
 
 /**
@@ -35,8 +35,11 @@ export class SoleWriterQueryCache implements QueryStore {
   }
 
   setLatestCompletedExecution(queryId: number, executionId: string): Promise<void> {
-    return this.cache.writing([String(queryId)], () =>
-      this.store.setLatestCompletedExecution(queryId, executionId),
+    // Kept with the change: a saved query's next run (or pipeline) reads it again at once.
+    return this.cache.updating(
+      String(queryId),
+      () => this.store.setLatestCompletedExecution(queryId, executionId),
+      (query) => ({ ...query, latestCompletedExecutionId: newerCompleted(query, executionId) }),
     );
   }
 

@@ -379,6 +379,13 @@ describe('caches in front of DynamoDB', () => {
         latestCompletedExecutionId: 'e-1',
       });
       expect(reads()).toBe(2);
+      // A run's end keeps the cached query with its latest result: no read for the next run. An
+      // older run finishing late does not replace a newer result, in the store or in the cache.
+      await cache.setLatestCompletedExecution(queryId, 'e-3');
+      await cache.setLatestCompletedExecution(queryId, 'e-2');
+      expect(await cache.get(queryId)).toEqual(await queries.get(queryId));
+      expect((await cache.get(queryId))!.latestCompletedExecutionId).toBe('e-3');
+      expect(reads()).toBe(2);
     });
 
     it('does not keep a query read while it was being written', async () => {
@@ -427,7 +434,7 @@ describe('caches in front of DynamoDB', () => {
       expect(await cache.listReadableBy(reader)).toEqual([]);
     });
 
-    it('keeps a readable list across a refresh: the next list reads the refreshed view only', async () => {
+    it('keeps a readable list and its views across a refresh: the next list reads nothing', async () => {
       const views = new DynamoMaterializedViewStore(doc, SERVICE_TABLE.localName);
       const listed = counting<MaterializedViewStore>(views, 'listReadableBy');
       const fetched = counting<MaterializedViewStore>(listed.store, 'get');
@@ -442,7 +449,8 @@ describe('caches in front of DynamoDB', () => {
       await cache.listReadableBy(reader);
       expect(await cache.listReadableBy(reader)).toEqual(await views.listReadableBy(reader));
       expect([listed.reads(), fetched.reads()]).toEqual([1, 2]);
-      // A refresh (its record, then its version) changes no list's membership.
+      // A refresh (its execution recorded, then its version published) changes no list's
+      // membership, and the view's record is kept with what the two writes changed.
       const refreshedAt = new Date().toISOString();
       await cache.recordRefresh(a.fullName, 'e-1');
       await cache.publish(a.fullName, {
@@ -459,7 +467,12 @@ describe('caches in front of DynamoDB', () => {
         lastExecutionIds: ['e-1'],
         rowCount: 2,
       });
-      expect([listed.reads(), fetched.reads()]).toEqual([1, 3]);
+      expect([listed.reads(), fetched.reads()]).toEqual([1, 2]);
+      // A version older than the published one is not published, in the store or in the cache.
+      const older = { executionId: 'e-0', columns: [], rowCount: 1, tableSizeBytes: 1, refreshedAt };
+      expect(await cache.publish(a.fullName, older)).toBe(false);
+      expect(await cache.get(a.fullName)).toEqual(await views.get(a.fullName));
+      expect(fetched.reads()).toBe(2);
       // A view created or deleted changes the lists: they are queried again.
       const c = view('result_c', reader, true);
       await cache.create(c);

@@ -6,10 +6,11 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../../core/errors';
-import type {
-  MaterializedView,
-  MaterializedViewStore,
-  PublishedVersion,
+import {
+  type MaterializedView,
+  type MaterializedViewStore,
+  type PublishedVersion,
+  withRefreshRecorded,
 } from '../../core/materialized-views';
 import { isConditionFailure } from './client';
 import { queryIndexPartition, setChanges, withoutKeys } from './expressions';
@@ -79,10 +80,7 @@ export class DynamoMaterializedViewStore implements MaterializedViewStore {
   async recordRefresh(fullName: string, executionId: string): Promise<void> {
     const current = await this.get(fullName);
     if (!current) return;
-    const lastExecutionIds = [
-      executionId,
-      ...current.lastExecutionIds.filter((id) => id !== executionId),
-    ].slice(0, 10);
+    const lastExecutionIds = withRefreshRecorded(current.lastExecutionIds, executionId);
     await this.db
       .send(
         new UpdateCommand({
