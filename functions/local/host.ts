@@ -78,8 +78,8 @@ interface DevKeyFile {
 
 /**
  * Boots the whole service in this process on its local stand-ins: the DuckDB warehouse (built on
- * first start), dynalite on disk, and the HTTP server that calls the same Lambda handlers as API
- * Gateway. Everything persists under `dataDir`.
+ * first start), dynalite on disk (on a worker thread), and the HTTP server that calls the same
+ * Lambda handlers as API Gateway. Everything persists under `dataDir`.
  */
 export async function startLocalHost(options: LocalHostOptions): Promise<LocalHost> {
   const dataDir = resolve(options.dataDir);

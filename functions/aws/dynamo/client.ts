@@ -14,7 +14,7 @@ export function toDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient
 /** A client for a local endpoint (dynalite): any static credentials do. */
 export function localDynamoClient(
   endpoint: string,
-  /** Dynalite in this process: its in-process handler (functions/local/dynalite.ts). */
+  /** Dynalite on a thread of this process: its message handler (functions/local/dynalite.ts). */
   requestHandler?: DynamoDBClientConfig['requestHandler'],
 ): { client: DynamoDBClient; doc: DynamoDBDocumentClient } {
   const url = new URL(endpoint);
@@ -24,7 +24,7 @@ export function localDynamoClient(
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     // The endpoint is fixed: no rule set to evaluate per call (about 0.06 ms of CPU each).
     endpointProvider: () => ({ url }),
-    // Handed to dynalite in process, a request needs no signature (functions/local/dynalite.ts):
+    // Handed to dynalite's thread, a request needs no signature (functions/local/dynalite.ts):
     // signing was half of the SDK's work per call, on the event loop that serves the API.
     ...(requestHandler ? { requestHandler, signer: { sign: async (request) => request } } : {}),
   });
