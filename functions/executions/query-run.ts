@@ -103,6 +103,8 @@ export async function checkQuery(
   polls: number,
   /** The execution as the caller just read it (saves a read), or undefined to read it here. */
   current?: Execution,
+  /** A pipeline node's check: takes a completed run's last writes instead of awaiting them. */
+  handOver?: HandOverWrites,
 ): Promise<QueryProgress> {
   const execution = current ?? (await services.executions.get(executionId));
   const run = execution && engineRunOf(execution);
@@ -121,7 +123,7 @@ export async function checkQuery(
       });
       return running(polls + 1);
     default:
-      await recordOutcome(services, execution, status);
+      await recordOutcome(services, execution, status, handOver);
       return finished(polls + 1);
   }
 }
@@ -138,16 +140,38 @@ function isSettled(execution: Execution): boolean {
 
 type Outcome = { state: 'succeeded'; result: EngineRunResult } | { state: 'failed'; failure: unknown };
 
+/**
+ * Takes the writes a completed pipeline node's run makes once it reads COMPLETED (its slot freed,
+ * credits charged, result bytes counted), so the node's end is written alongside them instead of
+ * after them. Whoever takes them awaits them before its Task answers: nothing is left unwritten
+ * when a Lambda returns.
+ */
+export type HandOverWrites = (writes: Promise<void>) => void;
+
 /** Records the run's end, charges it and frees the account's slot. */
-async function recordOutcome(services: Services, execution: Execution, outcome: Outcome): Promise<void> {
+async function recordOutcome(
+  services: Services,
+  execution: Execution,
+  outcome: Outcome,
+  handOver?: HandOverWrites,
+): Promise<void> {
   let released: Promise<void> | undefined;
   // Freed once the outcome is recorded (a success frees it while it charges), or after a failure.
   const release = () => (released ??= releaseSlot(services, execution.accountId));
+  let handedOver = false;
+  const takeOver: HandOverWrites | undefined =
+    handOver &&
+    ((writes) => {
+      handedOver = true;
+      handOver(writes);
+    });
   try {
-    if (outcome.state === 'succeeded') await recordSuccess(services, execution, outcome.result, release);
+    if (outcome.state === 'succeeded')
+      await recordSuccess(services, execution, outcome.result, release, takeOver);
     else await recordRunFailure(services, execution, outcome.failure);
   } finally {
-    await release();
+    // Handed over, the slot is freed among the writes the caller awaits.
+    if (!handedOver) await release();
   }
 }
 
@@ -157,6 +181,7 @@ async function recordSuccess(
   result: EngineRunResult,
   /** Frees the account's slot (once): called as soon as the execution reads COMPLETED. */
   releaseSlotNow: () => Promise<void>,
+  handOver?: HandOverWrites,
 ) {
   const { executionId } = execution;
   // A query's first page is usually asked for at once: the store learns the result's shape from
@@ -232,12 +257,16 @@ async function recordSuccess(
     // Measured on the local host: 2–3 ms less from submit to first page (test/bench/README.md).
     await new Promise((resolve) => setImmediate(resolve));
     await eachInTurn(bookkeeping);
-  } else {
-    // A pipeline node or a view refresh ends once all three are written: at once, together.
-    await Promise.all(bookkeeping.map((write) => write()));
+    return;
   }
-  // After the execution reads COMPLETED: dropping old versions need not delay the refresh.
-  if (view && services.viewVersions) await retireViewVersions(services, view);
+  // A pipeline node or a view refresh writes all three at once, together (a node's end alongside,
+  // when they are handed over). After the execution reads COMPLETED: dropping old versions need
+  // not delay the refresh.
+  const writes = Promise.all(bookkeeping.map((write) => write())).then(async () => {
+    if (view && services.viewVersions) await retireViewVersions(services, view);
+  });
+  if (handOver) handOver(writes);
+  else await writes;
 }
 
 /** Drops the view's versions no run can still read; a failure only delays it to the next refresh. */

@@ -199,9 +199,10 @@ async function advanceNode(
     wait_seconds: Math.max(minimumSeconds, nodePollSeconds(progressPolls, budget, window)),
     ...carried,
   });
-  const finish = async (): Promise<NodeProgress> => {
+  /** Ends the node, alongside its run's last writes (handed over by its check) when there are. */
+  const finish = async (runWrites: Promise<void>[] = []): Promise<NodeProgress> => {
     await recorded;
-    await finishNode(services, pipelineExecutionId, nodeId, executionId);
+    await Promise.all([finishNode(services, pipelineExecutionId, nodeId, executionId), ...runWrites]);
     return { status: 'finished', execution_id: executionId, polls, wait_seconds: 0 };
   };
   if (polls > budget) {
@@ -225,6 +226,9 @@ async function advanceNode(
     const submitted = await submitWithRelations(services, executionId, execution, prefetched);
     return submitted.status === 'running' ? next('running', polls + 1) : finish();
   }
-  const progress = await checkQuery(services, executionId, polls, execution);
-  return progress.status === 'running' ? next('running', progress.polls) : finish();
+  const runWrites: Promise<void>[] = [];
+  const progress = await checkQuery(services, executionId, polls, execution, (writes) =>
+    runWrites.push(writes),
+  );
+  return progress.status === 'running' ? next('running', progress.polls) : finish(runWrites);
 }

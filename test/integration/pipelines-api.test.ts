@@ -70,12 +70,30 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect(definition.estimated_bytes_scanned).toBeGreaterThan(0);
     expect([a, b, c].every(Number.isInteger)).toBe(true);
 
+    const usageBefore = await bodyOf(await host.call('/v1/usage', { method: 'POST' }));
+    // Each charge lands 300 ms late: a node's Task that answered before its run's last writes
+    // would let the pipeline read completed before its usage does.
+    const { usage } = host.services;
+    const addCredits = usage.addCredits.bind(usage);
+    usage.addCredits = async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return addCredits(...args);
+    };
     const started = await bodyOf(await host.call(`/v1/query/${root}/pipeline/execute`, { json: {} }));
     expect(started.pipeline_execution_id).toMatch(/^01[0-9A-Z]{24}$/);
-    const status = await waitForPipeline(started.pipeline_execution_id);
+    const status = await waitForPipeline(started.pipeline_execution_id).finally(() => {
+      usage.addCredits = addCredits;
+    });
     expect(status.status).toBe('completed');
     expect(status.execution_cost_credits).toBeGreaterThan(0);
     for (const id of [1, 2, 3, 4]) expect(node(status, id).status).toBe('completed');
+    // A node ends alongside its run's last writes, and its Task answers only once they are done:
+    // when the pipeline reads completed, every node's credits and result bytes are counted.
+    const usageAfter = await bodyOf(await host.call('/v1/usage', { method: 'POST' }));
+    expect(
+      usageAfter.billing_periods[0].credits_used - usageBefore.billing_periods[0].credits_used,
+    ).toBeCloseTo(status.execution_cost_credits, 6);
+    expect(usageAfter.bytes_used).toBeGreaterThan(usageBefore.bytes_used);
     // A node starts only after every dependency ended.
     expect(Date.parse(node(status, 3).started_at)).toBeGreaterThanOrEqual(
       Date.parse(node(status, 1).ended_at),
