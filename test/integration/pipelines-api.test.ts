@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../functions/core/ids';
+import { startNode } from '../../functions/pipelines/node-steps';
 import { RUNAWAY_SQL, waitUntilFinished } from '../support/executions';
 import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
 
@@ -108,6 +110,63 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     const results = await bodyOf(await host.call(`/v1/execution/${node(status, 4).execution_id}/results`));
     expect(results.result.metadata.row_count).toBe(6);
   }, 60_000); // seven runs one after the other; the first also waits for the engine process to start
+
+  it('cancels the execution it made for a node claimed meanwhile (a cancel landing as it starts)', async () => {
+    const queryId = await createQuery('select 1 as one');
+    const id = newId();
+    const graph = {
+      nodes: [{ id: 1, dependencies: [], queryExecution: { queryId, performance: 'medium' as const } }],
+    };
+    await host.services.pipelines.create(
+      {
+        pipelineExecutionId: id,
+        accountId: host.accountId,
+        state: 'pending',
+        graphHash: 'h',
+        graph,
+        submittedAt: new Date().toISOString(),
+      },
+      [
+        {
+          pipelineExecutionId: id,
+          nodeId: 1,
+          kind: 'query_execution',
+          queryId,
+          performance: 'medium',
+          dependencies: [],
+          state: 'pending',
+        },
+      ],
+    );
+    // The node is cancelled just before this start's claim lands; the execution is created meanwhile.
+    const { pipelines, executions } = host.services;
+    const [transitionNode, create] = [
+      pipelines.transitionNode.bind(pipelines),
+      executions.create.bind(executions),
+    ];
+    const created: string[] = [];
+    pipelines.transitionNode = async (pipelineId, nodeId, from, changes) => {
+      if (changes.state === 'running')
+        await transitionNode(pipelineId, nodeId, ['pending'], { state: 'cancelled' });
+      return transitionNode(pipelineId, nodeId, from, changes);
+    };
+    executions.create = async (execution) => {
+      created.push(execution.executionId);
+      return create(execution);
+    };
+    try {
+      expect(await startNode(host.services, id, 1)).toEqual({ state: 'cancelled' });
+    } finally {
+      Object.assign(pipelines, { transitionNode });
+      Object.assign(executions, { create });
+    }
+    expect(created).toHaveLength(1);
+    expect(await executions.get(created[0]!)).toMatchObject({
+      state: 'QUERY_STATE_CANCELLED',
+      pipelineExecutionId: id,
+    });
+    expect((await executions.listActive(host.accountId)).map((e) => e.executionId)).not.toContain(created[0]);
+  });
 
   it('skips what depends on a failure and keeps unrelated branches running (the N graph)', async () => {
     const ok = await createQuery('select 1 as one');
