@@ -3,9 +3,9 @@
  * host), kept in memory until that process writes them. Every write goes through `writing`, which
  * drops the record before and after the write, or `updating`, which keeps it with the write's
  * known change; a read that overlapped any write is answered but not kept, so a value read just
- * before a write landed is never served afterwards. Never in AWS,
- * where each Lambda instance is one writer among many. Bounded: least recently used out first.
- * Callers get copies, so nothing they do to an answer reaches the cache.
+ * before a write landed is never served afterwards. Never in AWS, where each Lambda instance is
+ * one writer among many. Bounded: least recently used out first. Callers get copies, so nothing
+ * they do to an answer reaches the cache.
  */
 export class SoleWriterCache<V> {
   private readonly entries = new Map<string, V>();

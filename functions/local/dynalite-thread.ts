@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
 
-/** A DynamoDB request from the host's SDK client (dynalite.ts, `threadHandler`). */
+/** A DynamoDB request from the host's SDK client (dynalite.ts, `ThreadCalls`). */
 export interface ToDynaliteThread {
   type: 'request';
   id: number;

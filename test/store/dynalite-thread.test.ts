@@ -54,31 +54,20 @@ describe('dynalite on its thread', () => {
     ] as const) {
       const key = { pk: `ACCOUNT#${label}`, sk: 'ITEM#1' };
       await client.send(new PutCommand({ TableName, Item: { ...item, ...key } }));
+      /** Adds one to `n` if it is 1: succeeds once, then fails its condition. */
+      const addOneToOne = () =>
+        new UpdateCommand({
+          TableName,
+          Key: key,
+          UpdateExpression: 'ADD n :one',
+          ConditionExpression: 'n = :n',
+          ExpressionAttributeValues: { ':one': 1, ':n': 1 },
+          ReturnValues: 'ALL_NEW',
+        });
       const calls = {
         get: await outcome(client.send(new GetCommand({ TableName, Key: key, ConsistentRead: true }))),
-        update: await outcome(
-          client.send(
-            new UpdateCommand({
-              TableName,
-              Key: key,
-              UpdateExpression: 'ADD n :one',
-              ConditionExpression: 'n = :n',
-              ExpressionAttributeValues: { ':one': 1, ':n': 1 },
-              ReturnValues: 'ALL_NEW',
-            }),
-          ),
-        ),
-        conditionFails: await outcome(
-          client.send(
-            new UpdateCommand({
-              TableName,
-              Key: key,
-              UpdateExpression: 'ADD n :one',
-              ConditionExpression: 'n = :n',
-              ExpressionAttributeValues: { ':one': 1, ':n': 1 },
-            }),
-          ),
-        ),
+        update: await outcome(client.send(addOneToOne())),
+        conditionFails: await outcome(client.send(addOneToOne())),
         invalid: await outcome(client.send(new GetCommand({ TableName, Key: { pk: key.pk } }))),
         query: await outcome(
           client.send(
