@@ -67,7 +67,7 @@ export interface PublishedVersion {
 }
 
 /** How many refresh executions a view remembers (`lastExecutionIds`). */
-export const REMEMBERED_REFRESHES = 10;
+const REMEMBERED_REFRESHES = 10;
 
 /** A view's `lastExecutionIds` once a refresh execution is recorded: newest first. */
 export function withRefreshRecorded(lastExecutionIds: readonly string[], executionId: string): string[] {

@@ -5,6 +5,7 @@ import type { PipelineRunnerInput } from '../core/pipeline-workflow';
 import { type NodeState, type PipelineNodeRun, TERMINAL_NODE_STATES } from '../core/pipelines';
 import { recordWorkflowFailure } from '../executions/query-run';
 import {
+  cancelExecution,
   createExecution,
   type ExecutionRequest,
   savedQueryRequest,
@@ -149,9 +150,10 @@ export async function startNode(
   request.catch(() => undefined); // awaited below when the node starts
   // The execution is created while the node is claimed: one write less in a row before the run
   // starts. A node someone else claimed meanwhile (a retried Task, a cancel) leaves it cancelled.
-  const creating = request.then(({ account, request: executionRequest }) =>
-    createExecution(services, account, { ...executionRequest, pipelineExecutionId }),
-  );
+  const creating = request.then(async ({ account, request: executionRequest }) => ({
+    account,
+    execution: await createExecution(services, account, { ...executionRequest, pipelineExecutionId }),
+  }));
   creating.catch(() => undefined); // awaited below
   const [, startedNode] = await Promise.all([
     // The first node to start moves the pipeline to executing (the others find it done already).
@@ -168,14 +170,15 @@ export async function startNode(
   ]);
   if (!startedNode) {
     await creating.then(
-      (unclaimed) => cancelUnclaimed(services, unclaimed.executionId),
+      // Never submitted, it holds no slot: cancelled as a user's cancel of a queued run would.
+      ({ account, execution }) => cancelExecution(services, account, execution.executionId),
       () => undefined, // nothing was created
     );
     return { state: (await services.pipelines.getNode(pipelineExecutionId, nodeId))?.state };
   }
   let executionId: string;
   try {
-    executionId = (await creating).executionId;
+    executionId = (await creating).execution.executionId;
   } catch (error) {
     // The node could not start (e.g. its query was archived, or the credit limit was reached).
     await endNode(services, pipelineExecutionId, nodeId, ['running'], {
@@ -192,16 +195,6 @@ export async function startNode(
   ]).then(() => undefined);
   recorded.catch(() => undefined); // the caller awaits it
   return { executionId, recorded };
-}
-
-/** An execution created for a node that was not claimed: it never runs (it holds no slot yet). */
-async function cancelUnclaimed(services: Services, executionId: string): Promise<void> {
-  const at = new Date().toISOString();
-  await services.executions.transition(executionId, ['QUERY_STATE_PENDING'], {
-    state: 'QUERY_STATE_CANCELLED',
-    cancelledAt: at,
-    executionEndedAt: at,
-  });
 }
 
 /** Ends the node from its execution's outcome (once the execution has ended). */
