@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import {
   CreateTableCommand,
@@ -72,7 +71,8 @@ interface SdkRequest {
 interface SdkResponse {
   statusCode: number;
   headers: Record<string, string>;
-  body: Readable;
+  /** Bytes, not a stream: the SDK then reads the body as is, with no stream to collect. */
+  body: Uint8Array;
 }
 
 /**
@@ -124,9 +124,7 @@ class ThreadCalls {
   }
 
   answer({ id, statusCode, headers, body }: Extract<FromDynaliteThread, { type: 'response' }>): void {
-    this.pending
-      .get(id)
-      ?.resolve({ response: { statusCode, headers, body: Readable.from([Buffer.from(body)]) } });
+    this.pending.get(id)?.resolve({ response: { statusCode, headers, body: Buffer.from(body) } });
     this.pending.delete(id);
   }
 }
