@@ -163,6 +163,7 @@ export type ValueKind =
   | 'binary'
   | 'timestamp'
   | 'date'
+  | 'interval'
   | 'text'
   | 'nested';
 
@@ -198,6 +199,9 @@ export function valueKind(type: string): ValueKind {
       return 'timestamp';
     case 'date':
       return 'date';
+    case 'interval day to second':
+    case 'interval year to month':
+      return 'interval';
     default:
       return 'text';
   }

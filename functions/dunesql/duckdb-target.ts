@@ -112,7 +112,9 @@ export function intervalText(i: string): string {
 export function intervalFromText(text: string): string {
   const dayTime = `regexp_extract(${text}, '^(-?)(\\d+) (\\d+):(\\d+):(\\d+)\\.(\\d+)$', ['s', 'd', 'h', 'm', 'sec', 'ms'])`;
   const yearMonth = `regexp_extract(${text}, '^(-?)(\\d+)-(\\d+)$', ['s', 'y', 'm'])`;
-  const int = (part: string) => `CAST(${part} AS BIGINT)`;
+  // TRY_CAST: DuckDB may hoist a repeated cast out of its CASE branch (sorting by this does) and
+  // evaluate it on rows of the other form, whose parts are ''.
+  const int = (part: string) => `TRY_CAST(${part} AS BIGINT)`;
   const signed = (parts: string, interval: string) =>
     `(CASE WHEN ${parts}.s = '-' THEN -1 ELSE 1 END * (${interval}))`;
   return (

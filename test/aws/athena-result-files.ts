@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { ResultColumn } from '../../functions/core/engine';
 import { registerDuneFunctions } from '../../functions/local/engine/dune-functions';
+import { COLUMNS_METADATA_KEY } from '../../functions/local/engine/result-files';
 import { storageExpression } from '../../functions/local/engine/storage-types';
 
 /**
@@ -34,12 +35,17 @@ export async function writeResultFiles(options: {
     }
     // Stored as the local engine stores results (storage-types.ts), e.g. unnamed row fields named.
     const prepared = await connection.prepare(options.sql);
-    const stored = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i))
+    const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+    const stored = names
       .map((name, i) => {
         const column = `"${name.replaceAll('"', '""')}"`;
         return `${storageExpression(prepared.columnType(i), column) ?? column} AS ${column}`;
       })
       .join(', ');
+    // The engine's column types, which the local store reads back (e.g. an interval stored as text).
+    const engineColumns = JSON.stringify(
+      names.map((name, i) => ({ name, type: prepared.columnType(i).toString() })),
+    );
     prepared.destroySync();
     await connection.run(`CREATE TEMP TABLE result AS SELECT ${stored} FROM (${options.sql})`);
     const asAthenaText = options.columns
@@ -53,7 +59,10 @@ export async function writeResultFiles(options: {
       })
       .join(', ');
     await connection.run(`COPY (SELECT ${asAthenaText} FROM result) TO '${csvPath}' (HEADER, FORCE_QUOTE *)`);
-    await connection.run(`COPY result TO '${parquetPath}' (FORMAT parquet, ROW_GROUP_SIZE 4096)`);
+    await connection.run(
+      `COPY result TO '${parquetPath}' (FORMAT parquet, ROW_GROUP_SIZE 4096, ` +
+        `KV_METADATA {${COLUMNS_METADATA_KEY}: '${engineColumns.replaceAll("'", "''")}'})`,
+    );
   } finally {
     connection.closeSync();
     instance.closeSync();

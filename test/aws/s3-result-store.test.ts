@@ -24,6 +24,7 @@ const COLUMNS: ResultColumn[] = [
   { name: 'maybe', type: 'bigint' },
   { name: 'data', type: 'varbinary' },
   { name: 'label', type: 'varchar' },
+  { name: 'took', type: 'interval day to second' },
 ];
 const SQL = `
   SELECT range AS i,
@@ -33,7 +34,8 @@ const SQL = `
          TIMESTAMP '2024-01-01' + INTERVAL (range * 7) SECOND AS block_time,
          CASE WHEN range % 5 = 0 THEN NULL ELSE range END AS maybe,
          CASE WHEN range % 4 = 0 THEN NULL ELSE from_hex(printf('%08x', range)) END AS data,
-         CASE range % 4 WHEN 0 THEN 'a,b "q"' WHEN 1 THEN '' WHEN 2 THEN 'line' || chr(10) || 'break' ELSE NULL END AS label
+         CASE range % 4 WHEN 0 THEN 'a,b "q"' WHEN 1 THEN '' WHEN 2 THEN 'line' || chr(10) || 'break' ELSE NULL END AS label,
+         INTERVAL ((range % 200) - 60) HOUR AS took
   FROM range(${ROWS})
   ORDER BY (range * 7919) % ${ROWS}`;
 
@@ -121,6 +123,7 @@ describe('the S3 result store over an Athena CSV result', () => {
       maybe: 17_679,
       data: '0x0000450f',
       label: null,
+      took: '0 19:00:00.000',
     });
     expect(first.rows.map((row) => row.label)).toContain('');
     await expectSameAsLocal({ offset: ROWS - 7, limit: 100 });
@@ -132,7 +135,7 @@ describe('the S3 result store over an Athena CSV result', () => {
     const page = await expectSameAsLocal({ columns: ['PROJECT', 'i'], limit: 3 });
     expect(page.columns.map((column) => column.name)).toEqual(['project', 'i']);
     expect(await badRequest(store.readPage(request({ columns: ['nope'] })))).toBe(
-      'columns: unknown column "nope"; available columns: i, bucket, project, amount_raw, block_time, maybe, data, label',
+      'columns: unknown column "nope"; available columns: i, bucket, project, amount_raw, block_time, maybe, data, label, took',
     );
   });
 
@@ -150,6 +153,8 @@ describe('the S3 result store over an Athena CSV result', () => {
     ['label IS NOT NULL AND maybe != 3'],
     ["label = ''"],
     ["project = 'p1'' OR ''1''=''1'"],
+    ["took > '1 00:00:00.000'"],
+    ["took <= '-1 02:00:00.000' OR took IN ('0 05:00:00.000', '5 00:00:00.000')"],
   ])('filters like the local store: %s', async (filter) => {
     await expectSameAsLocal({ filters: parseResultFilter(filter), limit: 50, offset: 3 });
   });
@@ -161,6 +166,8 @@ describe('the S3 result store over an Athena CSV result', () => {
     ['label, i desc', 17, 40],
     ['block_time desc', 9_990, 20],
     ['data', 15_000, 25],
+    ['took desc, i', 0, 150],
+    ['took', 9_000, 30],
   ])('sorts like the local store: %s (offset %d)', async (sortBy, offset, limit) => {
     await expectSameAsLocal({ sortBy: parseSortBy(sortBy), offset, limit });
   });

@@ -480,6 +480,56 @@ describe('value encoding', () => {
   });
 });
 
+describe('interval columns (stored as the text Trino writes)', () => {
+  let executionId: string;
+
+  beforeAll(async () => {
+    // Hours from -30 to 69: as text, '10 …' sorts before '2 …' and '-1 …' after '-0 …'.
+    const request = runRequest(`
+      SELECT h, INTERVAL (h) HOUR AS took, INTERVAL (h) MONTH AS months
+      FROM range(-30, 70) t(h)`);
+    await engine.run(request);
+    executionId = request.executionId;
+  });
+
+  const read = (request: Partial<ResultPageRequest>) =>
+    store.readPage({ executionId, limit: 1000, offset: 0, ...request });
+
+  it('sorts by the interval, not by its text', async () => {
+    const ascending = await read({ sortBy: parseSortBy('took'), columns: ['h'] });
+    expect(ascending.rows.map((row) => row.h)).toEqual(Array.from({ length: 100 }, (_, i) => i - 30));
+    const descending = await read({ sortBy: parseSortBy('months desc'), columns: ['h', 'months'], limit: 2 });
+    expect(descending.rows).toEqual([
+      { h: 69, months: '5-9' },
+      { h: 68, months: '5-8' },
+    ]);
+  });
+
+  it('filters by intervals written as Trino writes them or as DuckDB reads them', async () => {
+    const overADay = await read({ filters: parseResultFilter("took > '1 00:00:00.000'"), columns: ['h'] });
+    expect(overADay.rows.map((row) => row.h)).toEqual(Array.from({ length: 45 }, (_, i) => i + 25));
+    const negative = await read({ filters: parseResultFilter("took <= '-1 04:00:00.000'") });
+    expect(negative.totalRowCount).toBe(3);
+    expect(negative.rows.map((row) => row.took)).toEqual([
+      '-1 06:00:00.000',
+      '-1 05:00:00.000',
+      '-1 04:00:00.000',
+    ]);
+    const years = await read({ filters: parseResultFilter("months >= '5-0' AND took < '3 hours'") });
+    expect(years.totalRowCount).toBe(0);
+    const inList = await read({ filters: parseResultFilter("months IN ('1-0', '-2-6')"), columns: ['h'] });
+    expect(inList.rows.map((row) => row.h)).toEqual([-30, 12]);
+    // LIKE still matches the text as shown.
+    expect((await read({ filters: parseResultFilter("took LIKE '2 %'") })).totalRowCount).toBe(22);
+  });
+
+  it('rejects a filter value that is no interval with a clear error', async () => {
+    expect(await badRequest(read({ filters: parseResultFilter("took > 'soon'") }))).toMatch(
+      /^filters: Conversion Error: .*soon/,
+    );
+  });
+});
+
 describe('CSV', () => {
   it('writes RFC 4180 text with a header, honouring columns and filters', async () => {
     const request = runRequest(`

@@ -112,9 +112,34 @@ function comparable(text: string | null, kind: ValueKind): Comparable {
       return binaryComparable(text);
     case 'timestamp':
       return timestampText(text);
+    case 'interval':
+      return intervalMillis(text) ?? text;
     default:
       return text;
   }
+}
+
+const DAY_TIME = /^(-?)(\d+) (\d+):(\d+):(\d+)(?:\.(\d{1,3}))?$/;
+const YEAR_MONTH = /^(-?)(\d+)-(\d+)$/;
+/** A month counts 30 days when intervals are compared, as DuckDB compares them locally. */
+const MONTH_MILLIS = 30 * 86_400_000;
+
+/** An interval as Trino writes it (`-1 02:00:00.000`, `1-2`) in milliseconds; else undefined. */
+function intervalMillis(text: string): number | undefined {
+  const dayTime = DAY_TIME.exec(text.trim());
+  if (dayTime) {
+    const [, sign, days, hours, minutes, seconds, fraction = '0'] = dayTime;
+    const millis =
+      ((Number(days) * 24 + Number(hours)) * 60 + Number(minutes)) * 60_000 +
+      Number(seconds) * 1000 +
+      Number(fraction.padEnd(3, '0'));
+    return sign ? -millis : millis;
+  }
+  const yearMonth = YEAR_MONTH.exec(text.trim());
+  if (!yearMonth) return undefined;
+  const [, sign, years, months] = yearMonth;
+  const millis = (Number(years) * 12 + Number(months)) * MONTH_MILLIS;
+  return sign ? -millis : millis;
 }
 
 /** Orders two non-null values of one column (an integer column may meet a float literal). */
@@ -177,6 +202,8 @@ function literal(column: AthenaColumn, value: FilterValue): Comparable {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(text))) conversionError(value, column);
       return text;
     }
+    case 'interval':
+      return intervalMillis(String(value)) ?? conversionError(value, column);
     default:
       return String(value);
   }

@@ -23,6 +23,7 @@ import type {
 } from '../../core/engine';
 import { BadRequestError, NotFoundError } from '../../core/errors';
 import { resolveColumn as resolve, validatePaging } from '../../core/result-encoding';
+import { intervalFromText } from '../../dunesql/duckdb-target';
 import { parseDuckDbError } from './duckdb-errors';
 import { COLUMNS_METADATA_KEY, isValidExecutionId, resultFilePath, sqlIdentifier } from './result-files';
 import { PREFETCH_MAX_VALUES, ResultRowsCache } from './result-rows-cache';
@@ -360,13 +361,20 @@ function orderBy(columns: StoredColumn[], keys: SortKey[]): string {
   return ` ORDER BY ${[...terms, ROW_NUMBER].join(', ')}`;
 }
 
-/** HUGEINT/UHUGEINT columns are stored as text; compare and sort them as numbers. */
+/**
+ * Columns stored as text compared and sorted by what they hold: HUGEINT/UHUGEINT as numbers,
+ * intervals (stored as the text Trino writes) as intervals.
+ */
 function columnExpression(column: StoredColumn): string {
   const identifier = sqlIdentifier(column.name);
-  return isBigIntegerType(column.type) && column.storedType === 'VARCHAR'
-    ? `CAST(${identifier} AS ${column.type})`
-    : identifier;
+  if (column.storedType !== 'VARCHAR') return identifier;
+  if (isBigIntegerType(column.type)) return `CAST(${identifier} AS ${column.type})`;
+  if (isIntervalText(column)) return intervalFromText(identifier);
+  return identifier;
 }
+
+const isIntervalText = (column: StoredColumn) =>
+  column.type === 'INTERVAL' && column.storedType === 'VARCHAR';
 
 const OPERATORS = { '=': '=', '!=': '<>', '<>': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' } as const;
 
@@ -417,6 +425,8 @@ function bindLiteral(column: StoredColumn, value: FilterValue, parameters: Param
     if (column.storedType === 'BLOB' && /^0x([0-9a-f]{2})*$/i.test(value)) {
       return parameters.add(blobValue(Buffer.from(value.slice(2), 'hex')), BLOB);
     }
+    // An interval as Trino writes it (`1 02:00:00.000`, `1-2`) or as DuckDB reads one (`2 hours`).
+    if (isIntervalText(column)) return intervalFromText(parameters.add(value, VARCHAR));
     return parameters.add(value);
   }
   if (column.storedType === 'VARCHAR' && !isBigIntegerType(column.type))
