@@ -606,6 +606,7 @@ export class Typing {
 
   /** The output columns of a subquery or CTE's query (a SELECT), typed by a Typing of its own. */
   private queryColumns(query: AstNode): OutputColumn[] | undefined {
+    if (nodeType(query) === 'values') return this.valuesColumns(query.values);
     if (this.depth > 16 || nodeType(query) !== 'select') return undefined;
     let typing = this.derived.get(query);
     if (!typing) {
@@ -618,6 +619,22 @@ export class Typing {
     const items = typing.outputs();
     if (!items || items.some((item) => item.unknownStar)) return undefined;
     return items.flatMap((item) => item.columns);
+  }
+
+  /**
+   * The columns of a VALUES list (named `_col0`, … until aliased), each typed as Trino types it:
+   * the common super type of its rows (an integer row and a double row make a double column).
+   */
+  private valuesColumns(values: AstNode): OutputColumn[] | undefined {
+    const rows: AstNode[][] = (values?.expressions ?? []).map((row: AstNode) =>
+      nodeType(row) === 'tuple' ? row.tuple.expressions : (row?.expressions ?? [row]),
+    );
+    const width = rows[0]?.length ?? 0;
+    if (width === 0 || rows.some((row) => row.length !== width)) return undefined;
+    return Array.from({ length: width }, (_, i) => ({
+      name: `_col${i}`,
+      type: rows.map((row) => this.typeOf(row[i])).reduce(commonSuperType),
+    }));
   }
 
   /** The type of a lambda's body, its parameters bound to the given types. */
