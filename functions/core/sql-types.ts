@@ -64,6 +64,29 @@ function rowField(field: string): string {
   return `"${name.replaceAll('"', '""')}" ${duckDbTypeOf(match[2]!)}`;
 }
 
+/**
+ * Result column types the local engine's own cannot tell, named by the translation
+ * (dunesql/output-types.ts): a year-to-month interval (DuckDB has one interval type), and a
+ * timestamp holding a zone's wall-clock time (`x AT TIME ZONE 'Asia/Tokyo'`), shown with that zone
+ * as Trino shows a `timestamp with time zone`.
+ */
+export const YEAR_MONTH_INTERVAL = 'INTERVAL YEAR TO MONTH';
+const ZONED_TIMESTAMP = /^TIMESTAMP AT TIME ZONE (\S+)$/;
+
+export function zonedTimestampType(zone: string): string {
+  return `TIMESTAMP AT TIME ZONE ${zone}`;
+}
+
+/** The zone of a zoned timestamp column's engine type; undefined for any other type. */
+export function timestampZone(engineType: string): string | undefined {
+  return ZONED_TIMESTAMP.exec(engineType)?.[1];
+}
+
+/** Engine types of interval columns (the local results store them as the text Trino writes). */
+export function isIntervalType(engineType: string): boolean {
+  return engineType === 'INTERVAL' || engineType === YEAR_MONTH_INTERVAL;
+}
+
 /** DuckDB type names (as DuckDB prints them) and the DuneSQL/Trino name users see. */
 const DUNE_SCALARS: Readonly<Record<string, string>> = {
   VARCHAR: 'varchar',
@@ -92,6 +115,7 @@ const DUNE_SCALARS: Readonly<Record<string, string>> = {
   TIME: 'time(6)',
   'TIME WITH TIME ZONE': 'time(6) with time zone',
   INTERVAL: 'interval day to second',
+  [YEAR_MONTH_INTERVAL]: 'interval year to month',
   UUID: 'uuid',
   JSON: 'json',
   BIT: 'varbinary',
@@ -123,6 +147,7 @@ export function duneSqlTypeName(engineType: string): string {
         return 'varchar';
     }
   }
+  if (timestampZone(type)) return 'timestamp(3) with time zone';
   return DUNE_SCALARS[type] ?? type.toLowerCase();
 }
 

@@ -94,7 +94,7 @@ const TRIMMED = `CASE WHEN ends_with(s, e) THEN left(s, length(s) - length(e)) E
  * DuckDB's text.
  */
 export function intervalText(i: string): string {
-  const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+  const months = monthsOf(i);
   const micros =
     `(datepart('day', ${i}) * 86400000000 + datepart('hour', ${i}) * 3600000000 + ` +
     `datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
@@ -104,9 +104,17 @@ export function intervalText(i: string): string {
   const dayTime =
     `${sign(micros)} || CAST(${ms} // 86400000 AS VARCHAR) || ' ' || ${two(`${ms} // 3600000 % 24`)} || ':' || ` +
     `${two(`${ms} // 60000 % 60`)} || ':' || ${two(`${ms} // 1000 % 60`)} || '.' || lpad(CAST(${ms} % 1000 AS VARCHAR), 3, '0')`;
-  const yearMonth = `${sign(months)} || CAST(abs(${months}) // 12 AS VARCHAR) || '-' || CAST(abs(${months}) % 12 AS VARCHAR)`;
-  return `CASE WHEN ${months} <> 0 AND ${micros} <> 0 THEN CAST(${i} AS VARCHAR) WHEN ${months} <> 0 THEN ${yearMonth} ELSE ${dayTime} END`;
+  return `CASE WHEN ${months} <> 0 AND ${micros} <> 0 THEN CAST(${i} AS VARCHAR) WHEN ${months} <> 0 THEN ${yearMonthText(months)} ELSE ${dayTime} END`;
 }
+
+/** A year-to-month interval's text (`1-2`, `0-0`: its type, not its value, says which form). */
+export function yearMonthIntervalText(i: string): string {
+  return yearMonthText(monthsOf(i));
+}
+
+const monthsOf = (i: string) => `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+const yearMonthText = (months: string) =>
+  `CASE WHEN ${months} < 0 THEN '-' ELSE '' END || CAST(abs(${months}) // 12 AS VARCHAR) || '-' || CAST(abs(${months}) % 12 AS VARCHAR)`;
 
 /** The interval `intervalText` wrote (a stored view's column read back); other text as DuckDB reads it. */
 export function intervalFromText(text: string): string {

@@ -14,6 +14,7 @@ import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
+import { outputTypeHints } from './output-types';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
 import {
@@ -59,6 +60,11 @@ export interface Translation {
    * JSON text, with their types (the engine reports such a column as varchar).
    */
   nestedColumns: NestedOutput[];
+  /**
+   * DuckDB only: output column types DuckDB's own cannot tell, by position (output-types.ts), as
+   * engine type names; undefined where DuckDB's type is right.
+   */
+  outputTypes: (string | undefined)[];
 }
 
 /** Calls whose value changes from one run to the next (polyglot node types or function names). */
@@ -212,6 +218,8 @@ export async function translate(
   }
   const { rules, types } = TARGETS[target];
   const deterministic = isDeterministic(statement);
+  // Read before the rules rewrite the expressions it recognises.
+  const outputTypes = target === 'duckdb' ? outputTypeHints(statement) : [];
   let changed = false;
   try {
     refuseVarbinaryComparedWithText(polyglot, statement, options.tables ?? [], options.uploads);
@@ -294,6 +302,7 @@ export async function translate(
     relationsRead: [...relationsRead],
     deterministic,
     nestedColumns,
+    outputTypes,
   };
 }
 

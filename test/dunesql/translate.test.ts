@@ -571,3 +571,34 @@ describe('the athena target', () => {
     });
   });
 });
+
+describe('output types DuckDB cannot tell (local results)', () => {
+  const hints = async (sql: string) => (await translate(sql, 'duckdb')).outputTypes;
+
+  it('names a zone-moved timestamp and a year-to-month interval by position, and nothing else', async () => {
+    expect(
+      await hints(
+        "select block_time at time zone 'Asia/Tokyo' as a, max(block_time at time zone 'UTC'), " +
+          "date_add('hour', 2, at_timezone(block_time, '+05:30')) - interval '1' minute, block_time, " +
+          "interval '1' year + interval '3' month, 2 * interval '1' month, interval '1' day from dex.trades",
+      ),
+    ).toEqual([
+      'TIMESTAMP AT TIME ZONE Asia/Tokyo',
+      'TIMESTAMP AT TIME ZONE UTC',
+      'TIMESTAMP AT TIME ZONE +05:30',
+      undefined,
+      'INTERVAL YEAR TO MONTH',
+      'INTERVAL YEAR TO MONTH',
+      undefined,
+    ]);
+  });
+
+  it('tells nothing past a star, in set operations, on Athena, or for a zone that is no name', async () => {
+    expect(await hints("select interval '1' month, *, interval '2' month from dex.trades")).toEqual([
+      'INTERVAL YEAR TO MONTH',
+    ]);
+    expect(await hints("select interval '1' month union all select interval '2' month")).toEqual([]);
+    expect((await translate("select interval '1' month", 'athena')).outputTypes).toEqual([]);
+    expect(await hints("select block_time at time zone 'Bad Zone; --' from dex.trades")).toEqual([undefined]);
+  });
+});

@@ -119,6 +119,12 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
       await host.call('/v1/materialized-views', { json: { name: 'result_gaps', query_id: queryId } }),
     );
     expect((await waitUntilFinished(host, upsert.execution_id)).state).toBe('QUERY_STATE_COMPLETED');
+    const view = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_gaps'));
+    expect(view.columns).toEqual([
+      { name: 'ahead', type: 'interval day to second' },
+      { name: 'behind', type: 'interval day to second' },
+      { name: 'later', type: 'interval year to month' },
+    ]);
     expect(
       await readValue(
         "select ahead, behind, timestamp '2024-01-01 00:00:00' + ahead + behind as moved, " +

@@ -139,3 +139,44 @@ describe('results: paging, projection, filters, sorting, sampling and CSV on a 1
     expect((await response.text()).trim().split(/\r?\n/)).toEqual(['n,kind', '3,fizz', '4,plain', '5,plain']);
   });
 });
+
+describe('results: a timestamp moved to a zone, and a year-to-month interval', () => {
+  let host: TestHost;
+  let id: string;
+  beforeAll(async () => {
+    host = await startTestHost();
+    // 48 hours of New York's wall-clock time from 2024-01-01 00:00 UTC (19:00 the day before there).
+    id = await submitSql(
+      host,
+      `select h, (timestamp '2024-01-01 00:00:00.000' + h * interval '1' hour) at time zone 'America/New_York' as ny,
+              h * interval '1' month as months
+       from unnest(sequence(0, 47)) as t (h)`,
+    );
+    expect((await waitUntilFinished(host, id, 60_000)).state).toBe('QUERY_STATE_COMPLETED');
+  });
+  afterAll(() => host?.stop());
+
+  const results = async (path: string) => {
+    const response = await host.call(`/v1/execution/${id}/${path}`);
+    expect(response.status, await response.clone().text()).toBe(200);
+    return response;
+  };
+
+  it('shows the zone and the types Trino gives, and filters and sorts by what is shown', async () => {
+    const page = await bodyOf(await results('results?limit=2'));
+    expect(page.result.metadata.column_types).toEqual([
+      'bigint',
+      'timestamp(3) with time zone',
+      'interval year to month',
+    ]);
+    expect(page.result.rows).toEqual([
+      { h: 0, ny: '2023-12-31 19:00:00.000 America/New_York', months: '0-0' },
+      { h: 1, ny: '2023-12-31 20:00:00.000 America/New_York', months: '0-1' },
+    ]);
+    const filter = encodeURIComponent("ny >= '2024-01-02 16:00:00.000 America/New_York' OR months = '0-5'");
+    const filtered = await bodyOf(await results(`results?filters=${filter}&sort_by=ny%20desc&columns=h`));
+    expect(filtered.result.rows).toEqual([{ h: 47 }, { h: 46 }, { h: 45 }, { h: 5 }]);
+    const csv = await (await results('results/csv?limit=1&offset=30&columns=ny,months')).text();
+    expect(csv.trim().split(/\r?\n/)).toEqual(['ny,months', '2024-01-02 01:00:00.000 America/New_York,2-6']);
+  });
+});

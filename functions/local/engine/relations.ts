@@ -1,7 +1,7 @@
 import type { ReadableRelation } from '../../core/engine';
 import { QueryFailure } from '../../core/engine';
 import { normalizeTableName } from '../../core/lineage';
-import { duckDbTypeOf } from '../../core/sql-types';
+import { duckDbTypeOf, isIntervalType } from '../../core/sql-types';
 import {
   mayNameCatalog,
   missingRelationMessage,
@@ -125,7 +125,7 @@ function projection(relation: RelationFile): string {
       const name = sqlIdentifier(column.name);
       if (isBigIntegerType(column.type)) return `CAST(${name} AS ${column.type}) AS ${name}`;
       // Stored as the text Trino writes (storage-types.ts).
-      if (column.type === 'INTERVAL') return `${intervalFromText(name)} AS ${name}`;
+      if (isIntervalType(column.type)) return `${intervalFromText(name)} AS ${name}`;
       return name;
     })
     .join(', ');

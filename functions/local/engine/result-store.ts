@@ -23,6 +23,7 @@ import type {
 } from '../../core/engine';
 import { BadRequestError, NotFoundError } from '../../core/errors';
 import { resolveColumn as resolve, validatePaging } from '../../core/result-encoding';
+import { isIntervalType, timestampZone } from '../../core/sql-types';
 import { intervalFromText } from '../../dunesql/duckdb-target';
 import { parseDuckDbError } from './duckdb-errors';
 import { COLUMNS_METADATA_KEY, isValidExecutionId, resultFilePath, sqlIdentifier } from './result-files';
@@ -83,13 +84,14 @@ export class DuckDbResultStore implements ResultStore {
 
   async readPage(request: ResultPageRequest): Promise<ResultPage> {
     const { columns, rows, totalRowCount } = await this.read(request);
+    const encoders = columns.map(columnEncoder);
     let pageBytes = 0;
     const encoded = rows.map((row) => {
       const record: Record<string, ResultValue> = {};
       columns.forEach((column, i) => {
         const value = row[i] ?? null;
         pageBytes += storedBytes(value);
-        record[column.name] = encodeValue(value, isNumberWhenExact(column.type));
+        record[column.name] = encoders[i]!(value);
       });
       return record;
     });
@@ -100,13 +102,10 @@ export class DuckDbResultStore implements ResultStore {
     request: ResultPageRequest,
   ): Promise<{ csv: string; rowCount: number; totalRowCount: number }> {
     const { columns, rows, totalRowCount } = await this.read(request);
+    const encoders = columns.map(columnEncoder);
     const lines = [columns.map((column) => csvField(column.name)).join(',')];
     for (const row of rows) {
-      lines.push(
-        columns
-          .map((column, i) => csvField(encodeValue(row[i] ?? null, isNumberWhenExact(column.type))))
-          .join(','),
-      );
+      lines.push(columns.map((_, i) => csvField(encoders[i]!(row[i] ?? null))).join(','));
     }
     return { csv: lines.join(CSV_LINE_BREAK) + CSV_LINE_BREAK, rowCount: rows.length, totalRowCount };
   }
@@ -284,6 +283,24 @@ async function readResultInfo(connection: DuckDBConnection, path: string): Promi
 }
 
 /**
+ * How a column's values are written: as encodeValue writes them, a zone's wall-clock timestamp
+ * labelled with its zone instead of UTC (`2024-01-01 07:00:00.000 America/New_York`).
+ */
+function columnEncoder(column: StoredColumn): (value: DuckDBValue) => ResultValue {
+  const exactText = isNumberWhenExact(column.type);
+  const zone = timestampZone(column.type);
+  if (zone === undefined) return (value) => encodeValue(value, exactText);
+  return (value) => {
+    const encoded = encodeValue(value, exactText);
+    return typeof encoded === 'string' && encoded.endsWith(UTC_LABEL)
+      ? `${encoded.slice(0, -UTC_LABEL.length)} ${zone}`
+      : encoded;
+  };
+}
+
+const UTC_LABEL = ' UTC';
+
+/**
  * HUGEINT (int256; also DuckDB's type for sums of integers) is stored as exact text and shown as a
  * number while exact. UHUGEINT (uint256) stays the exact decimal string it is stored as, at any
  * magnitude, as Dune renders uint256 amounts.
@@ -374,7 +391,7 @@ function columnExpression(column: StoredColumn): string {
 }
 
 const isIntervalText = (column: StoredColumn) =>
-  column.type === 'INTERVAL' && column.storedType === 'VARCHAR';
+  isIntervalType(column.type) && column.storedType === 'VARCHAR';
 
 const OPERATORS = { '=': '=', '!=': '<>', '<>': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' } as const;
 
@@ -427,6 +444,10 @@ function bindLiteral(column: StoredColumn, value: FilterValue, parameters: Param
     }
     // An interval as Trino writes it (`1 02:00:00.000`, `1-2`) or as DuckDB reads one (`2 hours`).
     if (isIntervalText(column)) return intervalFromText(parameters.add(value, VARCHAR));
+    // A zone's wall-clock timestamp may be written as shown, with its zone.
+    const zone = timestampZone(column.type);
+    if (zone !== undefined && value.endsWith(` ${zone}`))
+      return parameters.add(value.slice(0, -zone.length - 1));
     return parameters.add(value);
   }
   if (column.storedType === 'VARCHAR' && !isBigIntegerType(column.type))

@@ -11,9 +11,10 @@ import {
   type ResultColumn,
 } from '../../core/engine';
 import { resultTooLarge } from '../../core/result-limits';
-import { duneSqlTypeName } from '../../core/sql-types';
+import { duneSqlTypeName, timestampZone, YEAR_MONTH_INTERVAL } from '../../core/sql-types';
 import { BASE_TABLES } from '../../datasets/base-tables';
 import { DUCKDB_GLOBAL_SETTINGS, DuneSqlError, sessionMacrosFor, translate } from '../../dunesql';
+import { yearMonthIntervalText } from '../../dunesql/duckdb-target';
 import { dunesqlFailure, type RanStatement, toQueryFailure } from './duckdb-errors';
 import { type RelationFile, relationSetup } from './relations';
 import { COLUMNS_METADATA_KEY, sqlIdentifier, sqlString } from './result-files';
@@ -433,11 +434,12 @@ async function describeStatement(
     }
     const seen = new Set<string>();
     const columns: StatementColumn[] = [];
+    const hints = statement.translation?.outputTypes ?? [];
     for (let i = 0; i < prepared.columnCount; i++) {
       const type = prepared.columnType(i);
       columns.push({
         name: uniqueName(prepared.columnName(i), seen),
-        type: type.toString(),
+        type: hintedType(type.toString(), hints[i]),
         engineType: type,
       });
     }
@@ -445,6 +447,16 @@ async function describeStatement(
   } finally {
     prepared.destroySync();
   }
+}
+
+/**
+ * The column's type as the translation tells it where DuckDB's cannot (a zone's wall-clock
+ * timestamp, a year-to-month interval), if DuckDB's type is the one that holds it.
+ */
+function hintedType(engineType: string, hint: string | undefined): string {
+  if (hint === undefined) return engineType;
+  if (timestampZone(hint) !== undefined) return engineType === 'TIMESTAMP' ? hint : engineType;
+  return hint === YEAR_MONTH_INTERVAL && engineType === 'INTERVAL' ? hint : engineType;
 }
 
 function positionOf(sql: string, index: number): { line: number; column: number } {
@@ -495,7 +507,11 @@ function copyStatement(columns: StatementColumn[], path: string, maxRows: number
   const projection = columns
     .map((column, i) => {
       const source = aliases[i]!;
-      return `${storageExpression(column.engineType, source) ?? source} AS ${sqlIdentifier(column.name)}`;
+      const stored =
+        column.type === YEAR_MONTH_INTERVAL
+          ? yearMonthIntervalText(source)
+          : (storageExpression(column.engineType, source) ?? source);
+      return `${stored} AS ${sqlIdentifier(column.name)}`;
     })
     .join(', ');
   const metadata = JSON.stringify(columns.map(({ name, type }) => ({ name, type })));

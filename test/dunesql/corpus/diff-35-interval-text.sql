@@ -1,7 +1,7 @@
 -- Intervals as Trino writes them, in results and cast to varchar: a day-time interval
 -- `D HH:MM:SS.mmm` (a timestamp difference too), a `-` before it below zero. DuckDB writes
--- `3 days`, `02:00:00`, and its Parquet writer refused a negative interval outright. (A year-month
--- interval, `1-2` in Trino and here, is typed day-to-second here: see the unit tests.)
+-- `3 days`, `02:00:00`, and its Parquet writer refused a negative interval outright. (Year-month
+-- intervals, `1-2`: diff-40.)
 -- see: https://trino.io/docs/current/language/types.html#interval-day-to-second
 -- rows: 1
 -- columns: days interval day to second, hours interval day to second, elapsed interval day to second, negative interval day to second, fraction interval day to second, text varchar, list array(interval day to second)
