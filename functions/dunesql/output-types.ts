@@ -1,6 +1,14 @@
-import { YEAR_MONTH_INTERVAL, zonedTimestampType } from '../core/sql-types';
+import { timestampZone, YEAR_MONTH_INTERVAL, zonedTimestampType } from '../core/sql-types';
 import { functionCall, nodeType, stringLiteral } from './ast';
 import type { AstNode } from './polyglot';
+
+/** A stored table (a materialized view) with the output types its columns were stored with. */
+export interface TypeHintedTable {
+  schema: string;
+  name: string;
+  /** Engine type names as results store them, e.g. `TIMESTAMP AT TIME ZONE Asia/Tokyo`. */
+  columns: { name: string; type: string }[];
+}
 
 /**
  * What the local engine's result types cannot tell about a query's output columns, by position in
@@ -8,56 +16,160 @@ import type { AstNode } from './polyglot';
  * - a timestamp moved to a zone (`x AT TIME ZONE 'Asia/Tokyo'`, `at_timezone(x, …)`, also truncated,
  *   shifted or taken the min or max of): DuckDB holds the zone's wall-clock time without the zone,
  *   which the results would label UTC; Trino's `timestamp with time zone` shows the zone;
- * - a year-to-month interval (`interval '14' month`, sums and differences of them): DuckDB has one
+ * - a year-to-month interval (`interval '14' month`, sums and multiples of them): DuckDB has one
  *   interval type, which the results would call day to second.
- * Undefined where DuckDB's type says it all or this cannot tell: past a `*` (the positions of later
- * items are not known here), in set operations, and for columns of subqueries or views.
+ * Either may come through a column of a subquery, a CTE or a view. Undefined where DuckDB's type
+ * says it all or this cannot tell: past a `*` (the positions of later items are not known here) and
+ * in set operations.
  */
-export function outputTypeHints(statement: AstNode): (string | undefined)[] {
+export function outputTypeHints(
+  statement: AstNode,
+  tables: readonly TypeHintedTable[] = [],
+): (string | undefined)[] {
   if (nodeType(statement) !== 'select') return [];
-  const hints: (string | undefined)[] = [];
-  for (const item of statement.select.expressions ?? []) {
+  return selectOutputs(statement.select, new Map(), tables, 0).map((column) => column.hint);
+}
+
+interface HintedColumn {
+  name?: string;
+  hint?: string;
+}
+
+/** A FROM item: its name in the query and its columns where known. */
+interface ScopeItem {
+  alias: string;
+  columns?: HintedColumn[];
+}
+
+const MAX_DEPTH = 16;
+const lower = (name: unknown) => String(name ?? '').toLowerCase();
+
+function selectOutputs(
+  select: AstNode,
+  outerCtes: ReadonlyMap<string, AstNode>,
+  tables: readonly TypeHintedTable[],
+  depth: number,
+): HintedColumn[] {
+  const ctes = new Map(outerCtes);
+  for (const cte of select.with?.ctes ?? []) ctes.set(lower(cte.alias?.name), cte);
+  const scope = fromScope(select, ctes, tables, depth);
+  const outputs: HintedColumn[] = [];
+  for (const item of select.expressions ?? []) {
     if (nodeType(item) === 'star') break;
-    const zone = zoneOf(item);
-    hints.push(zone ? zonedTimestampType(zone) : isYearMonth(item) ? YEAR_MONTH_INTERVAL : undefined);
+    const zone = zoneOf(item, scope);
+    outputs.push({
+      name: outputName(item),
+      hint: zone ? zonedTimestampType(zone) : isYearMonth(item, scope) ? YEAR_MONTH_INTERVAL : undefined,
+    });
   }
-  return hints;
+  return outputs;
+}
+
+function outputName(item: AstNode): string | undefined {
+  if (nodeType(item) === 'alias') return lower(item.alias.alias?.name);
+  return nodeType(item) === 'column' ? lower(item.column.name?.name) : undefined;
+}
+
+function fromScope(
+  select: AstNode,
+  ctes: ReadonlyMap<string, AstNode>,
+  tables: readonly TypeHintedTable[],
+  depth: number,
+): ScopeItem[] {
+  const items: AstNode[] = [
+    ...(select.from?.expressions ?? []),
+    ...(select.joins ?? []).map((join: AstNode) => join.this),
+  ];
+  const queryColumns = (query: AstNode, aliases: AstNode[] | undefined) => {
+    if (depth >= MAX_DEPTH || nodeType(query) !== 'select') return undefined;
+    const columns = selectOutputs(query.select, ctes, tables, depth + 1);
+    return aliases?.length
+      ? aliases.map((alias, i) => ({ name: lower(alias.name), hint: columns[i]?.hint }))
+      : columns;
+  };
+  return items.map((item): ScopeItem => {
+    switch (nodeType(item)) {
+      case 'subquery':
+        return {
+          alias: lower(item.subquery.alias?.name),
+          columns: queryColumns(item.subquery.this, item.subquery.column_aliases),
+        };
+      case 'table': {
+        const { table } = item;
+        const alias = lower(table.alias?.name ?? table.name?.name);
+        const cte = table.schema ? undefined : ctes.get(lower(table.name?.name));
+        if (cte) {
+          const aliases = table.column_aliases?.length ? table.column_aliases : cte.columns;
+          return { alias, columns: queryColumns(cte.this, aliases) };
+        }
+        const stored = tables.find(
+          (t) => lower(t.schema) === lower(table.schema?.name) && lower(t.name) === lower(table.name?.name),
+        );
+        return {
+          alias,
+          columns: stored?.columns.map((column) => ({
+            name: lower(column.name),
+            hint: hintOfType(column.type),
+          })),
+        };
+      }
+      default:
+        return { alias: '' };
+    }
+  });
+}
+
+function hintOfType(type: string): string | undefined {
+  return timestampZone(type) !== undefined || type === YEAR_MONTH_INTERVAL ? type : undefined;
+}
+
+/** The hint of a column reference, from the FROM item it names (or the one that has it). */
+function columnHint(node: AstNode, scope: readonly ScopeItem[]): string | undefined {
+  const name = lower(node.column.name?.name);
+  const table = node.column.table ? lower(node.column.table.name) : undefined;
+  const from = table === undefined ? scope : scope.filter((item) => item.alias === table);
+  for (const item of from) {
+    const column = item.columns?.find((c) => c.name === name);
+    if (column) return column.hint;
+  }
+  return undefined;
 }
 
 /** A zone name as Trino spells them (`America/New_York`, `UTC`, `+09:00`, `Etc/GMT-3`). */
 const ZONE_NAME = /^[A-Za-z0-9_+\-:/]{1,64}$/;
 
 /** The zone a timestamp expression's wall-clock time is in, when it is written out. */
-function zoneOf(node: AstNode): string | undefined {
-  switch (nodeType(node)) {
+function zoneOf(node: AstNode, scope: readonly ScopeItem[]): string | undefined {
+  const type = nodeType(node);
+  switch (type) {
     case 'alias':
-      return zoneOf(node.alias.this);
     case 'paren':
-      return zoneOf(node.paren.this);
-    case 'at_time_zone':
-      return zoneName(node.at_time_zone.zone);
     case 'max':
     case 'min':
-      return zoneOf(node[nodeType(node)!].this);
+      return zoneOf(node[type].this, scope);
+    case 'at_time_zone':
+      return zoneName(node.at_time_zone.zone);
+    case 'column': {
+      const hint = columnHint(node, scope);
+      return hint === undefined ? undefined : timestampZone(hint);
+    }
     case 'add':
     case 'sub':
-      return nodeType(node[nodeType(node)!].right) === 'interval'
-        ? zoneOf(node[nodeType(node)!].left)
-        : undefined;
+      return nodeType(node[type].right) === 'interval' ? zoneOf(node[type].left, scope) : undefined;
   }
   const call = functionCall(node);
   switch (call?.name) {
     case 'at_timezone':
       return call.args.length === 2 ? zoneName(call.args[1]) : undefined;
     case 'date_trunc':
-      return call.args.length === 2 ? zoneOf(call.args[1]) : undefined;
+      return call.args.length === 2 ? zoneOf(call.args[1], scope) : undefined;
     case 'date_add':
-      return call.args.length === 3 ? zoneOf(call.args[2]) : undefined;
+      return call.args.length === 3 ? zoneOf(call.args[2], scope) : undefined;
     case 'max':
     case 'min':
     case 'arbitrary':
     case 'any_value':
-      return call.args.length === 1 ? zoneOf(call.args[0]) : undefined;
+      return call.args.length === 1 ? zoneOf(call.args[0], scope) : undefined;
   }
   return undefined;
 }
@@ -70,7 +182,7 @@ function zoneName(node: AstNode): string | undefined {
 const YEAR_MONTH_UNITS = new Set(['year', 'month']);
 
 /** Whether an expression is a year-to-month interval. */
-function isYearMonth(node: AstNode): boolean {
+function isYearMonth(node: AstNode, scope: readonly ScopeItem[]): boolean {
   const type = nodeType(node);
   switch (type) {
     case 'alias':
@@ -79,17 +191,19 @@ function isYearMonth(node: AstNode): boolean {
     case 'sum':
     case 'max':
     case 'min':
-      return isYearMonth(node[type].this);
+      return isYearMonth(node[type].this, scope);
+    case 'column':
+      return columnHint(node, scope) === YEAR_MONTH_INTERVAL;
     case 'interval': {
       const unit = node.interval.unit;
       const start = unit?.type === 'span' ? unit.this : unit?.unit;
-      return YEAR_MONTH_UNITS.has(String(start ?? '').toLowerCase());
+      return YEAR_MONTH_UNITS.has(lower(start));
     }
     case 'add':
     case 'sub':
-      return isYearMonth(node[type].left) && isYearMonth(node[type].right);
+      return isYearMonth(node[type].left, scope) && isYearMonth(node[type].right, scope);
     case 'mul':
-      return isYearMonth(node.mul.left) !== isYearMonth(node.mul.right);
+      return isYearMonth(node.mul.left, scope) !== isYearMonth(node.mul.right, scope);
   }
   return false;
 }

@@ -14,7 +14,7 @@ import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
-import { outputTypeHints } from './output-types';
+import { outputTypeHints, type TypeHintedTable } from './output-types';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
 import {
@@ -130,6 +130,12 @@ export interface TranslateOptions {
    * like the base tables, to refuse their text columns compared with varbinary.
    */
   uploads?: readonly TableSchema[];
+  /**
+   * DuckDB only: the views the SQL may read with the engine types their columns were stored with,
+   * so a zone-moved timestamp or a year-to-month interval read from one keeps its type
+   * (output-types.ts).
+   */
+  storedTypes?: readonly TypeHintedTable[];
 }
 
 type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
@@ -219,7 +225,7 @@ export async function translate(
   const { rules, types } = TARGETS[target];
   const deterministic = isDeterministic(statement);
   // Read before the rules rewrite the expressions it recognises.
-  const outputTypes = target === 'duckdb' ? outputTypeHints(statement) : [];
+  const outputTypes = target === 'duckdb' ? outputTypeHints(statement, options.storedTypes) : [];
   let changed = false;
   try {
     refuseVarbinaryComparedWithText(polyglot, statement, options.tables ?? [], options.uploads);

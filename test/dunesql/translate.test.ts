@@ -593,6 +593,41 @@ describe('output types DuckDB cannot tell (local results)', () => {
     ]);
   });
 
+  it('follows them through CTEs, subqueries (their column aliases too) and stored views', async () => {
+    expect(
+      await hints(
+        "with t as (select block_time at time zone 'America/New_York' as ny, interval '1' month as m from dex.trades) " +
+          "select date_trunc('day', ny) as day, max(t.ny), m * 2, x.z, s.tokyo, ny + interval '1' hour " +
+          "from t cross join (select interval '2' year as z) x " +
+          "cross join (select block_time at time zone 'Asia/Tokyo' from dex.trades) s (tokyo)",
+      ),
+    ).toEqual([
+      'TIMESTAMP AT TIME ZONE America/New_York',
+      'TIMESTAMP AT TIME ZONE America/New_York',
+      'INTERVAL YEAR TO MONTH',
+      'INTERVAL YEAR TO MONTH',
+      'TIMESTAMP AT TIME ZONE Asia/Tokyo',
+      'TIMESTAMP AT TIME ZONE America/New_York',
+    ]);
+    const storedTypes = [
+      {
+        schema: 'local',
+        name: 'result_v',
+        columns: [
+          { name: 'tokyo', type: 'TIMESTAMP AT TIME ZONE Asia/Tokyo' },
+          { name: 'later', type: 'INTERVAL YEAR TO MONTH' },
+          { name: 'plain', type: 'TIMESTAMP' },
+        ],
+      },
+    ];
+    const sql = "select date_trunc('hour', v.tokyo), later, plain from mv.local.result_v v";
+    expect((await translate(sql, 'duckdb', { storedTypes })).outputTypes).toEqual([
+      'TIMESTAMP AT TIME ZONE Asia/Tokyo',
+      'INTERVAL YEAR TO MONTH',
+      undefined,
+    ]);
+  });
+
   it('tells nothing past a star, in set operations, on Athena, or for a zone that is no name', async () => {
     expect(await hints("select interval '1' month, *, interval '2' month from dex.trades")).toEqual([
       'INTERVAL YEAR TO MONTH',

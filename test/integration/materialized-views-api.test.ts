@@ -112,7 +112,8 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
 
   it('keeps interval columns intervals for the queries that read the view, a negative one included', async () => {
     const queryId = await createQuery(
-      "select interval '2' day as ahead, -(interval '90' minute) as behind, interval '14' month as later",
+      "select interval '2' day as ahead, -(interval '90' minute) as behind, interval '14' month as later, " +
+        "timestamp '2024-01-01 12:00:00.000' at time zone 'Asia/Tokyo' as tokyo",
       { is_private: true },
     );
     const upsert = await bodyOf(
@@ -124,11 +125,13 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
       { name: 'ahead', type: 'interval day to second' },
       { name: 'behind', type: 'interval day to second' },
       { name: 'later', type: 'interval year to month' },
+      { name: 'tokyo', type: 'timestamp(3) with time zone' },
     ]);
     expect(
       await readValue(
         "select ahead, behind, timestamp '2024-01-01 00:00:00' + ahead + behind as moved, " +
-          "date '2024-01-31' + later as months_on from mv.local.result_gaps",
+          "date '2024-01-31' + later as months_on, later, date_trunc('hour', tokyo) as tokyo " +
+          'from mv.local.result_gaps',
       ),
     ).toEqual([
       {
@@ -136,6 +139,9 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
         behind: '-0 01:30:00.000',
         moved: '2024-01-02 22:30:00.000 UTC',
         months_on: '2025-03-31',
+        // Read back with the types the view stored them with.
+        later: '1-2',
+        tokyo: '2024-01-01 21:00:00.000 Asia/Tokyo',
       },
     ]);
   });

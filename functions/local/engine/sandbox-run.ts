@@ -354,22 +354,23 @@ async function toDuckDb(job: EngineJob, elapsed: () => number): Promise<RanState
   const uploads = job.relations
     .filter((relation) => relation.format === 'upload')
     .map(({ schema, name, columns }) => ({ schema, name, columns }));
-  const views = job.relations
+  const stored = job.relations
     .filter((relation) => relation.format === 'result')
-    .map(({ schema, name, columns }) => ({
-      schema,
-      name,
-      columns: columns.map((column) => ({ name: column.name, type: duneSqlTypeName(column.type) })),
-    }));
+    .map(({ schema, name, columns }) => ({ schema, name, columns }));
+  const views = stored.map(({ schema, name, columns }) => ({
+    schema,
+    name,
+    columns: columns.map((column) => ({ name: column.name, type: duneSqlTypeName(column.type) })),
+  }));
   const key =
-    uploads.length || views.length
-      ? `${job.sql}\n${JSON.stringify(uploads)}\n${JSON.stringify(views)}`
+    uploads.length || stored.length
+      ? `${job.sql}\n${JSON.stringify(uploads)}\n${JSON.stringify(stored)}`
       : job.sql;
   const known = translations.get(key);
   if (known) return known;
   try {
     const tables = views.length ? [...TYPED_BASE_TABLES, ...views] : TYPED_BASE_TABLES;
-    const translation = await translate(job.sql, 'duckdb', { tables, uploads });
+    const translation = await translate(job.sql, 'duckdb', { tables, uploads, storedTypes: stored });
     const statement = { sql: translation.sql, translation };
     translations.set(key, statement);
     return statement;
