@@ -27,7 +27,12 @@ export function outputTypeHints(
   tables: readonly TypeHintedTable[] = [],
 ): (string | undefined)[] {
   if (nodeType(statement) !== 'select') return [];
-  return selectOutputs(statement.select, new Map(), tables, 0).map((column) => column.hint);
+  try {
+    return selectOutputs(statement.select, new Map(), tables, 0).map((column) => column.hint);
+  } catch {
+    // Only hints: a statement shaped in a way this does not expect runs with DuckDB's types.
+    return [];
+  }
 }
 
 interface HintedColumn {

@@ -288,6 +288,33 @@ describe('the S3 result store over an Athena CSV result', () => {
     expect((await capped.readPage(request({ offset: 19_990 }))).rows).toHaveLength(10);
   });
 
+  it('keeps the zone Trino writes after a timestamp with time zone, and compares by the time shown', async () => {
+    // Trino's text of `x AT TIME ZONE 'America/New_York'` (SqlTimestampWithTimeZone), hour by hour.
+    const times = Array.from(
+      { length: 30 },
+      (_, h) => `2024-01-01 ${String(h % 24).padStart(2, '0')}:00:00.000`,
+    );
+    const csv = ['"h","ny","plain"', ...times.map((t, h) => `"${h}","${t} America/New_York","${t}"`)].join(
+      '\n',
+    );
+    s3.put('svc-athena', 'athena/zoned.csv', csv);
+    await store.register('zoned', { bucket: 'svc-athena', key: 'athena/zoned.csv' }, [
+      { name: 'h', type: 'bigint' },
+      { name: 'ny', type: 'timestamp(3) with time zone' },
+      { name: 'plain', type: 'timestamp(3)' },
+    ]);
+    const zoned = (overrides: Partial<ResultPageRequest>) =>
+      store.readPage(request({ executionId: 'zoned', ...overrides }));
+    expect((await zoned({ limit: 1, offset: 7 })).rows).toEqual([
+      { h: 7, ny: '2024-01-01 07:00:00.000 America/New_York', plain: '2024-01-01 07:00:00.000 UTC' },
+    ]);
+    const filters = parseResultFilter(
+      "ny >= '2024-01-01 22:00:00.000 America/New_York' OR plain = '2024-01-01 03:00'",
+    );
+    const hit = await zoned({ filters, sortBy: parseSortBy('ny desc, h'), columns: ['h'] });
+    expect(hit.rows).toEqual([{ h: 23 }, { h: 22 }, { h: 3 }, { h: 27 }]);
+  });
+
   it('reads an empty result and a result without a trailing line break', async () => {
     s3.put('svc-athena', 'athena/empty.csv', '"x"\n');
     await store.register('empty', { bucket: 'svc-athena', key: 'athena/empty.csv' }, [

@@ -12,13 +12,27 @@ export interface AthenaColumn extends ResultColumn {
   kind: ValueKind;
 }
 
-/** `2024-01-01 00:00:00.000 UTC`, the local store's timestamp form, from Athena's text. */
+const TIMESTAMP_TEXT = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(?:\s+(\S+))?/;
+
+/**
+ * `2024-01-01 00:00:00.000 UTC`, the local store's timestamp form, from Athena's text. A
+ * `timestamp with time zone` keeps the zone Trino writes after it (`… America/New_York`, from
+ * `x AT TIME ZONE …`); a timestamp without one is UTC, as Dune's are.
+ */
 function timestampText(text: string): string {
-  const match = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?/.exec(text);
+  const match = TIMESTAMP_TEXT.exec(text);
   if (!match) return text;
-  const millis = (match[3] ?? '').padEnd(3, '0').slice(0, 3);
-  return `${match[1]} ${match[2]}.${millis} UTC`;
+  return `${wallClock(match)} ${match[4] ?? 'UTC'}`;
 }
+
+/** What timestamps compare by: the wall-clock time shown (as locally), whatever its zone label. */
+function timestampKey(text: string): string {
+  const match = TIMESTAMP_TEXT.exec(text);
+  return match ? wallClock(match) : text;
+}
+
+const wallClock = (match: RegExpExecArray) =>
+  `${match[1]} ${match[2]}.${(match[3] ?? '').padEnd(3, '0').slice(0, 3)}`;
 
 /** Binary as Athena prints it (hex pairs, space-separated) or already as 0x hex → `0x…` lowercase. */
 function binaryText(text: string): string {
@@ -111,7 +125,7 @@ function comparable(text: string | null, kind: ValueKind): Comparable {
     case 'binary':
       return binaryComparable(text);
     case 'timestamp':
-      return timestampText(text);
+      return timestampKey(text);
     case 'interval':
       return intervalMillis(text) ?? text;
     default:
@@ -190,12 +204,14 @@ function literal(column: AthenaColumn, value: FilterValue): Comparable {
       return String(value);
     case 'timestamp': {
       const text = String(value).trim();
-      const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?))?(?:\s*(?:UTC|Z))?$/.exec(
-        text,
-      );
+      // A zone after it (`UTC`, or the one a zone-moved column shows) is the column's own.
+      const match =
+        /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?))?(?:\s*Z|\s+[A-Za-z][A-Za-z0-9_+\-/]*|\s*[+-]\d{2}:\d{2})?$/.exec(
+          text,
+        );
       if (!match || Number.isNaN(Date.parse(`${match[1]}T00:00:00Z`))) conversionError(value, column);
       const time = match[2] ?? '00:00:00';
-      return timestampText(`${match[1]} ${time.length === 5 ? `${time}:00` : time}`);
+      return timestampKey(`${match[1]} ${time.length === 5 ? `${time}:00` : time}`);
     }
     case 'date': {
       const text = String(value).trim();
