@@ -157,6 +157,14 @@ const MACROS: Record<string, string> = {
   // IEEE 754 division (typedArithmetic): by zero ±Infinity by the zero's sign, NaN for 0/0. The
   // infinities are reals, so a real quotient stays real (a double one stays double).
   float_divide: `(a, b) AS CASE WHEN b = 0 THEN a * CASE WHEN signbit(CAST(b AS DOUBLE)) THEN CAST('-Infinity' AS FLOAT) ELSE CAST('Infinity' AS FLOAT) END ELSE a / b END`,
+  // Trino's `array[n]` (typedArithmetic, where the translation knows it is an array) fails past
+  // either end, as Trino does, where DuckDB's answers NULL or counts from the end; NULL for a NULL
+  // array or index. The failure stands in for the index, so the element keeps its type.
+  array_at:
+    `(a, i) AS a[CASE WHEN a IS NULL OR i IS NULL THEN i ` +
+    `WHEN i > len(a) THEN ${failAs('BIGINT', "'Array subscript must be less than or equal to array length: ' || i || ' > ' || len(a)")} ` +
+    `WHEN i = 0 THEN ${failAs('BIGINT', "'SQL array indices start at 1'")} ` +
+    `WHEN i < 0 THEN ${failAs('BIGINT', "'Array subscript is negative: ' || i")} ELSE i END]`,
   from_hex: `(s) AS unhex(regexp_replace(s, '^0[xX]', ''))`,
   // typeof() is a function, so it sees the type of an aggregate argument where a typed macro
   // parameter cannot; both branches are bigint.
@@ -774,7 +782,9 @@ const integerCast =
  *   the translator cannot tell is left to the rule below, which keeps DuckDB's NULL;
  * - a date plus or minus an interval, either typed (a literal, a derived table's or a view's
  *   column; the interval may come first in a sum): a date in Trino, a timestamp in DuckDB. The
- *   `add`/`sub` rule below also catches an interval literal after an operand of unknown type.
+ *   `add`/`sub` rule below also catches an interval literal after an operand of unknown type;
+ * - an array's subscript `a[n]`: Trino fails past either end, DuckDB answers NULL (or counts back
+ *   from the end for a negative n); `array_at` fails with Trino's messages.
  */
 export function typedArithmetic(
   polyglot: Polyglot,
@@ -783,7 +793,8 @@ export function typedArithmetic(
 ): boolean {
   if (
     findAll(statement, 'div').length === 0 &&
-    findAll(statement, 'add').length + findAll(statement, 'sub').length === 0
+    findAll(statement, 'add').length + findAll(statement, 'sub').length === 0 &&
+    findAll(statement, 'subscript').length === 0
   ) {
     return false;
   }
@@ -793,6 +804,14 @@ export function typedArithmetic(
       const type = typing()?.typeOf(operand);
       return type?.kind === 'scalar' ? type.name : undefined;
     };
+    if (kind === 'subscript') {
+      if (typing()?.typeOf(node.subscript.this)?.kind !== 'array') return node;
+      changed = true;
+      return instantiate(polyglot, `${HELPER_PREFIX}array_at(__1, __2)`, [
+        node.subscript.this,
+        node.subscript.index,
+      ]);
+    }
     if (kind === 'div') {
       const floating = (operand: AstNode) => ['double', 'real'].includes(scalarOf(operand) ?? '');
       if (!floating(node.div.left) && !floating(node.div.right)) return node;
