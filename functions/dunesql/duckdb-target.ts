@@ -14,6 +14,7 @@ import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
 import { quoteIdentifier } from './nested-json';
 import type { Polyglot, TableSchema } from './nested-typing';
+import { zoneOfExpression } from './output-types';
 import type { AstNode } from './polyglot';
 import { type Rule, type RuleContext, type RuleSet, renameTo } from './rules';
 
@@ -784,7 +785,8 @@ const integerCast =
  *   column; the interval may come first in a sum): a date in Trino, a timestamp in DuckDB. The
  *   `add`/`sub` rule below also catches an interval literal after an operand of unknown type;
  * - an array's subscript `a[n]`: Trino fails past either end, DuckDB answers NULL (or counts back
- *   from the end for a negative n); `array_at` fails with Trino's messages.
+ *   from the end for a negative n); `array_at` fails with Trino's messages;
+ * - a timestamp moved to a zone cast to varchar: Trino writes the zone after it.
  */
 export function typedArithmetic(
   polyglot: Polyglot,
@@ -794,7 +796,8 @@ export function typedArithmetic(
   if (
     findAll(statement, 'div').length === 0 &&
     findAll(statement, 'add').length + findAll(statement, 'sub').length === 0 &&
-    findAll(statement, 'subscript').length === 0
+    findAll(statement, 'subscript').length === 0 &&
+    !movesToAZone(statement)
   ) {
     return false;
   }
@@ -804,6 +807,13 @@ export function typedArithmetic(
       const type = typing()?.typeOf(operand);
       return type?.kind === 'scalar' ? type.name : undefined;
     };
+    if ((kind === 'cast' || kind === 'try_cast') && node[kind].to?.data_type === 'var_char') {
+      // Trino writes a timestamp with time zone with its zone; the result would say UTC.
+      const zone = zoneOfExpression(node[kind].this);
+      if (zone === undefined) return node;
+      changed = true;
+      return instantiate(polyglot, `strftime(__1, '%Y-%m-%d %H:%M:%S.%g ${zone}')`, [node[kind].this]);
+    }
     if (kind === 'subscript') {
       if (typing()?.typeOf(node.subscript.this)?.kind !== 'array') return node;
       changed = true;
@@ -832,6 +842,13 @@ export function typedArithmetic(
     return node;
   });
   return changed;
+}
+
+function movesToAZone(statement: AstNode): boolean {
+  return (
+    findAll(statement, 'at_time_zone').length > 0 ||
+    findAll(statement, 'function').some((node: AstNode) => functionCall(node)?.name === 'at_timezone')
+  );
 }
 
 /** The number a literal divisor is written as (`2`, `-2`, `(0)`), or undefined for any other node. */

@@ -140,6 +140,14 @@ function columnHint(node: AstNode, scope: readonly ScopeItem[]): string | undefi
   return undefined;
 }
 
+/**
+ * The zone an expression moves a timestamp to, as written in it (`x AT TIME ZONE 'Asia/Tokyo'`,
+ * also truncated or shifted); undefined when it does not, or only through a column.
+ */
+export function zoneOfExpression(node: AstNode): string | undefined {
+  return zoneOf(node, []);
+}
+
 /** A zone name as Trino spells them (`America/New_York`, `UTC`, `+09:00`, `Etc/GMT-3`). */
 const ZONE_NAME = /^[A-Za-z0-9_+\-:/]{1,64}$/;
 
