@@ -155,10 +155,10 @@ const MACROS: Record<string, string> = {
   // Trino counts whole units elapsed (date_sub in DuckDB), not boundaries crossed (DuckDB date_diff).
   date_diff: `(unit, a, b) AS date_sub(unit, a, b)`,
   to_hex: `(b BLOB) AS hex(b)`,
-  // IEEE 754 division (typedArithmetic): by zero ±Infinity by the zero's sign, NaN for 0/0. The
+  // IEEE 754 division (typedRewrites): by zero ±Infinity by the zero's sign, NaN for 0/0. The
   // infinities are reals, so a real quotient stays real (a double one stays double).
   float_divide: `(a, b) AS CASE WHEN b = 0 THEN a * CASE WHEN signbit(CAST(b AS DOUBLE)) THEN CAST('-Infinity' AS FLOAT) ELSE CAST('Infinity' AS FLOAT) END ELSE a / b END`,
-  // Trino's `array[n]` (typedArithmetic, where the translation knows it is an array) fails past
+  // Trino's `array[n]` (typedRewrites, where the translation knows it is an array) fails past
   // either end, as Trino does, where DuckDB's answers NULL or counts from the end; NULL for a NULL
   // array or index. The failure stands in for the index, so the element keeps its type.
   array_at:
@@ -776,7 +776,7 @@ const integerCast =
   };
 
 /**
- * Arithmetic whose DuckDB answer differs by its operands' types, as the tables' types and the
+ * Expressions whose DuckDB answer differs by their operands' types, as the tables' types and the
  * expression tell (left alone where the translator cannot tell):
  * - a division Trino computes in floating point (a double or real operand): by zero ±Infinity, or
  *   NaN for 0/0, where DuckDB (dividing integers as integers) answers NULL; a division of types
@@ -788,7 +788,7 @@ const integerCast =
  *   from the end for a negative n); `array_at` fails with Trino's messages;
  * - a timestamp moved to a zone cast to varchar: Trino writes the zone after it.
  */
-export function typedArithmetic(
+export function typedRewrites(
   polyglot: Polyglot,
   statement: AstNode,
   tables: readonly TableSchema[],

@@ -7,7 +7,7 @@ import {
   DUCKDB_TYPES,
   HELPER_PREFIX,
   sessionSetupFor,
-  typedArithmetic,
+  typedRewrites,
   userFacingMessage,
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
@@ -238,7 +238,7 @@ export async function translate(
     refuseEngineInternals(statement);
     if (target === 'duckdb') {
       changed = nameUnaliasedInnerColumns(polyglot, statement);
-      changed = typedArithmetic(polyglot, statement, options.tables ?? []) || changed;
+      changed = typedRewrites(polyglot, statement, options.tables ?? []) || changed;
     }
     changed = applyRules(polyglot, statement, rules, types) || changed;
   } catch (error) {
