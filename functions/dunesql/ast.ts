@@ -42,6 +42,15 @@ export function findAll(node: AstNode, type: string, found: AstNode[] = []): Ast
   return found;
 }
 
+/** Whether any node answers `test` (stops at the first that does). */
+export function someNode(node: AstNode, test: (node: AstNode, type: string) => boolean): boolean {
+  if (Array.isArray(node)) return node.some((child) => someNode(child, test));
+  if (!node || typeof node !== 'object') return false;
+  const type = nodeType(node);
+  if (type && test(node, type)) return true;
+  return Object.keys(node).some((key) => key !== 'span' && someNode(node[key], test));
+}
+
 /**
  * Replaces, in place, the column references `visit` answers for, leaving alone those a lambda
  * around them binds (`x` or `x.field` inside `x -> …`). `visit` sees every other column node and

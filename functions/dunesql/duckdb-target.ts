@@ -1,11 +1,11 @@
 import {
   columnName,
   containsAggregate,
-  findAll,
   functionCall,
   instantiate,
   mapFreeColumns,
   nodeType,
+  someNode,
   stringLiteral,
 } from './ast';
 import { walkTyped } from './athena-varbinary-casts';
@@ -775,6 +775,9 @@ const integerCast =
     );
   };
 
+/** The nodes typedRewrites may rewrite (besides `at_timezone` calls): a statement without any is left alone. */
+const REWRITTEN_NODES = new Set(['div', 'add', 'sub', 'subscript', 'at_time_zone']);
+
 /**
  * Expressions whose DuckDB answer differs by their operands' types, as the tables' types and the
  * expression tell (left alone where the translator cannot tell):
@@ -793,14 +796,9 @@ export function typedRewrites(
   statement: AstNode,
   tables: readonly TableSchema[],
 ): boolean {
-  if (
-    findAll(statement, 'div').length === 0 &&
-    findAll(statement, 'add').length + findAll(statement, 'sub').length === 0 &&
-    findAll(statement, 'subscript').length === 0 &&
-    !movesToAZone(statement)
-  ) {
-    return false;
-  }
+  const rewritable = (node: AstNode, type: string) =>
+    REWRITTEN_NODES.has(type) || (type === 'function' && functionCall(node)?.name === 'at_timezone');
+  if (!someNode(statement, rewritable)) return false;
   let changed = false;
   walkTyped(polyglot, statement, tables, (node, kind, typing) => {
     const scalarOf = (operand: AstNode) => {
@@ -842,13 +840,6 @@ export function typedRewrites(
     return node;
   });
   return changed;
-}
-
-function movesToAZone(statement: AstNode): boolean {
-  return (
-    findAll(statement, 'at_time_zone').length > 0 ||
-    findAll(statement, 'function').some((node: AstNode) => functionCall(node)?.name === 'at_timezone')
-  );
 }
 
 /** The number a literal divisor is written as (`2`, `-2`, `(0)`), or undefined for any other node. */
