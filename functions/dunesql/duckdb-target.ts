@@ -166,6 +166,13 @@ const MACROS: Record<string, string> = {
     `WHEN i > len(a) THEN ${failAs('BIGINT', "'Array subscript must be less than or equal to array length: ' || i || ' > ' || len(a)")} ` +
     `WHEN i = 0 THEN ${failAs('BIGINT', "'SQL array indices start at 1'")} ` +
     `WHEN i < 0 THEN ${failAs('BIGINT', "'Array subscript is negative: ' || i")} ELSE i END]`,
+  // Trino's `map[key]` (typedRewrites, where the translation knows it is a map) fails for a key
+  // the map lacks, naming the key, where DuckDB's answers NULL; NULL for a NULL map or key, and
+  // for a key present with a NULL value. The failure indexes the map's values, so the result
+  // keeps the value type.
+  map_at:
+    `(m, k) AS CASE WHEN m IS NULL OR k IS NULL OR map_contains(m, k) THEN m[k] ` +
+    `ELSE map_values(m)[${failAs('BIGINT', "'Key not present in map: ' || CAST(k AS VARCHAR)")}] END`,
   from_hex: `(s) AS unhex(regexp_replace(s, '^0[xX]', ''))`,
   // typeof() is a function, so it sees the type of an aggregate argument where a typed macro
   // parameter cannot; both branches are bigint.
@@ -789,6 +796,7 @@ const REWRITTEN_NODES = new Set(['div', 'add', 'sub', 'subscript', 'at_time_zone
  *   `add`/`sub` rule below also catches an interval literal after an operand of unknown type;
  * - an array's subscript `a[n]`: Trino fails past either end, DuckDB answers NULL (or counts back
  *   from the end for a negative n); `array_at` fails with Trino's messages;
+ * - a map's subscript `m[k]`: Trino fails for a missing key, DuckDB answers NULL (`map_at`);
  * - a timestamp moved to a zone cast to varchar: Trino writes the zone after it.
  */
 export function typedRewrites(
@@ -813,9 +821,10 @@ export function typedRewrites(
       return instantiate(polyglot, `strftime(__1, '%Y-%m-%d %H:%M:%S.%g ${zone}')`, [node[kind].this]);
     }
     if (kind === 'subscript') {
-      if (typing()?.typeOf(node.subscript.this)?.kind !== 'array') return node;
+      const container = typing()?.typeOf(node.subscript.this)?.kind;
+      if (container !== 'array' && container !== 'map') return node;
       changed = true;
-      return instantiate(polyglot, `${HELPER_PREFIX}array_at(__1, __2)`, [
+      return instantiate(polyglot, `${HELPER_PREFIX}${container}_at(__1, __2)`, [
         node.subscript.this,
         node.subscript.index,
       ]);
