@@ -18,17 +18,23 @@ export interface TypeHintedTable {
  *   which the results would label UTC; Trino's `timestamp with time zone` shows the zone;
  * - a year-to-month interval (`interval '14' month`, sums and multiples of them): DuckDB has one
  *   interval type, which the results would call day to second.
- * Either may come through a column of a subquery, a CTE or a view. Undefined where DuckDB's type
- * says it all or this cannot tell: past a `*` (the positions of later items are not known here) and
- * in set operations.
+ * Either may come through a column of a subquery, a CTE or a view, past a `*` (written out from
+ * `tables`' columns), and through a set operation whose every branch has it alike. Undefined where
+ * DuckDB's type says it all or this cannot tell: past a `*` over a FROM item whose columns are not
+ * known (a table function, `VALUES`, a join `USING` its columns), and in set operations whose
+ * branches differ (Trino keeps each row's zone; one column here has one).
  */
 export function outputTypeHints(
   statement: AstNode,
+  /**
+   * The tables the SQL may name with their columns, in order: the stored ones (views) with the
+   * engine types their columns were stored with, first; then any others, whose columns only place
+   * the items after a `*`.
+   */
   tables: readonly TypeHintedTable[] = [],
 ): (string | undefined)[] {
-  if (nodeType(statement) !== 'select') return [];
   try {
-    return selectOutputs(statement.select, new Map(), tables, 0).map((column) => column.hint);
+    return queryOutputs(statement, new Map(), tables, 0).columns.map((column) => column.hint);
   } catch {
     // Only hints: a statement shaped in a way this does not expect runs with DuckDB's types.
     return [];
@@ -40,34 +46,97 @@ interface HintedColumn {
   hint?: string;
 }
 
+/** A query's output columns, up to the first this cannot place (`complete` if none). */
+interface Outputs {
+  columns: HintedColumn[];
+  complete: boolean;
+}
+
 /** A FROM item: its name in the query and its columns where known. */
 interface ScopeItem {
   alias: string;
   columns?: HintedColumn[];
+  /** Whether `columns` are all of its columns (a `*` over it can be written out). */
+  complete: boolean;
 }
 
 const MAX_DEPTH = 16;
 const lower = (name: unknown) => String(name ?? '').toLowerCase();
+const UNKNOWN: Outputs = { columns: [], complete: false };
+const SET_OPERATIONS = new Set(['union', 'intersect', 'except']);
+
+function queryOutputs(
+  query: AstNode,
+  outerCtes: ReadonlyMap<string, AstNode>,
+  tables: readonly TypeHintedTable[],
+  depth: number,
+): Outputs {
+  const type = nodeType(query);
+  if (depth >= MAX_DEPTH) return UNKNOWN;
+  if (type === 'select') return selectOutputs(query.select, outerCtes, tables, depth);
+  if (type === 'subquery') return queryOutputs(query.subquery.this, outerCtes, tables, depth + 1);
+  if (!type || !SET_OPERATIONS.has(type)) return UNKNOWN;
+  const operation = query[type];
+  const ctes = withCtes(operation, outerCtes);
+  const left = queryOutputs(operation.left, ctes, tables, depth + 1);
+  const right = queryOutputs(operation.right, ctes, tables, depth + 1);
+  // The branches' columns line up by position; the first branch names them.
+  const count = Math.min(left.columns.length, right.columns.length);
+  return {
+    columns: left.columns.slice(0, count).map((column, i) => ({
+      name: column.name,
+      hint: column.hint === right.columns[i]!.hint ? column.hint : undefined,
+    })),
+    complete: left.complete && right.complete && left.columns.length === right.columns.length,
+  };
+}
+
+function withCtes(node: AstNode, outerCtes: ReadonlyMap<string, AstNode>): ReadonlyMap<string, AstNode> {
+  if (!node.with?.ctes?.length) return outerCtes;
+  const ctes = new Map(outerCtes);
+  for (const cte of node.with.ctes) ctes.set(lower(cte.alias?.name), cte);
+  return ctes;
+}
 
 function selectOutputs(
   select: AstNode,
   outerCtes: ReadonlyMap<string, AstNode>,
   tables: readonly TypeHintedTable[],
   depth: number,
-): HintedColumn[] {
-  const ctes = new Map(outerCtes);
-  for (const cte of select.with?.ctes ?? []) ctes.set(lower(cte.alias?.name), cte);
+): Outputs {
+  const ctes = withCtes(select, outerCtes);
   const scope = fromScope(select, ctes, tables, depth);
-  const outputs: HintedColumn[] = [];
+  const joinsOnColumns = (select.joins ?? []).some(
+    (join: AstNode) => join.using?.length || /natural/i.test(String(join.kind ?? '')),
+  );
+  const columns: HintedColumn[] = [];
   for (const item of select.expressions ?? []) {
-    if (nodeType(item) === 'star') break;
+    const star = starOf(item);
+    if (star) {
+      const qualifier = star.qualifier === undefined ? undefined : lower(star.qualifier);
+      const from = qualifier === undefined ? scope : scope.filter((entry) => entry.alias === qualifier);
+      // DuckDB writes a USING or NATURAL join's columns once: the positions after it are not known.
+      const unknown = from.length === 0 || from.some((entry) => !entry.complete);
+      if (unknown || (qualifier === undefined && joinsOnColumns)) return { columns, complete: false };
+      for (const entry of from) columns.push(...entry.columns!);
+      continue;
+    }
     const zone = zoneOf(item, scope);
-    outputs.push({
+    columns.push({
       name: outputName(item),
       hint: zone ? zonedTimestampType(zone) : isYearMonth(item, scope) ? YEAR_MONTH_INTERVAL : undefined,
     });
   }
-  return outputs;
+  return { columns, complete: true };
+}
+
+/** A star (`*`, `t.*`) and the FROM item it is qualified by. */
+function starOf(node: AstNode): { qualifier?: string } | undefined {
+  if (nodeType(node) === 'star') return { qualifier: node.star.table?.name };
+  if (nodeType(node) === 'column' && node.column.name?.name === '*') {
+    return { qualifier: node.column.table?.name };
+  }
+  return undefined;
 }
 
 function outputName(item: AstNode): string | undefined {
@@ -85,41 +154,51 @@ function fromScope(
     ...(select.from?.expressions ?? []),
     ...(select.joins ?? []).map((join: AstNode) => join.this),
   ];
-  const queryColumns = (query: AstNode, aliases: AstNode[] | undefined) => {
-    if (depth >= MAX_DEPTH || nodeType(query) !== 'select') return undefined;
-    const columns = selectOutputs(query.select, ctes, tables, depth + 1);
-    return aliases?.length
-      ? aliases.map((alias, i) => ({ name: lower(alias.name), hint: columns[i]?.hint }))
-      : columns;
+  const queryColumns = (query: AstNode, aliases: AstNode[] | undefined, alias: string): ScopeItem => {
+    const outputs = queryOutputs(query, ctes, tables, depth + 1);
+    if (!aliases?.length) return { alias, ...outputs };
+    return {
+      alias,
+      columns: aliases.map((name, i) => ({ name: lower(name.name), hint: outputs.columns[i]?.hint })),
+      complete: outputs.complete && outputs.columns.length === aliases.length,
+    };
   };
   return items.map((item): ScopeItem => {
     switch (nodeType(item)) {
       case 'subquery':
-        return {
-          alias: lower(item.subquery.alias?.name),
-          columns: queryColumns(item.subquery.this, item.subquery.column_aliases),
-        };
+        return queryColumns(
+          item.subquery.this,
+          item.subquery.column_aliases,
+          lower(item.subquery.alias?.name),
+        );
       case 'table': {
         const { table } = item;
         const alias = lower(table.alias?.name ?? table.name?.name);
         const cte = table.schema ? undefined : ctes.get(lower(table.name?.name));
         if (cte) {
           const aliases = table.column_aliases?.length ? table.column_aliases : cte.columns;
-          return { alias, columns: queryColumns(cte.this, aliases) };
+          return queryColumns(cte.this, aliases, alias);
         }
         const stored = tables.find(
           (t) => lower(t.schema) === lower(table.schema?.name) && lower(t.name) === lower(table.name?.name),
         );
+        if (!stored) return { alias, complete: false };
+        const columns = stored.columns.map((column) => ({
+          name: lower(column.name),
+          hint: hintOfType(column.type),
+        }));
+        // Renamed columns (`t (a, b)`) keep their places.
+        const renamed: AstNode[] | undefined = table.column_aliases;
         return {
           alias,
-          columns: stored?.columns.map((column) => ({
-            name: lower(column.name),
-            hint: hintOfType(column.type),
-          })),
+          columns: renamed?.length
+            ? renamed.map((name, i) => ({ name: lower(name.name), hint: columns[i]?.hint }))
+            : columns,
+          complete: !renamed?.length || renamed.length === columns.length,
         };
       }
       default:
-        return { alias: '' };
+        return { alias: '', complete: false };
     }
   });
 }

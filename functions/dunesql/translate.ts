@@ -225,7 +225,14 @@ export async function translate(
   const { rules, types } = TARGETS[target];
   const deterministic = isDeterministic(statement);
   // Read before the rules rewrite the expressions it recognises.
-  const outputTypes = target === 'duckdb' ? outputTypeHints(statement, options.storedTypes) : [];
+  const outputTypes =
+    target === 'duckdb'
+      ? outputTypeHints(statement, [
+          ...(options.storedTypes ?? []),
+          ...(options.tables ?? []),
+          ...(options.uploads ?? []),
+        ])
+      : [];
   let changed = false;
   try {
     refuseVarbinaryComparedWithText(polyglot, statement, options.tables ?? [], options.uploads);

@@ -628,11 +628,81 @@ describe('output types DuckDB cannot tell (local results)', () => {
     ]);
   });
 
-  it('tells nothing past a star, in set operations, on Athena, or for a zone that is no name', async () => {
+  it('places the items after a star by the columns of what it stands for', async () => {
+    const tables = [
+      {
+        schema: 'dex',
+        name: 'trades',
+        columns: [
+          { name: 'block_time', type: 'timestamp(3) with time zone' },
+          { name: 'amount_usd', type: 'double' },
+        ],
+      },
+    ];
+    const storedTypes = [
+      { schema: 'local', name: 'result_v', columns: [{ name: 'm', type: 'INTERVAL YEAR TO MONTH' }] },
+    ];
+    const withTables = async (sql: string) =>
+      (await translate(sql, 'duckdb', { tables, storedTypes })).outputTypes;
+    expect(await withTables("select *, block_time at time zone 'UTC' from dex.trades")).toEqual([
+      undefined,
+      undefined,
+      'TIMESTAMP AT TIME ZONE UTC',
+    ]);
+    // A derived table's zone and a view's interval come through the star; a qualified star too.
+    expect(
+      await withTables(
+        "select s.*, v.*, interval '1' month from (select block_time at time zone 'Asia/Tokyo' as t, 1 as n " +
+          'from dex.trades) s cross join mv.local.result_v v',
+      ),
+    ).toEqual([
+      'TIMESTAMP AT TIME ZONE Asia/Tokyo',
+      undefined,
+      'INTERVAL YEAR TO MONTH',
+      'INTERVAL YEAR TO MONTH',
+    ]);
+    expect(
+      await withTables("with c (a, b) as (select interval '1' year, 2) select *, interval '1' month from c"),
+    ).toEqual(['INTERVAL YEAR TO MONTH', undefined, 'INTERVAL YEAR TO MONTH']);
+  });
+
+  it('follows set operations whose branches agree, first branch naming the columns', async () => {
+    expect(
+      await hints(
+        "select block_time at time zone 'Asia/Tokyo' as t, interval '1' month as m, 1 from dex.trades " +
+          "union all select block_time at time zone 'Asia/Tokyo', interval '2' year, 2 from dex.trades",
+      ),
+    ).toEqual(['TIMESTAMP AT TIME ZONE Asia/Tokyo', 'INTERVAL YEAR TO MONTH', undefined]);
+    // Branches in different zones: Trino keeps each row's zone, one column here holds one.
+    expect(
+      await hints(
+        "select block_time at time zone 'Asia/Tokyo' from dex.trades union " +
+          "select block_time at time zone 'UTC' from dex.trades",
+      ),
+    ).toEqual([undefined]);
+    expect(
+      await hints(
+        "with u as (select interval '1' month as m union select interval '1' year except select interval '2' year) " +
+          'select m, m * 2 from u',
+      ),
+    ).toEqual(['INTERVAL YEAR TO MONTH', 'INTERVAL YEAR TO MONTH']);
+  });
+
+  it('tells nothing past a star over what it cannot list, on Athena, or for a zone that is no name', async () => {
     expect(await hints("select interval '1' month, *, interval '2' month from dex.trades")).toEqual([
       'INTERVAL YEAR TO MONTH',
     ]);
-    expect(await hints("select interval '1' month union all select interval '2' month")).toEqual([]);
+    const known = [{ schema: 'dex', name: 'trades', columns: [{ name: 'k', type: 'bigint' }] }];
+    for (const from of [
+      'dex.trades t join dex.trades u using (k)',
+      'dex.trades natural join dex.trades u',
+      'dex.trades cross join unnest(array[1]) as x (n)',
+    ]) {
+      const sql = `select interval '1' month, *, interval '2' month from ${from}`;
+      expect((await translate(sql, 'duckdb', { tables: known })).outputTypes).toEqual([
+        'INTERVAL YEAR TO MONTH',
+      ]);
+    }
     expect((await translate("select interval '1' month", 'athena')).outputTypes).toEqual([]);
     expect(await hints("select block_time at time zone 'Bad Zone; --' from dex.trades")).toEqual([undefined]);
   });
