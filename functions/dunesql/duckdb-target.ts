@@ -803,10 +803,12 @@ export function typedRewrites(
   polyglot: Polyglot,
   statement: AstNode,
   tables: readonly TableSchema[],
+  /** Casts to varchar of a zone-moved timestamp read through a column, with its zone (output-types.ts). */
+  zonedCasts: ReadonlyMap<AstNode, string> = new Map(),
 ): boolean {
   const rewritable = (node: AstNode, type: string) =>
     REWRITTEN_NODES.has(type) || (type === 'function' && functionCall(node)?.name === 'at_timezone');
-  if (!someNode(statement, rewritable)) return false;
+  if (zonedCasts.size === 0 && !someNode(statement, rewritable)) return false;
   let changed = false;
   walkTyped(polyglot, statement, tables, (node, kind, typing) => {
     const scalarOf = (operand: AstNode) => {
@@ -815,7 +817,7 @@ export function typedRewrites(
     };
     if ((kind === 'cast' || kind === 'try_cast') && node[kind].to?.data_type === 'var_char') {
       // Trino writes a timestamp with time zone with its zone; the result would say UTC.
-      const zone = zoneOfExpression(node[kind].this);
+      const zone = zonedCasts.get(node) ?? zoneOfExpression(node[kind].this);
       if (zone === undefined) return node;
       changed = true;
       return instantiate(polyglot, `strftime(__1, '%Y-%m-%d %H:%M:%S.%g ${zone}')`, [node[kind].this]);

@@ -22,9 +22,10 @@ export interface TypeHintedTable {
  * `tables`' columns), and through a set operation whose every branch has it alike. Undefined where
  * DuckDB's type says it all or this cannot tell: past a `*` over a FROM item whose columns are not
  * known (a table function, `VALUES`, a join `USING` its columns), and in set operations whose
- * branches differ (Trino keeps each row's zone; one column here has one).
+ * branches differ (Trino keeps each row's zone; one column here has one). With them, the casts to
+ * varchar of a zone-moved timestamp read through a column, which Trino writes with its zone.
  */
-export function outputTypeHints(
+export function outputTypes(
   statement: AstNode,
   /**
    * The tables the SQL may name with their columns, in order: the stored ones (views) with the
@@ -32,13 +33,31 @@ export function outputTypeHints(
    * the items after a `*`.
    */
   tables: readonly TypeHintedTable[] = [],
-): (string | undefined)[] {
+): OutputTypes {
+  const zonedCasts = new Map<AstNode, string>();
   try {
-    return queryOutputs(statement, new Map(), tables, 0).columns.map((column) => column.hint);
+    const { columns } = queryOutputs(statement, new Map(), { tables, zonedCasts }, 0);
+    return { hints: columns.map((column) => column.hint), zonedCasts };
   } catch {
     // Only hints: a statement shaped in a way this does not expect runs with DuckDB's types.
-    return [];
+    return { hints: [], zonedCasts: new Map() };
   }
+}
+
+export interface OutputTypes {
+  /** The output columns' engine types where DuckDB's cannot tell, by position. */
+  hints: (string | undefined)[];
+  /**
+   * The casts to varchar of a zone-moved timestamp that comes through a column (of a CTE, a
+   * subquery or a view), with its zone: Trino writes the zone after it (typedRewrites).
+   */
+  zonedCasts: ReadonlyMap<AstNode, string>;
+}
+
+/** What the analysis reads from and writes to along the way. */
+interface Analysis {
+  tables: readonly TypeHintedTable[];
+  zonedCasts: Map<AstNode, string>;
 }
 
 interface HintedColumn {
@@ -68,18 +87,18 @@ const SET_OPERATIONS = new Set(['union', 'intersect', 'except']);
 function queryOutputs(
   query: AstNode,
   outerCtes: ReadonlyMap<string, AstNode>,
-  tables: readonly TypeHintedTable[],
+  analysis: Analysis,
   depth: number,
 ): Outputs {
   const type = nodeType(query);
   if (depth >= MAX_DEPTH) return UNKNOWN;
-  if (type === 'select') return selectOutputs(query.select, outerCtes, tables, depth);
-  if (type === 'subquery') return queryOutputs(query.subquery.this, outerCtes, tables, depth + 1);
+  if (type === 'select') return selectOutputs(query.select, outerCtes, analysis, depth);
+  if (type === 'subquery') return queryOutputs(query.subquery.this, outerCtes, analysis, depth + 1);
   if (!type || !SET_OPERATIONS.has(type)) return UNKNOWN;
   const operation = query[type];
   const ctes = withCtes(operation, outerCtes);
-  const left = queryOutputs(operation.left, ctes, tables, depth + 1);
-  const right = queryOutputs(operation.right, ctes, tables, depth + 1);
+  const left = queryOutputs(operation.left, ctes, analysis, depth + 1);
+  const right = queryOutputs(operation.right, ctes, analysis, depth + 1);
   // The branches' columns line up by position; the first branch names them.
   const count = Math.min(left.columns.length, right.columns.length);
   return {
@@ -101,11 +120,15 @@ function withCtes(node: AstNode, outerCtes: ReadonlyMap<string, AstNode>): Reado
 function selectOutputs(
   select: AstNode,
   outerCtes: ReadonlyMap<string, AstNode>,
-  tables: readonly TypeHintedTable[],
+  analysis: Analysis,
   depth: number,
 ): Outputs {
   const ctes = withCtes(select, outerCtes);
-  const scope = fromScope(select, ctes, tables, depth);
+  const scope = fromScope(select, ctes, analysis, depth);
+  const inner = (query: AstNode) => queryOutputs(query, ctes, analysis, depth + 1);
+  for (const clause of [select.expressions, select.where, select.having]) {
+    collectZonedCasts(clause, scope, analysis.zonedCasts, inner);
+  }
   const joinsOnColumns = (select.joins ?? []).some(
     (join: AstNode) => join.using?.length || /natural/i.test(String(join.kind ?? '')),
   );
@@ -130,6 +153,35 @@ function selectOutputs(
   return { columns, complete: true };
 }
 
+/**
+ * The casts to varchar in a clause whose operand is a zone-moved timestamp, read in the clause's
+ * scope; a subquery inside it (`(SELECT …)`, `IN (SELECT …)`) is read in its own, by `inner`.
+ */
+function collectZonedCasts(
+  node: AstNode,
+  scope: readonly ScopeItem[],
+  found: Map<AstNode, string>,
+  inner: (query: AstNode) => unknown,
+): void {
+  if (Array.isArray(node)) {
+    for (const child of node) collectZonedCasts(child, scope, found, inner);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const type = nodeType(node);
+  if (type === 'select' || type === 'subquery' || SET_OPERATIONS.has(type ?? '')) {
+    inner(node);
+    return;
+  }
+  if ((type === 'cast' || type === 'try_cast') && node[type].to?.data_type === 'var_char') {
+    const zone = zoneOf(node[type].this, scope);
+    if (zone) found.set(node, zone);
+  }
+  for (const key of Object.keys(node)) {
+    if (key !== 'span') collectZonedCasts(node[key], scope, found, inner);
+  }
+}
+
 /** A star (`*`, `t.*`) and the FROM item it is qualified by. */
 function starOf(node: AstNode): { qualifier?: string } | undefined {
   if (nodeType(node) === 'star') return { qualifier: node.star.table?.name };
@@ -147,7 +199,7 @@ function outputName(item: AstNode): string | undefined {
 function fromScope(
   select: AstNode,
   ctes: ReadonlyMap<string, AstNode>,
-  tables: readonly TypeHintedTable[],
+  analysis: Analysis,
   depth: number,
 ): ScopeItem[] {
   const items: AstNode[] = [
@@ -155,7 +207,7 @@ function fromScope(
     ...(select.joins ?? []).map((join: AstNode) => join.this),
   ];
   const queryColumns = (query: AstNode, aliases: AstNode[] | undefined, alias: string): ScopeItem => {
-    const outputs = queryOutputs(query, ctes, tables, depth + 1);
+    const outputs = queryOutputs(query, ctes, analysis, depth + 1);
     if (!aliases?.length) return { alias, ...outputs };
     return {
       alias,
@@ -179,7 +231,7 @@ function fromScope(
           const aliases = table.column_aliases?.length ? table.column_aliases : cte.columns;
           return queryColumns(cte.this, aliases, alias);
         }
-        const stored = tables.find(
+        const stored = analysis.tables.find(
           (t) => lower(t.schema) === lower(table.schema?.name) && lower(t.name) === lower(table.name?.name),
         );
         if (!stored) return { alias, complete: false };

@@ -14,7 +14,7 @@ import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
-import { outputTypeHints, type TypeHintedTable } from './output-types';
+import { type OutputTypes, outputTypes, type TypeHintedTable } from './output-types';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
 import {
@@ -224,15 +224,7 @@ export async function translate(
   }
   const { rules, types } = TARGETS[target];
   const deterministic = isDeterministic(statement);
-  // Read before the rules rewrite the expressions it recognises.
-  const outputTypes =
-    target === 'duckdb'
-      ? outputTypeHints(statement, [
-          ...(options.storedTypes ?? []),
-          ...(options.tables ?? []),
-          ...(options.uploads ?? []),
-        ])
-      : [];
+  let typesOut: OutputTypes | undefined;
   let changed = false;
   try {
     refuseVarbinaryComparedWithText(polyglot, statement, options.tables ?? [], options.uploads);
@@ -245,7 +237,14 @@ export async function translate(
     refuseEngineInternals(statement);
     if (target === 'duckdb') {
       changed = nameUnaliasedInnerColumns(polyglot, statement);
-      changed = typedRewrites(polyglot, statement, options.tables ?? []) || changed;
+      // Read before the rewrites and rules change the expressions it recognises (and after the
+      // naming, which rebuilds the items it names: the casts it finds are the ones rewritten).
+      typesOut = outputTypes(statement, [
+        ...(options.storedTypes ?? []),
+        ...(options.tables ?? []),
+        ...(options.uploads ?? []),
+      ]);
+      changed = typedRewrites(polyglot, statement, options.tables ?? [], typesOut.zonedCasts) || changed;
     }
     changed = applyRules(polyglot, statement, rules, types) || changed;
   } catch (error) {
@@ -315,7 +314,7 @@ export async function translate(
     relationsRead: [...relationsRead],
     deterministic,
     nestedColumns,
-    outputTypes,
+    outputTypes: typesOut?.hints ?? [],
   };
 }
 

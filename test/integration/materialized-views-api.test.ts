@@ -144,6 +144,22 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
         tokyo: '2024-01-01 21:00:00.000 Asia/Tokyo',
       },
     ]);
+    // Through a star, and cast to text, the stored types stay too.
+    expect(
+      await readValue(
+        "select *, cast(tokyo as varchar) as tokyo_text, later + interval '1' year as next_year " +
+          'from mv.local.result_gaps',
+      ),
+    ).toEqual([
+      {
+        ahead: '2 00:00:00.000',
+        behind: '-0 01:30:00.000',
+        later: '1-2',
+        tokyo: '2024-01-01 21:00:00.000 Asia/Tokyo',
+        tokyo_text: '2024-01-01 21:00:00.000 Asia/Tokyo',
+        next_year: '2-2',
+      },
+    ]);
   });
 
   it('lists, schedules and deletes views', async () => {
