@@ -260,6 +260,9 @@ export class Typing {
         const element = typeOf(node.array_agg.this);
         return element && { kind: 'array', element };
       }
+      case 'tuple':
+        // `('a', 1)` is a row in Trino, as `row('a', 1)` is.
+        return rowOf((node.tuple.expressions ?? []).map(typeOf));
       case 'array_func': {
         // Elements of one type; NULLs say nothing of it.
         const element = sameType((node.array_func.expressions ?? []).map(typeOrSkip(typeOf)));
