@@ -206,15 +206,10 @@ function fromScope(
     ...(select.from?.expressions ?? []),
     ...(select.joins ?? []).map((join: AstNode) => join.this),
   ];
-  const queryColumns = (query: AstNode, aliases: AstNode[] | undefined, alias: string): ScopeItem => {
-    const outputs = queryOutputs(query, ctes, analysis, depth + 1);
-    if (!aliases?.length) return { alias, ...outputs };
-    return {
-      alias,
-      columns: aliases.map((name, i) => ({ name: lower(name.name), hint: outputs.columns[i]?.hint })),
-      complete: outputs.complete && outputs.columns.length === aliases.length,
-    };
-  };
+  const queryColumns = (query: AstNode, aliases: AstNode[] | undefined, alias: string): ScopeItem => ({
+    alias,
+    ...renamed(queryOutputs(query, ctes, analysis, depth + 1), aliases),
+  });
   return items.map((item): ScopeItem => {
     switch (nodeType(item)) {
       case 'subquery':
@@ -239,20 +234,21 @@ function fromScope(
           name: lower(column.name),
           hint: hintOfType(column.type),
         }));
-        // Renamed columns (`t (a, b)`) keep their places.
-        const renamed: AstNode[] | undefined = table.column_aliases;
-        return {
-          alias,
-          columns: renamed?.length
-            ? renamed.map((name, i) => ({ name: lower(name.name), hint: columns[i]?.hint }))
-            : columns,
-          complete: !renamed?.length || renamed.length === columns.length,
-        };
+        return { alias, ...renamed({ columns, complete: true }, table.column_aliases) };
       }
       default:
         return { alias: '', complete: false };
     }
   });
+}
+
+/** Columns renamed by a column alias list (`t (a, b)`, `WITH c (a, b)`): they keep their places. */
+function renamed(outputs: Outputs, aliases: AstNode[] | undefined): Outputs {
+  if (!aliases?.length) return outputs;
+  return {
+    columns: aliases.map((name, i) => ({ name: lower(name.name), hint: outputs.columns[i]?.hint })),
+    complete: outputs.complete && outputs.columns.length === aliases.length,
+  };
 }
 
 function hintOfType(type: string): string | undefined {
