@@ -2,17 +2,20 @@
  * Records read through from a store by the process that is the store's only writer (the local
  * host), kept in memory until that process writes them. Every write goes through `writing`, which
  * drops the record before and after the write, or `updating`, which keeps it with the write's
- * known change; a read that overlapped any write is answered but not kept, so a value read just
- * before a write landed is never served afterwards. Never in AWS, where each Lambda instance is
- * one writer among many. Bounded: least recently used out first. Callers get copies, so nothing
- * they do to an answer reaches the cache.
+ * known change; a read that overlapped a write of its record (or of all records) is answered but
+ * not kept, so a value read just before a write landed is never served afterwards. Writes of
+ * other records do not matter: in a busy process (a pipeline writes all the time) any-write
+ * overlap left most reads uncached. Never in AWS, where each Lambda instance is one writer among
+ * many. Bounded: least recently used out first. Callers get copies, so nothing they do to an
+ * answer reaches the cache.
  */
 export class SoleWriterCache<V> {
   private readonly entries = new Map<string, V>();
-  /** Bumped by every write: a read that saw it change keeps nothing. */
-  private writes = 0;
-  /** `updating` calls in flight by record: any other write of the record marks them overlapped. */
-  private readonly updates = new Map<string, Set<{ overlapped: boolean }>>();
+  /**
+   * Reads and `updating` calls in flight by record: a write of the record (or of all) marks them
+   * overlapped, and an overlapped one keeps nothing.
+   */
+  private readonly inFlight = new Map<string, Set<{ overlapped: boolean }>>();
 
   constructor(readonly capacity: number) {}
 
@@ -24,10 +27,15 @@ export class SoleWriterCache<V> {
       this.entries.set(key, cached);
       return structuredClone(cached);
     }
-    const writesBefore = this.writes;
-    const loaded = await load();
-    if (loaded !== undefined && this.writes === writesBefore) this.keep(key, loaded);
-    return loaded;
+    const loaded = await this.tracked(key, load);
+    if (loaded.value !== undefined && !loaded.overlapped) this.keep(key, loaded.value);
+    return loaded.value;
+  }
+
+  /** The cached record, if any, as a copy; it does not count as a use. */
+  peek(key: string): V | undefined {
+    const cached = this.entries.get(key);
+    return cached === undefined ? undefined : structuredClone(cached);
   }
 
   /** Runs a write of the records under `keys` (all records when undefined), dropping them around it. */
@@ -49,19 +57,28 @@ export class SoleWriterCache<V> {
   async updating<T>(key: string, write: () => Promise<T>, change: (record: V, written: T) => V): Promise<T> {
     const before = this.entries.get(key);
     this.drop([key]);
-    const update = { overlapped: false };
-    const updates = this.updates.get(key) ?? new Set();
-    this.updates.set(key, updates.add(update));
-    let written: T;
+    let written: { value: T; overlapped: boolean };
     try {
-      written = await write();
+      written = await this.tracked(key, write);
     } finally {
-      updates.delete(update);
-      if (updates.size === 0) this.updates.delete(key);
       this.drop([key]);
     }
-    if (before !== undefined && !update.overlapped) this.keep(key, change(before, written));
-    return written;
+    if (before !== undefined && !written.overlapped) this.keep(key, change(before, written.value));
+    return written.value;
+  }
+
+  /** Runs a read or write of one record, telling whether a write of it (or of all) overlapped. */
+  private async tracked<T>(key: string, run: () => Promise<T>): Promise<{ value: T; overlapped: boolean }> {
+    const call = { overlapped: false };
+    const calls = this.inFlight.get(key) ?? new Set();
+    this.inFlight.set(key, calls.add(call));
+    try {
+      const value = await run();
+      return { value, overlapped: call.overlapped };
+    } finally {
+      calls.delete(call);
+      if (calls.size === 0) this.inFlight.delete(key);
+    }
   }
 
   private keep(key: string, value: V): void {
@@ -70,9 +87,8 @@ export class SoleWriterCache<V> {
   }
 
   private drop(keys: readonly string[] | undefined): void {
-    this.writes++;
-    for (const key of keys ?? this.updates.keys()) {
-      for (const update of this.updates.get(key) ?? []) update.overlapped = true;
+    for (const key of keys ?? this.inFlight.keys()) {
+      for (const call of this.inFlight.get(key) ?? []) call.overlapped = true;
     }
     if (keys === undefined) this.entries.clear();
     else for (const key of keys) this.entries.delete(key);

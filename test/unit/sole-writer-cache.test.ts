@@ -1,6 +1,7 @@
 /**
  * SoleWriterCache.updating keeps a record with its write's known change, and never when another
- * write of the record (or of all records) overlapped it or the write failed.
+ * write of the record (or of all records) overlapped it or the write failed. A read keeps what it
+ * loaded unless a write of its record (or of all) overlapped it.
  */
 import { describe, expect, it } from 'vitest';
 import { SoleWriterCache } from '../../functions/core/sole-writer-cache';
@@ -117,5 +118,69 @@ describe('SoleWriterCache.updating', () => {
     const answer = await read('a');
     answer!.tags.push('changed by a reader');
     expect(await read('a')).toEqual({ n: 1, tags: ['kept'] });
+  });
+});
+
+describe('SoleWriterCache.read', () => {
+  /** A read whose load waits until released, so writes can land while it is in flight. */
+  function slowRead(cache: SoleWriterCache<Row>, stored: Map<string, Row>, key: string) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const done = cache.read(key, async () => {
+      const value = structuredClone(stored.get(key));
+      await released;
+      return value;
+    });
+    return { done, release };
+  }
+
+  it('keeps what it loaded while other records were written', async () => {
+    const { cache, read, stored, loads } = setup();
+    const reading = slowRead(cache, stored, 'a');
+    await cache.writing(['b'], async () => {
+      stored.get('b')!.n = 20;
+    });
+    reading.release();
+    expect(await reading.done).toEqual({ n: 1, tags: [] });
+    // Served from memory: the read's record was not written meanwhile.
+    stored.get('a')!.n = 99; // what only a new load would see
+    expect(await read('a')).toEqual({ n: 1, tags: [] });
+    expect(loads()).toBe(0);
+  });
+
+  it('keeps nothing when its record, or every record, was written while it was in flight', async () => {
+    const { cache, read, stored, loads } = setup();
+    const first = slowRead(cache, stored, 'a');
+    await cache.writing(['a'], async () => {
+      stored.get('a')!.n = 2;
+    });
+    first.release();
+    // The read answers what it loaded before the write landed, but does not keep it.
+    expect(await first.done).toEqual({ n: 1, tags: [] });
+    expect(await read('a')).toEqual({ n: 2, tags: [] });
+    expect(loads()).toBe(1);
+
+    const second = slowRead(cache, stored, 'b');
+    await cache.writing(undefined, async () => {
+      stored.get('b')!.n = 11;
+    });
+    second.release();
+    expect(await second.done).toEqual({ n: 10, tags: [] });
+    expect(await read('b')).toEqual({ n: 11, tags: [] });
+    expect(loads()).toBe(2);
+  });
+
+  it('keeps nothing when an update of its record landed while it was in flight', async () => {
+    const { cache, read, stored, slowAdd, loads } = setup();
+    const reading = slowRead(cache, stored, 'a');
+    const add = slowAdd('a', 5);
+    add.release();
+    await add.done;
+    reading.release();
+    expect(await reading.done).toEqual({ n: 1, tags: [] });
+    expect(await read('a')).toEqual({ n: 6, tags: [] });
+    expect(loads()).toBe(1);
   });
 });
