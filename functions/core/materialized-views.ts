@@ -95,8 +95,12 @@ export interface MaterializedViewStore {
     changes: Partial<Pick<MaterializedView, 'isPrivate' | 'performance' | 'schedule'>>,
     updatedAt: string,
   ): Promise<MaterializedView>;
-  /** Remembers a refresh execution (for `last_execution_ids`). */
-  recordRefresh(fullName: string, executionId: string): Promise<void>;
+  /**
+   * Remembers a refresh execution (for `last_execution_ids`). `knownIds` is the view's list as the
+   * caller last saw it, if it has it: when it is still current, no read is needed first.
+   * Concurrent refreshes of a view are all remembered.
+   */
+  recordRefresh(fullName: string, executionId: string, knownIds?: readonly string[]): Promise<void>;
   /**
    * Points readers at a completed refresh, unless a newer one is already published (a single
    * conditional write: readers see either the old or the new version, never a mix).

@@ -51,9 +51,11 @@ export class SoleWriterViewCache implements MaterializedViewStore {
   }
 
   recordRefresh(fullName: string, executionId: string): Promise<void> {
+    // The cached list saves the store its read first (the store checks it is still current).
+    const knownIds = this.views.peek(fullName)?.lastExecutionIds;
     return this.views.updating(
       fullName,
-      () => this.store.recordRefresh(fullName, executionId),
+      () => this.store.recordRefresh(fullName, executionId, knownIds),
       (view) => ({ ...view, lastExecutionIds: withRefreshRecorded(view.lastExecutionIds, executionId) }),
     );
   }

@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoAccountCounters } from '../../functions/aws/dynamo/account-limits-store';
 import { localDynamoClient } from '../../functions/aws/dynamo/client';
 import { DynamoExecutionStore } from '../../functions/aws/dynamo/execution-store';
+import { DynamoMaterializedViewStore } from '../../functions/aws/dynamo/materialized-view-store';
 import { DynamoPipelineStore } from '../../functions/aws/dynamo/pipeline-store';
 import { DynamoQueryStore } from '../../functions/aws/dynamo/query-store';
 import { SERVICE_TABLE } from '../../functions/aws/dynamo/table-definitions';
 import type { Execution } from '../../functions/core/executions';
 import { newId } from '../../functions/core/ids';
+import type { MaterializedView } from '../../functions/core/materialized-views';
 import type { PipelineExecution, PipelineNodeRun } from '../../functions/core/pipelines';
 import { ensureTables, type LocalDynamo, startDynalite } from '../../functions/local/dynalite';
 
@@ -169,5 +171,50 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
     expect(stored?.nodes[59]).toEqual(nodes[59]);
     // The header is the commit point: a second creation under the same id is refused.
     await expect(pipelines.create(execution, nodes)).rejects.toThrow();
+  });
+
+  it("remembers every one of a view's concurrent refreshes, with or without its list known", async () => {
+    const views = new DynamoMaterializedViewStore(doc, SERVICE_TABLE.localName);
+    const now = new Date().toISOString();
+    const fullName = `mv.acct.result_${newId().toLowerCase()}`;
+    const view: MaterializedView = {
+      fullName,
+      name: fullName.split('.')[2]!,
+      accountId: 'acct',
+      ownerHandle: 'acct',
+      queryId: 1,
+      isPrivate: true,
+      performance: 'medium',
+      lastExecutionIds: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    await views.create(view);
+    // Each reads the list and writes it with its id first: all but one find it changed and retry.
+    const ids = ['e-1', 'e-2', 'e-3', 'e-4'];
+    await Promise.all(ids.map((id) => views.recordRefresh(fullName, id)));
+    const recorded = (await views.get(fullName))!.lastExecutionIds;
+    expect([...recorded].sort()).toEqual(ids);
+    // A list known to the caller and still current: written as given, newest first.
+    await views.recordRefresh(fullName, 'e-5', recorded);
+    expect((await views.get(fullName))!.lastExecutionIds).toEqual(['e-5', ...recorded]);
+    // A stale one (another refresh was recorded since) is read again, not written over.
+    await views.recordRefresh(fullName, 'e-6', recorded);
+    expect((await views.get(fullName))!.lastExecutionIds).toEqual(['e-6', 'e-5', ...recorded]);
+    // Ten are remembered; a deleted view is left alone.
+    for (const id of ['e-7', 'e-8', 'e-9', 'e-10', 'e-11']) await views.recordRefresh(fullName, id);
+    expect((await views.get(fullName))!.lastExecutionIds).toEqual([
+      'e-11',
+      'e-10',
+      'e-9',
+      'e-8',
+      'e-7',
+      'e-6',
+      'e-5',
+      ...recorded.slice(0, 3),
+    ]);
+    await views.delete(fullName);
+    await views.recordRefresh(fullName, 'e-12', []);
+    expect(await views.get(fullName)).toBeUndefined();
   });
 });

@@ -18,6 +18,9 @@ import { queryIndexPartition, setChanges, withoutKeys } from './expressions';
 const INDEX_PARTITION = 'MATERIALIZED_VIEWS';
 
 /** Item layout: pk MV#<full name>, sk MV; all views in the GSI partition MATERIALIZED_VIEWS. */
+/** Tries at recording a refresh while other refreshes of the same view are recorded meanwhile. */
+const RECORD_REFRESH_ATTEMPTS = 5;
+
 export class DynamoMaterializedViewStore implements MaterializedViewStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -77,23 +80,35 @@ export class DynamoMaterializedViewStore implements MaterializedViewStore {
     }
   }
 
-  async recordRefresh(fullName: string, executionId: string): Promise<void> {
-    const current = await this.get(fullName);
-    if (!current) return;
-    const lastExecutionIds = withRefreshRecorded(current.lastExecutionIds, executionId);
-    await this.db
-      .send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys(fullName),
-          UpdateExpression: 'SET lastExecutionIds = :ids',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':ids': lastExecutionIds },
-        }),
-      )
-      .catch((error) => {
+  async recordRefresh(fullName: string, executionId: string, knownIds?: readonly string[]): Promise<void> {
+    let seen = knownIds;
+    for (let attempt = 0; attempt < RECORD_REFRESH_ATTEMPTS; attempt++) {
+      seen ??= (await this.get(fullName))?.lastExecutionIds;
+      if (!seen) return; // the view is gone
+      try {
+        // The list changes only by a new id put first: if its first id is still the one seen, no
+        // other refresh was recorded since, and nothing is lost by writing the whole list.
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: keys(fullName),
+            UpdateExpression: 'SET lastExecutionIds = :ids',
+            ConditionExpression: seen.length
+              ? 'attribute_exists(pk) AND lastExecutionIds[0] = :first'
+              : 'attribute_exists(pk) AND attribute_not_exists(lastExecutionIds[0])',
+            ExpressionAttributeValues: {
+              ':ids': withRefreshRecorded(seen, executionId),
+              ...(seen.length ? { ':first': seen[0] } : {}),
+            },
+          }),
+        );
+        return;
+      } catch (error) {
         if (!isConditionFailure(error)) throw error;
-      });
+        seen = undefined; // another refresh was recorded (or the view deleted): read it again
+      }
+    }
+    throw new Error(`Could not record refresh ${executionId} of ${fullName}: the view kept changing.`);
   }
 
   async publish(fullName: string, version: PublishedVersion): Promise<boolean> {
