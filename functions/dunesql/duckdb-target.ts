@@ -96,9 +96,7 @@ const TRIMMED = `CASE WHEN ends_with(s, e) THEN left(s, length(s) - length(e)) E
  */
 export function intervalText(i: string): string {
   const months = monthsOf(i);
-  const micros =
-    `(datepart('day', ${i}) * 86400000000 + datepart('hour', ${i}) * 3600000000 + ` +
-    `datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
+  const micros = dayTimeMicrosOf(i);
   const sign = (n: string) => `CASE WHEN ${n} < 0 THEN '-' ELSE '' END`;
   const ms = `(abs(${micros}) // 1000)`;
   const two = (n: string) => `lpad(CAST(${n} AS VARCHAR), 2, '0')`;
@@ -114,6 +112,53 @@ export function yearMonthIntervalText(i: string): string {
 }
 
 const monthsOf = (i: string) => `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+/** A day-to-second interval's length in microseconds (a day counts 24 hours). */
+const dayTimeMicrosOf = (i: string) =>
+  `(datepart('day', ${i}) * 86400000000 + datepart('hour', ${i}) * 3600000000 + ` +
+  `datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
+
+/**
+ * Trino's `sequence` (SequenceFunction): a zero step, a step pointing away from the stop, and
+ * more than 10,000 entries fail with Trino's messages, where DuckDB's generate_series answers an
+ * empty or a huge list. `step` and `count` are numbers (a step in days, months or microseconds).
+ */
+const SEQUENCE_MAX_ENTRIES = 10_000;
+const checkedSequence = (a: string, b: string, step: string, count: string, series: string) =>
+  `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${step} IS NULL THEN NULL ` +
+  `WHEN ${step} = 0 THEN error('step must not be zero') ` +
+  `WHEN (${step} > 0 AND ${b} < ${a}) OR (${step} < 0 AND ${b} > ${a}) THEN error('sequence stop value should be greater than or equal to start value if step is greater than zero otherwise stop should be less than or equal to start') ` +
+  `WHEN ${count} > ${SEQUENCE_MAX_ENTRIES} THEN error('result of sequence function must not have more than ${SEQUENCE_MAX_ENTRIES} entries') ` +
+  `ELSE ${series} END`;
+/**
+ * Dates or timestamps stepped by an interval: by months for a year-to-month one, each entry the
+ * start plus a multiple of the step as in Trino (Jan 31, Feb 29, Mar 31; DuckDB's generate_series
+ * steps from the previous entry: Mar 29), else by the step's length.
+ */
+const intervalSequence = (a: string, b: string, s: string, byLength: string, asDates = false) => {
+  const count = `date_sub('month', ${a}, ${b}) // ${monthsOf(s)} + 1`;
+  // The lambda's parameter is named so that no column passed as the start can be mistaken for it.
+  const entry = `${a} + to_months(sequence_offset * ${monthsOf(s)})`;
+  const byMonths = `list_transform(range(0, ${count}), sequence_offset -> ${asDates ? `CAST(${entry} AS DATE)` : entry})`;
+  return `CASE WHEN ${monthsOf(s)} <> 0 THEN ${checkedSequence(a, b, monthsOf(s), count, byMonths)} ELSE ${byLength} END`;
+};
+const dateSeries = (a: string, b: string, step: string) =>
+  `list_transform(generate_series(${a}::TIMESTAMP, ${b}::TIMESTAMP, ${step}), d -> d::DATE)`;
+const SEQUENCE_MACRO = [
+  // Dates step one day up or down by default, as Trino's; an interval step must be whole days or months.
+  `(a DATE, b DATE) AS ${checkedSequence('a', 'b', 'CASE WHEN b >= a THEN 1 ELSE -1 END', 'abs(b - a) + 1', dateSeries('a', 'b', 'to_days(CASE WHEN b >= a THEN 1 ELSE -1 END)'))}`,
+  `(a DATE, b DATE, s INTERVAL) AS ${intervalSequence(
+    'a',
+    'b',
+    's',
+    `CASE WHEN ${dayTimeMicrosOf('s')} % 86400000000 <> 0 THEN error('sequence step must be a day interval if start and end values are dates') ` +
+      `ELSE ${checkedSequence('a', 'b', `${dayTimeMicrosOf('s')} // 86400000000`, `(b - a) // (${dayTimeMicrosOf('s')} // 86400000000) + 1`, dateSeries('a', 'b', 's'))} END`,
+    true,
+  )}`,
+  `(a, b, s INTERVAL) AS ${intervalSequence('a', 'b', 's', checkedSequence('a', 'b', dayTimeMicrosOf('s'), `(epoch_us(b) - epoch_us(a)) // ${dayTimeMicrosOf('s')} + 1`, 'generate_series(a, b, s)'))}`,
+  // Integers step one up or down by default.
+  `(a, b) AS ${checkedSequence('a', 'b', 'CASE WHEN b >= a THEN 1 ELSE -1 END', 'abs(CAST(b AS HUGEINT) - a) + 1', 'generate_series(a, b, CASE WHEN b >= a THEN 1 ELSE -1 END)')}`,
+  `(a, b, s) AS ${checkedSequence('a', 'b', 's', '(CAST(b AS HUGEINT) - a) // s + 1', 'generate_series(a, b, s)')}`,
+].join(', ');
 const yearMonthText = (months: string) =>
   `CASE WHEN ${months} < 0 THEN '-' ELSE '' END || CAST(abs(${months}) // 12 AS VARCHAR) || '-' || CAST(abs(${months}) % 12 AS VARCHAR)`;
 
@@ -259,7 +304,6 @@ const MACROS: Record<string, string> = {
   slice: `(a, s, l) AS list_slice(a, s, CASE WHEN s > 0 THEN s + l - 1 ELSE len(a) + s + l END)`,
   width_bucket: `(x, lo, hi, n) AS (CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1 ELSE floor((x - lo) * n / (hi - lo)) + 1 END)::BIGINT`,
   approx_percentile: `(x, p) AS approx_quantile(x, p)`,
-  // Trino's sequence is inclusive like generate_series; a date sequence steps by days and stays dates.
   // Trino's hashes take and return varbinary; DuckDB's return hex text.
   md5: `(b BLOB) AS unhex(md5(b))`,
   sha1: `(b BLOB) AS unhex(sha1(b))`,
@@ -288,7 +332,8 @@ const MACROS: Record<string, string> = {
   // Trino's repeat builds an array; DuckDB's repeats a string.
   repeat: `(x, n) AS list_transform(generate_series(1, n), i -> x)`,
   array_join: `(a, s) AS array_to_string(a, s), (a, s, n) AS array_to_string(list_transform(a, x -> coalesce(CAST(x AS VARCHAR), n)), s)`,
-  sequence: `(a DATE, b DATE) AS list_transform(generate_series(a::TIMESTAMP, b::TIMESTAMP, INTERVAL 1 DAY), d -> d::DATE), (a DATE, b DATE, s) AS list_transform(generate_series(a::TIMESTAMP, b::TIMESTAMP, s), d -> d::DATE), (a, b) AS generate_series(a, b), (a, b, s) AS generate_series(a, b, s)`,
+  // Trino's sequence is inclusive like generate_series; a date sequence steps by days and stays dates.
+  sequence: SEQUENCE_MACRO,
   // Trino keeps one value per key (DuckDB's map() refuses a repeated key) and skips NULL keys. The
   // entries sorted by key, a key's first entry kept: the smallest value, where Trino keeps the
   // first it reads (the order of an aggregate's input is unspecified).
