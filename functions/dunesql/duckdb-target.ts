@@ -338,10 +338,16 @@ const MACROS: Record<string, string> = {
   // entries sorted by key, a key's first entry kept: the smallest value, where Trino keeps the
   // first it reads (the order of an aggregate's input is unspecified).
   map_agg: `(k, v) AS CASE WHEN count(k) > 0 THEN ${firstEntries('list_sort(list(ROW(k, v)) FILTER (WHERE k IS NOT NULL))')} END`,
-  bitwise_and: `(a, b) AS a & b`,
-  bitwise_or: `(a, b) AS a | b`,
-  bitwise_xor: `(a, b) AS xor(a, b)`,
-  bitwise_not: `(a) AS ~a`,
+  // Trino's bitwise functions take and return bigint, whatever integer type goes in.
+  bitwise_and: `(a, b) AS CAST(a AS BIGINT) & CAST(b AS BIGINT)`,
+  bitwise_or: `(a, b) AS CAST(a AS BIGINT) | CAST(b AS BIGINT)`,
+  bitwise_xor: `(a, b) AS xor(CAST(a AS BIGINT), CAST(b AS BIGINT))`,
+  bitwise_not: `(a) AS ~CAST(a AS BIGINT)`,
+  // Trino counts each value as a bigint (DuckDB: UBIGINT, which reads as decimal(20,0)).
+  histogram: `(x) AS map_from_entries(list_transform(map_entries(histogram(x)), e -> ROW(e.key, CAST(e.value AS BIGINT))))`,
+  // Java's Long.toString(x, radix): lowercase digits, a minus sign below zero (DuckDB's to_base
+  // writes uppercase and refuses negative numbers).
+  to_base: `(x, radix) AS CASE WHEN radix < 2 OR radix > 36 THEN error('Radix must be between 2 and 36') WHEN x < 0 THEN '-' || lower(to_base(-CAST(x AS BIGINT), radix)) ELSE lower(to_base(CAST(x AS BIGINT), radix)) END`,
   from_iso8601_timestamp: `(s) AS s::TIMESTAMPTZ`,
   from_iso8601_date: `(s) AS s::DATE`,
   // Trino replaces bytes that are not UTF-8 with U+FFFD; DuckDB's decode fails on them, so those
@@ -1122,6 +1128,8 @@ export const DUCKDB_RULES: RuleSet = {
       'json_query',
       'bit_count',
       'from_base',
+      'to_base',
+      'histogram',
       'to_big_endian_64',
       'to_big_endian_32',
       'from_unixtime_nanos',

@@ -335,9 +335,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         "from_base('ff', 16) + from_base('-101', 2)",
         '250',
       ),
-      trino('to_base(x, radix) → varchar', 'Writes x in base radix.', 'to_base(255, 16)', "'ff'", {
-        localDiffers: "letters are upper case locally ('FF'); wrap it in lower().",
-      }),
+      trino('to_base(x, radix) → varchar', 'Writes x in base radix.', 'to_base(255, 16)', "'ff'"),
     ],
   },
   {
