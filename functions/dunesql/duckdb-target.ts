@@ -303,7 +303,10 @@ const MACROS: Record<string, string> = {
   // Trino's slice takes a length; DuckDB's list_slice an inclusive end.
   slice: `(a, s, l) AS list_slice(a, s, CASE WHEN s > 0 THEN s + l - 1 ELSE len(a) + s + l END)`,
   width_bucket: `(x, lo, hi, n) AS (CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1 ELSE floor((x - lo) * n / (hi - lo)) + 1 END)::BIGINT`,
-  approx_percentile: `(x, p) AS approx_quantile(x, p)`,
+  // Trino's take bigint or double: integers give a bigint, anything else (a decimal, uint256) is
+  // read as a double. DuckDB's approx_quantile of a decimal answered its unscaled storage integer
+  // (1.5, 2.5, 3.5 gave 3 as a smallint).
+  approx_percentile: `(x BIGINT, p) AS approx_quantile(x, p), (x DOUBLE, p) AS approx_quantile(x, p)`,
   // Trino's hashes take and return varbinary; DuckDB's return hex text.
   md5: `(b BLOB) AS unhex(md5(b))`,
   sha1: `(b BLOB) AS unhex(sha1(b))`,

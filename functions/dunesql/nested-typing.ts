@@ -357,11 +357,13 @@ export class Typing {
         return element && { kind: 'array', element };
       }
       case 'approx_percentile': {
-        // With an array of percentages, an array of values of the input's type.
+        // With an array of percentages, an array of bigint for integers, else of double.
         const [value, percentages] = [call.args[0], call.args.at(-1)];
         if (call.args.length < 2 || nodeType(percentages) !== 'array_func') return undefined;
-        const element = typeOf(value);
-        return element && { kind: 'array', element };
+        const input = typeOf(value);
+        if (input?.kind !== 'scalar') return undefined;
+        const integer = ['tinyint', 'smallint', 'integer', 'bigint'].includes(input.name);
+        return { kind: 'array', element: { kind: 'scalar', name: integer ? 'bigint' : 'double' } };
       }
       case 'map_agg': {
         const [key, value] = call.args.map((arg) => typeOf(arg));

@@ -1020,7 +1020,10 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         { localNote: 'counted exactly: DuckDB’s own estimate was off by up to 25% on small tables' },
       ),
       trino(
-        ['approx_percentile(x, p) → same type', 'approx_percentile(x, array[p1, p2, …]) → array'],
+        [
+          'approx_percentile(x, p) → bigint for integers, else double',
+          'approx_percentile(x, array[p1, p2, …]) → array',
+        ],
         'Approximate p-quantile (0..1), e.g. the median at 0.5.',
         'select approx_percentile(x, 0.5) from (values 1, 2, 3, 4, 5) as t (x)',
         '3',
