@@ -35,8 +35,10 @@ export { CSV_LINE_BREAK, csvField } from '../../core/result-encoding';
  * - DOUBLE/FLOAT → numbers (NaN and ±Infinity, which JSON lacks, as strings);
  * - TIMESTAMP (any precision, with or without time zone) → `2024-01-01 00:00:00.000 UTC`;
  *   DATE → `2024-01-01`;
- * - LIST/ARRAY → arrays, STRUCT → objects, MAP → an object (or [{key, value}] when keys are not
- *   scalars), recursively; BOOLEAN → boolean; everything else → DuckDB's text form.
+ * - LIST/ARRAY → arrays, STRUCT → objects, MAP → an object keyed by each key's text as rendered
+ *   here (`0x…` for varbinary, `… UTC` for timestamps; the Athena translation writes the same
+ *   keys, functions/dunesql/nested-json.ts), or [{key, value}] when keys are arrays, maps or rows,
+ *   recursively; BOOLEAN → boolean; everything else → DuckDB's text form.
  *
  * `exactText` marks a column stored as the decimal text of a HUGEINT, converted like an integer.
  * Other text, such as a UHUGEINT (uint256) stored as its decimal text, stays a string: Dune renders
@@ -77,13 +79,16 @@ export function encodeValue(value: DuckDBValue, exactText = false): ResultValue 
     return object;
   }
   if (value instanceof DuckDBMapValue) {
-    const scalarKeys = value.entries.every(({ key }) => typeof key === 'string' || typeof key === 'number');
+    const keys = value.entries.map(({ key }) => encodeValue(key));
+    const scalarKeys = keys.every((key) => ['string', 'number', 'boolean'].includes(typeof key));
     if (scalarKeys) {
       const object: Record<string, ResultValue> = {};
-      for (const { key, value: item } of value.entries) object[String(key)] = encodeValue(item);
+      value.entries.forEach(({ value: item }, i) => {
+        object[String(keys[i])] = encodeValue(item);
+      });
       return object;
     }
-    return value.entries.map(({ key, value: item }) => ({ key: encodeValue(key), value: encodeValue(item) }));
+    return value.entries.map(({ value: item }, i) => ({ key: keys[i]!, value: encodeValue(item) }));
   }
   if (value instanceof DuckDBUnionValue || value instanceof DuckDBVariantValue)
     return encodeValue(value.value);
