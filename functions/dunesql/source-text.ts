@@ -1,7 +1,8 @@
 /**
  * What the translator needs from the user's text before any parser sees it: Dune's `0x…` varbinary
- * literals rewritten to Trino's `X'…'` (polyglot's Trino parser does not read `0x…`), and a way back
- * from offsets in the rewritten text to line/column in what the user wrote.
+ * literals rewritten to Trino's `X'…'` (polyglot's Trino parser does not read `0x…`), typed
+ * literals polyglot does not read (`uint256 '0'`, `double '1.5'`) as the casts they stand for, and
+ * a way back from offsets in the rewritten text to line/column in what the user wrote.
  */
 
 export interface PreparedSource {
@@ -24,6 +25,40 @@ interface Shift {
 
 const IDENTIFIER_CHAR = /[A-Za-z0-9_$]/;
 const HEX_DIGIT = /[0-9A-Fa-f]/;
+
+/**
+ * Types whose literal (`uint256 '1'`, Trino's type constructor: a type name then a string) the
+ * Trino parser reads but polyglot's does not. `uint256 '0'` is everywhere in Dune's spellbook.
+ * `decimal` is here too: polyglot reads it as decimal(18, 3), where Trino takes the precision and
+ * scale from the literal's digits (`decimal '1.2345'` is decimal(5, 4), not 1.235).
+ */
+const TYPED_LITERAL_TYPES = new Set([
+  'uint256',
+  'int256',
+  'double',
+  'real',
+  'bigint',
+  'integer',
+  'int',
+  'smallint',
+  'tinyint',
+  'boolean',
+  'varchar',
+  'char',
+  'varbinary',
+  'decimal',
+]);
+
+/** `CAST('…' AS type)` for a typed literal, or undefined when `literal` is not one to rewrite. */
+function typedLiteralCast(type: string, literal: string): string | undefined {
+  if (type !== 'decimal') return `CAST(${literal} AS ${type})`;
+  // Trino: precision = the digits without leading zeros (at least one), scale = digits after the point.
+  const match = /^'\s*[+-]?(\d*)(?:\.(\d*))?\s*'$/.exec(literal);
+  if (!match || `${match[1]}${match[2] ?? ''}` === '') return undefined;
+  const scale = (match[2] ?? '').length;
+  const precision = Math.max(1, match[1]!.replace(/^0+/, '').length + scale);
+  return `CAST(${literal} AS decimal(${precision}, ${scale}))`;
+}
 
 /** Rewrites `0x…` literals outside strings, quoted identifiers and comments. */
 export function prepareSource(sql: string): PreparedSource {
@@ -64,6 +99,21 @@ export function prepareSource(sql: string): PreparedSource {
       end = j;
     } else if (IDENTIFIER_CHAR.test(c)) {
       while (end < sql.length && IDENTIFIER_CHAR.test(sql[end]!)) end++;
+      const type = sql.slice(i, end).toLowerCase();
+      let quote = end;
+      while (quote < sql.length && /\s/.test(sql[quote]!)) quote++;
+      if (TYPED_LITERAL_TYPES.has(type) && sql[quote] === "'" && sql[i - 1] !== '.') {
+        const close = closingQuote(sql, quote, "'");
+        const cast = typedLiteralCast(type, sql.slice(quote, close));
+        if (cast) {
+          out += cast;
+          withoutComments += cast;
+          const delta = (shifts.at(-1)?.delta ?? 0) + cast.length - (close - i);
+          shifts.push({ from: out.length, delta });
+          i = close;
+          continue;
+        }
+      }
     }
     if (!(c === '-' && next === '-') && !(c === '/' && next === '*')) withoutComments += sql.slice(i, end);
     out += sql.slice(i, end);

@@ -44,6 +44,31 @@ describe('0x varbinary literals', () => {
   });
 });
 
+describe('typed literals polyglot does not read', () => {
+  it("become casts (Trino's type constructor), not in strings, comments or qualified names", () => {
+    const sql = `select uint256 '0', UINT256\n '5', double '1.5', t.bigint, 'int256 ''1''' -- varchar 'x'\n, cast(x as int256)`;
+    const source = prepareSource(sql);
+    expect(source.text).toBe(
+      `select CAST('0' AS uint256), CAST('5' AS uint256), CAST('1.5' AS double), t.bigint, 'int256 ''1''' -- varchar 'x'\n, cast(x as int256)`,
+    );
+    // Offsets after a rewritten literal map back to what the user wrote.
+    expect(source.toUserOffset(source.text.indexOf('t.bigint'))).toBe(sql.indexOf('t.bigint'));
+  });
+
+  it("takes a decimal literal's precision and scale from its digits, as Trino does", async () => {
+    expect(prepareSource(`select decimal '1.2345', decimal '-0.05', decimal '007', decimal 'x'`).text).toBe(
+      `select CAST('1.2345' AS decimal(5, 4)), CAST('-0.05' AS decimal(2, 2)), CAST('007' AS decimal(1, 0)), decimal 'x'`,
+    );
+    const { rows } = await run(`select decimal '1.2345' * 2, uint256 '5' * uint256 '3', int256 '-5' + 2`);
+    expect(rows.map((row) => row.map(String))).toEqual([['2.4690', '15', '-3']]);
+  });
+
+  it('points an error in such a literal at what the user wrote', async () => {
+    const error = await failure(`select 1,\n  uint256 '1' +`);
+    expect(error.message).toMatch(/line 2/);
+  });
+});
+
 describe('DuneSQL on DuckDB gives Trino answers', () => {
   it.each([
     ['integer division', 'select 7 / 2, -7 / 2, 7.0 / 2', [[3, -3, 3.5]]],
