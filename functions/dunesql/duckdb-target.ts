@@ -14,7 +14,7 @@ import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
 import { quoteIdentifier } from './nested-json';
 import type { Polyglot, TableSchema } from './nested-typing';
-import { zoneOfExpression } from './output-types';
+import { zoneName, zoneOfExpression } from './output-types';
 import type { AstNode } from './polyglot';
 import { type Rule, type RuleContext, type RuleSet, renameTo } from './rules';
 
@@ -1031,9 +1031,13 @@ export const DUCKDB_RULES: RuleSet = {
   sub: intervalArithmetic('date_minus'),
   div: exactByZero('/'),
   mod: exactByZero('%'),
-  // Seconds since the epoch as an instant (a zone or offset argument changes only how Trino
-  // displays it). polyglot rewrote the call itself, but not under HOUR(), CAST(), AT TIME ZONE.
-  from_unixtime: (args, context) => context.template(`${HELPER_PREFIX}from_unixtime(__1)`, args.slice(0, 1)),
+  // Seconds since the epoch as an instant. A zone name moves it to that zone as `at_timezone`
+  // does, so it is shown in that zone (output-types.ts); an hours-and-minutes offset changes only
+  // how Trino displays it. polyglot rewrote the call itself, but not under HOUR(), CAST(), AT TIME ZONE.
+  from_unixtime: (args, context) =>
+    args.length === 2 && zoneName(args[1]!) !== undefined
+      ? context.template(AT_TIME_ZONE.replace('__1', `${HELPER_PREFIX}from_unixtime(__1)`), args)
+      : context.template(`${HELPER_PREFIX}from_unixtime(__1)`, args.slice(0, 1)),
   // Trino's greatest/least and array_max/array_min are NULL when any value is NULL; DuckDB's skip
   // NULLs, which would answer silently otherwise.
   greatest: nullIfAnyNull('greatest'),

@@ -300,6 +300,7 @@ function zoneOf(node: AstNode, scope: readonly ScopeItem[]): string | undefined 
   const call = functionCall(node);
   switch (call?.name) {
     case 'at_timezone':
+    case 'from_unixtime':
       return call.args.length === 2 ? zoneName(call.args[1]) : undefined;
     case 'date_trunc':
       return call.args.length === 2 ? zoneOf(call.args[1], scope) : undefined;
@@ -314,7 +315,8 @@ function zoneOf(node: AstNode, scope: readonly ScopeItem[]): string | undefined 
   return undefined;
 }
 
-function zoneName(node: AstNode): string | undefined {
+/** A literal zone name (`'Asia/Tokyo'`), as a zone-moving call's argument must be to be shown so. */
+export function zoneName(node: AstNode): string | undefined {
   const zone = stringLiteral(node);
   return zone !== undefined && ZONE_NAME.test(zone) ? zone : undefined;
 }
