@@ -513,7 +513,13 @@ export function sessionSetupFor(duckDbSql: string): string {
 
 const helper = (name: string) => renameTo(`${HELPER_PREFIX}${name}`);
 
-function formatRule(name: string, convert: (pattern: string) => string | undefined, fn: string): Rule {
+function formatRule(
+  name: string,
+  convert: (pattern: string) => string | undefined,
+  fn: string,
+  /** The type the result is cast to, when DuckDB's differs from Trino's. */
+  resultType?: string,
+): Rule {
   return (args, context) => {
     const pattern = stringLiteral(args[1]);
     const converted = pattern === undefined ? undefined : convert(pattern);
@@ -525,7 +531,8 @@ function formatRule(name: string, convert: (pattern: string) => string | undefin
           : `${name}() format '${pattern}' uses a pattern letter the local engine does not support; use the common letters (${name.includes('datetime') ? 'yyyy MM dd HH mm ss SSS' : '%Y %m %d %H %i %s %f'}).`,
       );
     }
-    return context.template(`${fn}(__1, '${converted.replaceAll("'", "''")}')`, [args[0]]);
+    const call = `${fn}(__1, '${converted.replaceAll("'", "''")}')`;
+    return context.template(resultType ? `CAST(${call} AS ${resultType})` : call, [args[0]]);
   };
 }
 
@@ -1237,7 +1244,8 @@ export const DUCKDB_RULES: RuleSet = {
   concat: (args, context) =>
     args.length < 2 ? undefined : context.template(args.map((_, i) => `(__${i + 1})`).join(' || '), args),
   format_datetime: formatRule('format_datetime', jodaToStrftime, 'strftime'),
-  parse_datetime: formatRule('parse_datetime', jodaToStrftime, 'strptime'),
+  // Trino's parse_datetime is a timestamp with time zone (UTC unless the text names one).
+  parse_datetime: formatRule('parse_datetime', jodaToStrftime, 'strptime', 'TIMESTAMP WITH TIME ZONE'),
   date_format: formatRule('date_format', mysqlToStrftime, 'strftime'),
   date_parse: formatRule('date_parse', mysqlToStrftime, 'strptime'),
   ...Object.fromEntries(
