@@ -67,6 +67,13 @@ export function prepareSource(sql: string): PreparedSource {
   let withoutComments = '';
   let unterminatedComment: number | undefined;
   let i = 0;
+  /** Writes `replacement` for the user's text from `i` up to `end`, remembering the shift. */
+  const replace = (end: number, replacement: string) => {
+    out += replacement;
+    withoutComments += replacement;
+    shifts.push({ from: out.length, delta: (shifts.at(-1)?.delta ?? 0) + replacement.length - (end - i) });
+    i = end;
+  };
   while (i < sql.length) {
     const c = sql[i]!;
     const next = sql[i + 1];
@@ -88,12 +95,7 @@ export function prepareSource(sql: string): PreparedSource {
       if (j > i + 2 && !IDENTIFIER_CHAR.test(sql[j] ?? ' ')) {
         let digits = sql.slice(i + 2, j);
         if (digits.length % 2 === 1) digits = `0${digits}`;
-        const literal = `X'${digits}'`;
-        out += literal;
-        withoutComments += literal;
-        const delta = (shifts.at(-1)?.delta ?? 0) + literal.length - (j - i);
-        shifts.push({ from: out.length, delta });
-        i = j;
+        replace(j, `X'${digits}'`);
         continue;
       }
       end = j;
@@ -106,11 +108,7 @@ export function prepareSource(sql: string): PreparedSource {
         const close = closingQuote(sql, quote, "'");
         const cast = typedLiteralCast(type, sql.slice(quote, close));
         if (cast) {
-          out += cast;
-          withoutComments += cast;
-          const delta = (shifts.at(-1)?.delta ?? 0) + cast.length - (close - i);
-          shifts.push({ from: out.length, delta });
-          i = close;
+          replace(close, cast);
           continue;
         }
       }
