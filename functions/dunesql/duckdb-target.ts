@@ -50,7 +50,7 @@ const failAs = (type: string, message: string) => `CAST(${HELPER_PREFIX}fail(${m
 const tooWide = (what: 'uint256' | 'int256') =>
   failAs(
     what === 'uint256' ? 'UHUGEINT' : 'HUGEINT',
-    `'${what} value does not fit the local engine''s 128-bit integers (DuneSQL uint256/int256 are stored as UHUGEINT/HUGEINT locally)'`,
+    `'${what} value does not fit the local engine''s 128-bit integers (DuneSQL uint256/int256 are 128-bit integers locally)'`,
   );
 
 /**
@@ -59,7 +59,7 @@ const tooWide = (what: 'uint256' | 'int256') =>
  * of with DuckDB's bare "Overflow in multiplication".
  */
 const exactSum = (high: string, low: string) =>
-  `CASE WHEN (${high})::HUGEINT + (${low})::HUGEINT // ${TWO_64_SIGNED} >= ${TWO_64_SIGNED} THEN error('sum of uint256 values exceeds the local engine''s 128-bit integers (DuneSQL uint256 is stored as UHUGEINT locally); divide raw amounts first, e.g. sum(amount_raw / 1e18)') ELSE (${high})::UHUGEINT * ${TWO_64} + (${low})::UHUGEINT END`;
+  `CASE WHEN (${high})::HUGEINT + (${low})::HUGEINT // ${TWO_64_SIGNED} >= ${TWO_64_SIGNED} THEN error('sum of uint256 values exceeds the local engine''s 128-bit integers (DuneSQL uint256 is a 128-bit integer locally); divide raw amounts first, e.g. sum(amount_raw / 1e18)') ELSE (${high})::UHUGEINT * ${TWO_64} + (${low})::UHUGEINT END`;
 
 /** Trino's sum of bigint is a bigint, failing when it overflows (DuckDB sums into a HUGEINT). */
 const bigintSum = (sum: string) =>
@@ -1263,7 +1263,13 @@ export const DUCKDB_TYPES: Record<string, string> = { UINT256: 'UHUGEINT', INT25
 
 /** DuckDB messages name the helpers; users wrote the DuneSQL names. */
 export function userFacingMessage(message: string): string {
-  return message.replaceAll(new RegExp(HELPER_PREFIX, 'gi'), '');
+  return (
+    message
+      .replaceAll(new RegExp(HELPER_PREFIX, 'gi'), '')
+      // Dune's 256-bit types are DuckDB's 128-bit ones locally: a message names the user's type.
+      .replaceAll(/\b(?:UINT128|UHUGEINT)\b/g, 'uint256')
+      .replaceAll(/\b(?:INT128|HUGEINT)\b/g, 'int256')
+  );
 }
 
 /** regexp_position over `text` (an expression of the call's arguments), counting from `start`. */

@@ -460,6 +460,13 @@ describe('errors point at the SQL the user wrote', () => {
     const offset = Buffer.byteLength(translation.sql.slice(0, translation.sql.indexOf('nope')));
     expect(await translation.userPosition(offset, 'bytes')).toEqual({ line: 2, column: 22 });
     expect(translation.userMessage('Macro DUNESQL_DATE_ADD() failed')).toBe('Macro DATE_ADD() failed');
+    // uint256 and int256 are DuckDB's 128-bit integers locally: messages name Dune's types.
+    expect(translation.userMessage("Could not convert string 'abc' to UINT128")).toBe(
+      "Could not convert string 'abc' to uint256",
+    );
+    expect(translation.userMessage('Overflow in HUGEINT addition; (UHUGEINT -> BLOB)')).toBe(
+      'Overflow in int256 addition; (uint256 -> BLOB)',
+    );
   });
 });
 
