@@ -143,20 +143,24 @@ const intervalSequence = (a: string, b: string, s: string, byLength: string, asD
 };
 const dateSeries = (a: string, b: string, step: string) =>
   `list_transform(generate_series(${a}::TIMESTAMP, ${b}::TIMESTAMP, ${step}), d -> d::DATE)`;
+/** With no step: one up, or one down when the stop is below the start. */
+const DEFAULT_STEP = 'CASE WHEN b >= a THEN 1 ELSE -1 END';
+/** A day-to-second step in whole days (dates step by days). */
+const STEP_DAYS = `${dayTimeMicrosOf('s')} // 86400000000`;
 const SEQUENCE_MACRO = [
   // Dates step one day up or down by default, as Trino's; an interval step must be whole days or months.
-  `(a DATE, b DATE) AS ${checkedSequence('a', 'b', 'CASE WHEN b >= a THEN 1 ELSE -1 END', 'abs(b - a) + 1', dateSeries('a', 'b', 'to_days(CASE WHEN b >= a THEN 1 ELSE -1 END)'))}`,
+  `(a DATE, b DATE) AS ${checkedSequence('a', 'b', DEFAULT_STEP, 'abs(b - a) + 1', dateSeries('a', 'b', `to_days(${DEFAULT_STEP})`))}`,
   `(a DATE, b DATE, s INTERVAL) AS ${intervalSequence(
     'a',
     'b',
     's',
     `CASE WHEN ${dayTimeMicrosOf('s')} % 86400000000 <> 0 THEN error('sequence step must be a day interval if start and end values are dates') ` +
-      `ELSE ${checkedSequence('a', 'b', `${dayTimeMicrosOf('s')} // 86400000000`, `(b - a) // (${dayTimeMicrosOf('s')} // 86400000000) + 1`, dateSeries('a', 'b', 's'))} END`,
+      `ELSE ${checkedSequence('a', 'b', STEP_DAYS, `(b - a) // (${STEP_DAYS}) + 1`, dateSeries('a', 'b', 's'))} END`,
     true,
   )}`,
   `(a, b, s INTERVAL) AS ${intervalSequence('a', 'b', 's', checkedSequence('a', 'b', dayTimeMicrosOf('s'), `(epoch_us(b) - epoch_us(a)) // ${dayTimeMicrosOf('s')} + 1`, 'generate_series(a, b, s)'))}`,
   // Integers step one up or down by default.
-  `(a, b) AS ${checkedSequence('a', 'b', 'CASE WHEN b >= a THEN 1 ELSE -1 END', 'abs(CAST(b AS HUGEINT) - a) + 1', 'generate_series(a, b, CASE WHEN b >= a THEN 1 ELSE -1 END)')}`,
+  `(a, b) AS ${checkedSequence('a', 'b', DEFAULT_STEP, 'abs(CAST(b AS HUGEINT) - a) + 1', `generate_series(a, b, ${DEFAULT_STEP})`)}`,
   `(a, b, s) AS ${checkedSequence('a', 'b', 's', '(CAST(b AS HUGEINT) - a) // s + 1', 'generate_series(a, b, s)')}`,
 ].join(', ');
 const yearMonthText = (months: string) =>
