@@ -1,7 +1,7 @@
 import type { AstNode, loadPolyglot } from './polyglot';
 
 /** What `instantiate` needs of polyglot: its Trino parser. */
-type TemplateParser = Pick<Awaited<ReturnType<typeof loadPolyglot>>, 'parse' | 'Dialect'>;
+export type TemplateParser = Pick<Awaited<ReturnType<typeof loadPolyglot>>, 'parse' | 'Dialect'>;
 
 type Visitor = (node: AstNode, type: string) => AstNode | undefined;
 

@@ -274,6 +274,10 @@ const MACROS: Record<string, string> = {
   // Each key's values as an array (aggregate).
   multimap_agg: `(k, v) AS map_from_entries(list_transform(list_distinct(list(k)), key -> ROW(key, list_transform(list_filter(list(ROW(k, v)), e -> struct_extract(e, 1) IS NOT DISTINCT FROM key), e -> struct_extract(e, 2)))))`,
   // The buckets most frequent values and their counts (exact here).
+  // Trino's top-n aggregates, max(x, n) and min(x, n): the n largest (smallest) values, an array in
+  // that order. polyglot would write a two-argument max as GREATEST.
+  max_n: '(x, n) AS max(x, n)',
+  min_n: '(x, n) AS min(x, n)',
   approx_most_frequent: `(buckets, x, capacity) AS map_from_entries(list_transform(list_slice(list_reverse_sort(list_transform(map_entries(histogram(x)), e -> ROW(e.value, e.key))), 1, buckets), e -> ROW(struct_extract(e, 2), CAST(struct_extract(e, 1) AS BIGINT))))`,
   // Bits of x as a bits-wide two's complement integer.
   bit_count: `(x, bits) AS CAST(bit_count(CAST(x AS BIGINT) & CASE WHEN bits >= 64 THEN -1 ELSE (CAST(1 AS BIGINT) << bits) - 1 END) AS BIGINT)`,
@@ -564,6 +568,14 @@ const dateTrunc: Rule = (args, context) => {
     ? context.template(`time_bucket(${interval}, __1)`, [args[1]])
     : context.template(`${HELPER_PREFIX}date_trunc(__1, __2)`, args);
 };
+
+/** `max(x, n)` and `min(x, n)`, the aggregates (one argument: the plain aggregate, left alone). */
+const topN =
+  (macro: string): Rule =>
+  (args, context, node) =>
+    node.function && args.length === 2
+      ? context.template(`${HELPER_PREFIX}${macro}(__1, __2)`, args)
+      : undefined;
 
 const COUNTING = new Set(['count', 'count_if', 'approx_distinct']);
 
@@ -1051,6 +1063,8 @@ export const DUCKDB_RULES: RuleSet = {
       : context.template(`${HELPER_PREFIX}from_unixtime(__1)`, args.slice(0, 1)),
   // Trino's greatest/least and array_max/array_min are NULL when any value is NULL; DuckDB's skip
   // NULLs, which would answer silently otherwise.
+  max: topN('max_n'),
+  min: topN('min_n'),
   greatest: nullIfAnyNull('greatest'),
   least: nullIfAnyNull('least'),
   array_max: nullIfAnyNullElement('list_max'),

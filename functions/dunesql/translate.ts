@@ -1,4 +1,5 @@
 import { missingRelationMessage } from '../core/stored-relations';
+import { filtersIntoInputs } from './aggregate-filters';
 import { findAll, functionCall, instantiate, nodeType, rewrite } from './ast';
 import { ATHENA_RULES, ATHENA_TYPES, textColumnAs } from './athena-target';
 import { varbinaryCastsAsHex } from './athena-varbinary-casts';
@@ -244,6 +245,7 @@ export async function translate(
         ...(options.tables ?? []),
         ...(options.uploads ?? []),
       ]);
+      changed = filtersIntoInputs(polyglot, statement) || changed;
       changed = typedRewrites(polyglot, statement, options.tables ?? [], typesOut.zonedCasts) || changed;
     }
     changed = applyRules(polyglot, statement, rules, types) || changed;

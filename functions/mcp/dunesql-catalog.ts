@@ -1001,6 +1001,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         '5',
       ),
       trino(
+        ['min(x, n) → array(x)', 'max(x, n)'],
+        'The n smallest (largest) values, smallest (largest) first.',
+        'select max(x, 2) from (values 1, 5, 3) as t (x)',
+        'array[5, 3]',
+      ),
+      trino(
         ['min_by(x, y) → type of x', 'max_by(x, y)'],
         'The x of the row with the smallest (largest) y: e.g. the last price in a window.',
         'select max_by(p, t) from (values (1.5, 1), (2.5, 3), (2.0, 2)) as v (p, t)',
