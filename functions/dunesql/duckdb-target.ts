@@ -195,6 +195,11 @@ const MACROS: Record<string, string> = {
   // combined by the type of the summed column.
   sum_high: `(x UHUGEINT) AS (x // ${TWO_64})::UBIGINT, (x) AS x`,
   sum_low: `(x UHUGEINT) AS (x % ${TWO_64})::UBIGINT, (x) AS NULL::TINYINT`,
+  // A windowed approx_percentile is DuckDB's approx_quantile of the values as doubles (as the
+  // aggregate's macro reads a decimal), typed as Trino's: a bigint for integers, else a double. The
+  // windowed value's type is unknown when the macro binds: the rule picks one or many percentiles.
+  window_percentile: `(x BIGINT, q) AS CAST(q AS BIGINT), (x DOUBLE, q) AS q`,
+  window_percentiles: `(x BIGINT, q) AS CAST(q AS BIGINT[]), (x DOUBLE, q) AS q`,
   window_sum: `(x UHUGEINT, high, low) AS ${exactSum('high', 'low')}, (x BIGINT, high, low) AS ${bigintSum('high')}, (x, high, low) AS high`,
   // Only for a unit that is not a literal (literal units become time_bucket, which keeps the type).
   date_trunc: `(unit, x DATE) AS date_trunc(unit, x)::DATE, (unit, x) AS date_trunc(unit, x)`,
@@ -589,6 +594,16 @@ const windowAggregate: Rule = (_args, context, node) => {
   const aggregate = node.window_function.this;
   const kind = nodeType(aggregate);
   if (kind === 'count_if') return context.template('CAST(__1 AS BIGINT)', [node]);
+  if (callName(aggregate) === 'approx_percentile' && aggregate.aggregate_function.args.length === 2) {
+    const [value, percentage] = aggregate.aggregate_function.args;
+    const window = structuredClone(node);
+    window.window_function.this = context.template('approx_quantile(CAST(__1 AS DOUBLE), __2)', [
+      value,
+      percentage,
+    ]);
+    const macro = nodeType(percentage) === 'array_func' ? 'window_percentiles' : 'window_percentile';
+    return context.template(`${HELPER_PREFIX}${macro}(__1, __2)`, [value, window]);
+  }
   if (kind !== 'sum' || aggregate.sum.distinct) return undefined;
   const summed: AstNode = aggregate.sum.this;
   if (containsAggregate(summed, helperName)) {
