@@ -13,6 +13,7 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
+import { RefusedComparison, refuseMistypedComparisons } from './mistyped-comparisons';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
 import { type OutputTypes, outputTypes, type TypeHintedTable } from './output-types';
@@ -25,7 +26,6 @@ import {
   prepareSource,
   userOffset,
 } from './source-text';
-import { refuseVarbinaryComparedWithText, VarbinaryComparedWithText } from './varbinary-comparisons';
 
 /** Where translated DuneSQL runs: DuckDB on the local host, Trino on Athena. */
 export type TranslationTarget = 'duckdb' | 'athena';
@@ -123,7 +123,7 @@ export interface TranslateOptions {
   /**
    * The base tables with their Athena column types, for typing: on Athena the output columns
    * (arrays, maps and rows are returned as JSON text; see nested-outputs.ts); on both, the
-   * comparisons of varbinary with text (varbinary-comparisons.ts).
+   * comparisons Trino refuses, e.g. varbinary or a timestamp with text (mistyped-comparisons.ts).
    */
   tables?: readonly TableSchema[];
   /**
@@ -228,9 +228,9 @@ export async function translate(
   let typesOut: OutputTypes | undefined;
   let changed = false;
   try {
-    refuseVarbinaryComparedWithText(polyglot, statement, options.tables ?? [], options.uploads);
+    refuseMistypedComparisons(polyglot, statement, options.tables ?? [], options.uploads);
   } catch (error) {
-    if (!(error instanceof VarbinaryComparedWithText)) throw error;
+    if (!(error instanceof RefusedComparison)) throw error;
     const at = error.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, error.offset));
     throw new DuneSqlError('syntax', error.message, at);
   }

@@ -421,6 +421,54 @@ describe('errors point at the SQL the user wrote', () => {
     }
   });
 
+  it('refuses a timestamp, date or number column compared with quoted text on both targets, as Trino does', async () => {
+    const tables = athenaTableSchemas(BASE_TABLES);
+    for (const target of ['duckdb', 'athena'] as const) {
+      const refused = async (sql: string) =>
+        (await translate(sql, target, { tables }).catch((error: unknown) => error)) as DuneSqlError;
+      const error = await refused("select count(*)\nfrom dex.trades\nwhere block_time >= '2024-01-01'");
+      expect(error).toBeInstanceOf(DuneSqlError);
+      expect(error.kind).toBe('syntax');
+      expect(error.message).toBe(
+        "Cannot compare timestamp with varchar: block_time is a timestamp, and '2024-01-01' is text. Trino reads no text as a timestamp: write timestamp '2024-01-01', or cast('2024-01-01' as timestamp). (line 3, column 7)",
+      );
+      expect(error.position).toEqual({ line: 3, column: 7 });
+      // BETWEEN, IN lists, the other operand order, a CTE's column; uint256 columns are numbers.
+      expect(
+        (
+          await refused(
+            "select 1 from dex.trades where block_date between '2024-01-01' and date '2024-02-01'",
+          )
+        ).message,
+      ).toMatch(
+        /^Cannot compare date with varchar: block_date is a date, and '2024-01-01' is text\. Trino reads no text as a date: write date '2024-01-01'\./,
+      );
+      expect((await refused("select 1 from dex.trades t where t.block_number in (1, '2')")).message).toMatch(
+        /t\.block_number is a number, and '2' is text\. Write the number without quotes \(2\)\./,
+      );
+      expect((await refused("select 1 from dex.trades where '5' < token_bought_amount_raw")).message).toMatch(
+        /token_bought_amount_raw is a number/,
+      );
+      expect(
+        (
+          await refused(
+            "with x as (select block_time as t from dex.trades) select 1 from x where t > 'yesterday'",
+          )
+        ).message,
+      ).toMatch(/t is a timestamp, and 'yesterday' is text/);
+      // Text with text, typed literals, casts, numbers, and what cannot be typed are fine.
+      for (const sql of [
+        "select 1 from dex.trades where blockchain = 'ethereum' and project in ('uniswap', 'curve')",
+        "select 1 from dex.trades where block_time >= timestamp '2024-01-01' and block_date < date '2024-02-01'",
+        "select 1 from dex.trades where block_time >= cast('2024-01-01' as timestamp) and block_number > 5",
+        "select 1 from dex.trades where cast(block_number as varchar) = '5'",
+        "select 1 from (values ('2024-01-01')) t(d) where d = '2024-01-01'",
+      ]) {
+        await expect(translate(sql, target, { tables }), sql).resolves.toBeDefined();
+      }
+    }
+  });
+
   it("refuses an uploaded table's text column compared with a varbinary, on both targets", async () => {
     const tables = athenaTableSchemas(BASE_TABLES);
     const labels = (type: string) => [

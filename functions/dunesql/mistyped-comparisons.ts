@@ -1,0 +1,134 @@
+/**
+ * Comparisons Trino refuses ("Cannot apply operator: …") that DuckDB would answer by converting one
+ * side quietly, so a query that ran locally would fail on Athena, or match nothing:
+ * - varbinary with varchar: `address = '0xc02a…'` (the usual slip), or an uploaded CSV's text
+ *   column joined with an onchain address. DuckDB would cast the text's characters to bytes;
+ * - a timestamp, date, number or boolean column with quoted text: `block_time > '2024-01-01'`,
+ *   `block_number = '123'`. Trino converts no text implicitly; DuckDB would parse it.
+ * Both hosts refuse them here, before anything runs, with the fix. Only statements that compare with
+ * quoted text, or read an uploaded table, are typed, and only sides whose type is known for sure.
+ */
+import { findAll } from './ast';
+import { walkTyped } from './athena-varbinary-casts';
+import type { TrinoType } from './nested-json';
+import { tablesNamed } from './nested-outputs';
+import type { Polyglot, TableSchema } from './nested-typing';
+import type { AstNode } from './polyglot';
+import { isNumeric } from './scalar-types';
+
+const COMPARISONS = ['eq', 'neq', 'lt', 'gt', 'lte', 'gte'] as const;
+const HEX_TEXT = /^0x[0-9a-f]*$/i;
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+export class RefusedComparison extends Error {
+  constructor(
+    message: string,
+    /** Offset (in the prepared source, code points) of the typed side, when it has one. */
+    readonly offset: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+const isText = (node: AstNode) => node?.literal?.literal_type === 'string';
+const isHexText = (node: AstNode) => isText(node) && HEX_TEXT.test(String(node.literal.value));
+
+/** The operands compared by a node, each pair in both orders: [one side, the side it meets]. */
+function comparedPairs(node: AstNode, kind: string): [AstNode, AstNode][] {
+  if (kind === 'in') return (node.in.expressions ?? []).map((item: AstNode) => [node.in.this, item]);
+  if (kind === 'between') {
+    const { this: value, low, high } = node.between;
+    return [
+      [value, low],
+      [value, high],
+      [low, value],
+      [high, value],
+    ];
+  }
+  if (!(COMPARISONS as readonly string[]).includes(kind)) return [];
+  return [
+    [node[kind].left, node[kind].right],
+    [node[kind].right, node[kind].left],
+  ];
+}
+
+/**
+ * Throws RefusedComparison at the first comparison Trino would refuse (see above). `tables` type
+ * the base tables; `uploads` the uploaded tables the SQL may read (their text columns often hold
+ * 0x addresses).
+ */
+export function refuseMistypedComparisons(
+  polyglot: Polyglot,
+  statement: AstNode,
+  tables: readonly TableSchema[],
+  uploads: readonly TableSchema[] = [],
+): void {
+  const comparisons = [...COMPARISONS, 'in', 'between'].flatMap((kind) =>
+    findAll(statement, kind).flatMap((node: AstNode) => comparedPairs(node, kind)),
+  );
+  if (comparisons.length === 0) return;
+  const quotesText = comparisons.some(([, other]) => isText(other));
+  if (!quotesText && tablesNamed(statement, uploads).length === 0) return;
+  walkTyped(polyglot, statement, [...tables, ...uploads], (node, kind, typing) => {
+    for (const [typed, other] of comparedPairs(node, kind)) {
+      // Text meets a column (the usual slip) or a varbinary expression (`varbinary_substring(…)`).
+      if (!typed?.column && !isText(other) && !other?.column) continue;
+      const type = typing()?.typeOf(typed);
+      if (type?.kind !== 'scalar') continue;
+      if (type.name === 'varbinary') {
+        if (isHexText(other)) throw literalComparison(typed, String(other.literal.value));
+        const otherType = typing()?.typeOf(other);
+        if (otherType?.kind === 'scalar' && otherType.name === 'varchar' && other?.column) {
+          throw new RefusedComparison(
+            `Cannot compare varbinary with varchar: ${describe(typed)} is varbinary and ${describe(other)} is varchar. If ${describe(other)} holds 0x text, compare from_hex(${describe(other)}); or give the uploaded column the type varbinary.`,
+            typed.column.span?.start ?? other.column.span?.start,
+          );
+        }
+        continue;
+      }
+      const fix = typed.column && isText(other) ? textFix(type, String(other.literal.value)) : undefined;
+      if (fix) {
+        // uint256 and int256 columns are decimals to Athena: a number, whichever it is.
+        const kind = isNumeric(type) ? 'number' : type.name;
+        throw new RefusedComparison(
+          `Cannot compare ${kind} with varchar: ${describe(typed)} is a ${kind}, and '${shown(String(other.literal.value))}' is text. ${fix}`,
+          typed.column.span?.start,
+        );
+      }
+    }
+    return node;
+  });
+}
+
+/** How to write quoted text as a value of the column's type, for the types Trino never reads text as. */
+function textFix(type: TrinoType & { kind: 'scalar' }, value: string): string | undefined {
+  const text = shown(value);
+  if (type.name.startsWith('timestamp')) {
+    return `Trino reads no text as a timestamp: write timestamp '${text}', or cast('${text}' as timestamp).`;
+  }
+  if (type.name === 'date') return `Trino reads no text as a date: write date '${text}'.`;
+  if (type.name === 'boolean') return 'Write true or false, without quotes.';
+  if (isNumeric(type)) {
+    return NUMBER_TEXT.test(value.trim())
+      ? `Write the number without quotes (${value.trim()}).`
+      : 'Compare with a number, written without quotes.';
+  }
+  return undefined;
+}
+
+function literalComparison(binary: AstNode, value: string): RefusedComparison {
+  return new RefusedComparison(
+    `Cannot compare varbinary with varchar: ${describe(binary)} is varbinary, and '${shown(value)}' is text. Write the value without quotes, as a 0x literal (${shown(value)}), or convert text with from_hex('${shown(value)}').`,
+    binary?.column?.span?.start,
+  );
+}
+
+/** An address (42 characters) or hash (66) is shown whole, so the fix can be copied. */
+const shown = (value: string) => (value.length > 66 ? `${value.slice(0, 66)}…` : value);
+
+function describe(node: AstNode): string {
+  const column = node?.column;
+  if (!column) return 'the other side';
+  const table = column.table?.name;
+  return table ? `${table}.${column.name.name}` : String(column.name.name);
+}
