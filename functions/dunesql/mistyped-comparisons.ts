@@ -5,10 +5,13 @@
  *   column joined with an onchain address. DuckDB would cast the text's characters to bytes;
  * - a timestamp, date, number or boolean column with quoted text: `block_time > '2024-01-01'`,
  *   `block_number = '123'`. Trino converts no text implicitly; DuckDB would parse it.
+ * - a number added to or subtracted from a date or timestamp: `current_date - 7`. Trino adds
+ *   intervals only; DuckDB would count days.
  * Both hosts refuse them here, before anything runs, with the fix. Only statements that compare with
- * quoted text, or read an uploaded table, are typed, and only sides whose type is known for sure.
+ * quoted text, read an uploaded table, or add a number literal are typed, and only operands whose
+ * type is known for sure.
  */
-import { findAll } from './ast';
+import { findAll, functionCall } from './ast';
 import { walkTyped } from './athena-varbinary-casts';
 import type { TrinoType } from './nested-json';
 import { tablesNamed } from './nested-outputs';
@@ -132,3 +135,55 @@ function describe(node: AstNode): string {
   const table = column.table?.name;
   return table ? `${table}.${column.name.name}` : String(column.name.name);
 }
+
+/** Calls that are a date or a timestamp, which the typing leaves untyped. */
+const TEMPORAL_CALLS: Record<string, string> = {
+  current_date: 'date',
+  current_timestamp: 'timestamp',
+  now: 'timestamp',
+  localtimestamp: 'timestamp',
+};
+
+const isNumberLiteral = (node: AstNode) => node?.literal?.literal_type === 'number';
+
+/**
+ * Throws RefusedComparison at the first number literal added to or subtracted from a date or a
+ * timestamp (`current_date - 7`, `block_date + 1`), which Trino refuses ("Cannot apply operator:
+ * date - integer") and DuckDB would read as days.
+ */
+export function refuseNumbersAddedToDates(
+  polyglot: Polyglot,
+  statement: AstNode,
+  tables: readonly TableSchema[],
+  uploads: readonly TableSchema[] = [],
+): void {
+  const sums = ['add', 'sub'].flatMap((kind) => findAll(statement, kind).map((node: AstNode) => node[kind]));
+  if (!sums.some((sum) => isNumberLiteral(sum.left) || isNumberLiteral(sum.right))) return;
+  walkTyped(polyglot, statement, [...tables, ...uploads], (node, kind, typing) => {
+    if (kind !== 'add' && kind !== 'sub') return node;
+    const { left, right } = node[kind];
+    const pairs: [AstNode, AstNode][] =
+      kind === 'add'
+        ? [
+            [left, right],
+            [right, left],
+          ]
+        : [[left, right]];
+    for (const [temporal, number] of pairs) {
+      if (!isNumberLiteral(number)) continue;
+      const type =
+        TEMPORAL_CALLS[functionCall(temporal)?.name ?? ''] ?? scalarName(typing()?.typeOf(temporal));
+      const what = type === 'date' ? 'date' : type?.startsWith('timestamp') ? 'timestamp' : undefined;
+      if (!what) continue;
+      const days = String(number.literal.value);
+      const signed = kind === 'sub' ? `-${days}` : days;
+      throw new RefusedComparison(
+        `Cannot ${kind === 'add' ? 'add a number to' : 'subtract a number from'} a ${what}: Trino adds and subtracts intervals, not numbers. Write ${kind === 'add' ? '+' : '-'} interval '${days}' day, or date_add('day', ${signed}, …).`,
+        temporal?.column?.span?.start,
+      );
+    }
+    return node;
+  });
+}
+
+const scalarName = (type: TrinoType | undefined) => (type?.kind === 'scalar' ? type.name : undefined);

@@ -13,7 +13,11 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
-import { RefusedComparison, refuseMistypedComparisons } from './mistyped-comparisons';
+import {
+  RefusedComparison,
+  refuseMistypedComparisons,
+  refuseNumbersAddedToDates,
+} from './mistyped-comparisons';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
 import { type OutputTypes, outputTypes, type TypeHintedTable } from './output-types';
@@ -229,6 +233,7 @@ export async function translate(
   let changed = false;
   try {
     refuseMistypedComparisons(polyglot, statement, options.tables ?? [], options.uploads);
+    refuseNumbersAddedToDates(polyglot, statement, options.tables ?? [], options.uploads);
   } catch (error) {
     if (!(error instanceof RefusedComparison)) throw error;
     const at = error.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, error.offset));

@@ -469,6 +469,34 @@ describe('errors point at the SQL the user wrote', () => {
     }
   });
 
+  it('refuses a number added to a date or a timestamp on both targets, as Trino does', async () => {
+    const tables = athenaTableSchemas(BASE_TABLES);
+    for (const target of ['duckdb', 'athena'] as const) {
+      const refused = async (sql: string) =>
+        (await translate(sql, target, { tables }).catch((error: unknown) => error)) as DuneSqlError;
+      const error = await refused('select count(*)\nfrom dex.trades\nwhere block_date > current_date - 7');
+      expect(error).toBeInstanceOf(DuneSqlError);
+      expect(error.kind).toBe('syntax');
+      expect(error.message).toBe(
+        "Cannot subtract a number from a date: Trino adds and subtracts intervals, not numbers. Write - interval '7' day, or date_add('day', -7, …).",
+      );
+      expect((await refused('select 1 + block_date from dex.trades')).message).toMatch(
+        /^Cannot add a number to a date: .* Write \+ interval '1' day, or date_add\('day', 1, …\)\. \(line 1, column 12\)$/,
+      );
+      for (const sql of ['select now() - 1', "select date_trunc('hour', block_time) + 2 from dex.trades"]) {
+        expect((await refused(sql)).message, sql).toMatch(
+          /a number .* a timestamp: Trino adds and subtracts intervals/,
+        );
+      }
+      for (const sql of [
+        "select current_date - interval '7' day, block_number + 1, 1 - 2 from dex.trades",
+        "select date_add('day', -7, current_date), day_of_week(block_date) + 1 from dex.trades",
+      ]) {
+        await expect(translate(sql, target, { tables }), sql).resolves.toBeDefined();
+      }
+    }
+  });
+
   it("refuses an uploaded table's text column compared with a varbinary, on both targets", async () => {
     const tables = athenaTableSchemas(BASE_TABLES);
     const labels = (type: string) => [
