@@ -14,10 +14,11 @@ import {
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
 import {
-  RefusedComparison,
+  RefusedOperation,
   refuseMistypedComparisons,
+  refuseNonTextConcatenated,
   refuseNumbersAddedToDates,
-} from './mistyped-comparisons';
+} from './mistyped-operands';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
 import { type OutputTypes, outputTypes, type TypeHintedTable } from './output-types';
@@ -127,7 +128,7 @@ export interface TranslateOptions {
   /**
    * The base tables with their Athena column types, for typing: on Athena the output columns
    * (arrays, maps and rows are returned as JSON text; see nested-outputs.ts); on both, the
-   * comparisons Trino refuses, e.g. varbinary or a timestamp with text (mistyped-comparisons.ts).
+   * comparisons Trino refuses, e.g. varbinary or a timestamp with text (mistyped-operands.ts).
    */
   tables?: readonly TableSchema[];
   /**
@@ -234,8 +235,9 @@ export async function translate(
   try {
     refuseMistypedComparisons(polyglot, statement, options.tables ?? [], options.uploads);
     refuseNumbersAddedToDates(polyglot, statement, options.tables ?? [], options.uploads);
+    refuseNonTextConcatenated(polyglot, statement, options.tables ?? [], options.uploads);
   } catch (error) {
-    if (!(error instanceof RefusedComparison)) throw error;
+    if (!(error instanceof RefusedOperation)) throw error;
     const at = error.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, error.offset));
     throw new DuneSqlError('syntax', error.message, at);
   }

@@ -497,6 +497,29 @@ describe('errors point at the SQL the user wrote', () => {
     }
   });
 
+  it('refuses text joined with a number, date or boolean on both targets, as Trino does', async () => {
+    const tables = athenaTableSchemas(BASE_TABLES);
+    for (const target of ['duckdb', 'athena'] as const) {
+      const refused = async (sql: string) =>
+        (await translate(sql, target, { tables }).catch((error: unknown) => error)) as DuneSqlError;
+      const error = await refused("select '#' || block_number\nfrom dex.trades");
+      expect(error).toBeInstanceOf(DuneSqlError);
+      expect(error.message).toBe(
+        "Cannot join text with a number: Trino's || and concat take text only. Write cast(block_number as varchar). (line 1, column 15)",
+      );
+      expect((await refused("select concat('day ', block_date, '!') from dex.trades")).message).toMatch(
+        /^Cannot join text with a date: .* Write cast\(block_date as varchar\)\./,
+      );
+      expect((await refused("select 'a' || 1")).message).toMatch(/Write cast\(1 as varchar\)\./);
+      for (const sql of [
+        "select project || '-' || version, concat('0x', to_hex(tx_hash)) from dex.trades",
+        "select '#' || cast(block_number as varchar), array[1] || 2, 0x01 || 0x02 from dex.trades",
+      ]) {
+        await expect(translate(sql, target, { tables }), sql).resolves.toBeDefined();
+      }
+    }
+  });
+
   it("refuses an uploaded table's text column compared with a varbinary, on both targets", async () => {
     const tables = athenaTableSchemas(BASE_TABLES);
     const labels = (type: string) => [

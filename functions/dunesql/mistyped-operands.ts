@@ -1,17 +1,20 @@
 /**
- * Comparisons Trino refuses ("Cannot apply operator: …") that DuckDB would answer by converting one
- * side quietly, so a query that ran locally would fail on Athena, or match nothing:
- * - varbinary with varchar: `address = '0xc02a…'` (the usual slip), or an uploaded CSV's text
- *   column joined with an onchain address. DuckDB would cast the text's characters to bytes;
- * - a timestamp, date, number or boolean column with quoted text: `block_time > '2024-01-01'`,
- *   `block_number = '123'`. Trino converts no text implicitly; DuckDB would parse it.
+ * Operands Trino refuses ("Cannot apply operator: …", "Unexpected parameters …") that DuckDB would
+ * take by converting one side quietly, so a query that ran locally would fail on Athena, or match
+ * nothing:
+ * - varbinary compared with varchar: `address = '0xc02a…'` (the usual slip), or an uploaded CSV's
+ *   text column joined with an onchain address. DuckDB would cast the text's characters to bytes;
+ * - a timestamp, date, number or boolean column compared with quoted text: `block_time >
+ *   '2024-01-01'`, `block_number = '123'`. Trino converts no text implicitly; DuckDB would parse it;
  * - a number added to or subtracted from a date or timestamp: `current_date - 7`. Trino adds
- *   intervals only; DuckDB would count days.
- * Both hosts refuse them here, before anything runs, with the fix. Only statements that compare with
- * quoted text, read an uploaded table, or add a number literal are typed, and only operands whose
- * type is known for sure.
+ *   intervals only; DuckDB would count days;
+ * - text joined with a number, date, timestamp or boolean: `'#' || rank`. DuckDB would write the
+ *   value as text.
+ * Both hosts refuse them here, before anything runs, with the fix. Only statements that compare
+ * with or join quoted text, read an uploaded table, or add a number literal are typed, and only
+ * operands whose type is known for sure.
  */
-import { findAll, functionCall } from './ast';
+import { findAll, functionCall, nodeType } from './ast';
 import { walkTyped } from './athena-varbinary-casts';
 import type { TrinoType } from './nested-json';
 import { tablesNamed } from './nested-outputs';
@@ -23,7 +26,7 @@ const COMPARISONS = ['eq', 'neq', 'lt', 'gt', 'lte', 'gte'] as const;
 const HEX_TEXT = /^0x[0-9a-f]*$/i;
 const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-export class RefusedComparison extends Error {
+export class RefusedOperation extends Error {
   constructor(
     message: string,
     /** Offset (in the prepared source, code points) of the typed side, when it has one. */
@@ -56,7 +59,7 @@ function comparedPairs(node: AstNode, kind: string): [AstNode, AstNode][] {
 }
 
 /**
- * Throws RefusedComparison at the first comparison Trino would refuse (see above). `tables` type
+ * Throws RefusedOperation at the first comparison Trino would refuse (see above). `tables` type
  * the base tables; `uploads` the uploaded tables the SQL may read (their text columns often hold
  * 0x addresses).
  */
@@ -82,7 +85,7 @@ export function refuseMistypedComparisons(
         if (isHexText(other)) throw literalComparison(typed, String(other.literal.value));
         const otherType = typing()?.typeOf(other);
         if (otherType?.kind === 'scalar' && otherType.name === 'varchar' && other?.column) {
-          throw new RefusedComparison(
+          throw new RefusedOperation(
             `Cannot compare varbinary with varchar: ${describe(typed)} is varbinary and ${describe(other)} is varchar. If ${describe(other)} holds 0x text, compare from_hex(${describe(other)}); or give the uploaded column the type varbinary.`,
             typed.column.span?.start ?? other.column.span?.start,
           );
@@ -93,7 +96,7 @@ export function refuseMistypedComparisons(
       if (fix) {
         // uint256 and int256 columns are decimals to Athena: a number, whichever it is.
         const kind = isNumeric(type) ? 'number' : type.name;
-        throw new RefusedComparison(
+        throw new RefusedOperation(
           `Cannot compare ${kind} with varchar: ${describe(typed)} is a ${kind}, and '${shown(String(other.literal.value))}' is text. ${fix}`,
           typed.column.span?.start,
         );
@@ -119,8 +122,8 @@ function textFix(type: TrinoType & { kind: 'scalar' }, value: string): string | 
   return undefined;
 }
 
-function literalComparison(binary: AstNode, value: string): RefusedComparison {
-  return new RefusedComparison(
+function literalComparison(binary: AstNode, value: string): RefusedOperation {
+  return new RefusedOperation(
     `Cannot compare varbinary with varchar: ${describe(binary)} is varbinary, and '${shown(value)}' is text. Write the value without quotes, as a 0x literal (${shown(value)}), or convert text with from_hex('${shown(value)}').`,
     binary?.column?.span?.start,
   );
@@ -147,7 +150,7 @@ const TEMPORAL_CALLS: Record<string, string> = {
 const isNumberLiteral = (node: AstNode) => node?.literal?.literal_type === 'number';
 
 /**
- * Throws RefusedComparison at the first number literal added to or subtracted from a date or a
+ * Throws RefusedOperation at the first number literal added to or subtracted from a date or a
  * timestamp (`current_date - 7`, `block_date + 1`), which Trino refuses ("Cannot apply operator:
  * date - integer") and DuckDB would read as days.
  */
@@ -177,7 +180,7 @@ export function refuseNumbersAddedToDates(
       if (!what) continue;
       const days = String(number.literal.value);
       const signed = kind === 'sub' ? `-${days}` : days;
-      throw new RefusedComparison(
+      throw new RefusedOperation(
         `Cannot ${kind === 'add' ? 'add a number to' : 'subtract a number from'} a ${what}: Trino adds and subtracts intervals, not numbers. Write ${kind === 'add' ? '+' : '-'} interval '${days}' day, or date_add('day', ${signed}, …).`,
         temporal?.column?.span?.start,
       );
@@ -187,3 +190,49 @@ export function refuseNumbersAddedToDates(
 }
 
 const scalarName = (type: TrinoType | undefined) => (type?.kind === 'scalar' ? type.name : undefined);
+
+/**
+ * Throws RefusedOperation at the first text joined with a number, date, timestamp or boolean
+ * (`'#' || rank`, `concat('block ', block_number)`): Trino's `||` and `concat` take text only with
+ * text ("Unexpected parameters (varchar(1), bigint) for function concat"); DuckDB would write the
+ * value as text.
+ */
+export function refuseNonTextConcatenated(
+  polyglot: Polyglot,
+  statement: AstNode,
+  tables: readonly TableSchema[],
+  uploads: readonly TableSchema[] = [],
+): void {
+  const joins = (node: AstNode, kind: string): AstNode[] | undefined =>
+    kind === 'concat'
+      ? [node.concat.left, node.concat.right]
+      : functionCall(node)?.name === 'concat'
+        ? functionCall(node)!.args
+        : undefined;
+  const calls = [...findAll(statement, 'concat'), ...findAll(statement, 'function')].filter((node: AstNode) =>
+    joins(node, nodeType(node)!)?.some(isText),
+  );
+  if (calls.length === 0) return;
+  walkTyped(polyglot, statement, [...tables, ...uploads], (node, kind, typing) => {
+    const operands = joins(node, kind);
+    if (!operands?.some(isText)) return node;
+    const types = operands.map((operand) => typing()?.typeOf(operand));
+    // `array || element` and varbinary joins are Trino's too: left alone.
+    if (types.some((type) => type?.kind !== 'scalar' || type.name === 'varbinary')) return node;
+    const index = types.findIndex((type) => {
+      const name = scalarName(type) ?? '';
+      return isNumeric(type) || name === 'date' || name === 'boolean' || name.startsWith('timestamp');
+    });
+    if (index < 0) return node;
+    const operand = operands[index];
+    const shownOperand = operand?.column
+      ? describe(operand)
+      : isNumberLiteral(operand)
+        ? operand.literal.value
+        : '…';
+    throw new RefusedOperation(
+      `Cannot join text with a ${isNumeric(types[index]) ? 'number' : scalarName(types[index])}: Trino's || and concat take text only. Write cast(${shownOperand} as varchar).`,
+      operand?.column?.span?.start,
+    );
+  });
+}
