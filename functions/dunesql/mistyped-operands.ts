@@ -5,7 +5,8 @@
  * - varbinary compared with varchar: `address = '0xc02a…'` (the usual slip), or an uploaded CSV's
  *   text column joined with an onchain address. DuckDB would cast the text's characters to bytes;
  * - a timestamp, date, number or boolean column compared with quoted text: `block_time >
- *   '2024-01-01'`, `block_number = '123'`. Trino converts no text implicitly; DuckDB would parse it;
+ *   '2024-01-01'`, `block_number = '123'`, or a text column with a number (`version = 3`). Trino
+ *   converts no text implicitly; DuckDB would parse it;
  * - a number added to or subtracted from a date or timestamp: `current_date - 7`. Trino adds
  *   intervals only; DuckDB would count days;
  * - text joined with a number, date, timestamp or boolean: `'#' || rank`. DuckDB would write the
@@ -73,14 +74,21 @@ export function refuseMistypedComparisons(
     findAll(statement, kind).flatMap((node: AstNode) => comparedPairs(node, kind)),
   );
   if (comparisons.length === 0) return;
-  const quotesText = comparisons.some(([, other]) => isText(other));
-  if (!quotesText && tablesNamed(statement, uploads).length === 0) return;
+  const meetsLiteral = comparisons.some(([, other]) => isText(other) || isNumberLiteral(other));
+  if (!meetsLiteral && tablesNamed(statement, uploads).length === 0) return;
   walkTyped(polyglot, statement, [...tables, ...uploads], (node, kind, typing) => {
     for (const [typed, other] of comparedPairs(node, kind)) {
       // Text meets a column (the usual slip) or a varbinary expression (`varbinary_substring(…)`).
       if (!typed?.column && !isText(other) && !other?.column) continue;
       const type = typing()?.typeOf(typed);
       if (type?.kind !== 'scalar') continue;
+      if (typed.column && type.name.startsWith('varchar') && isNumberLiteral(other)) {
+        const number = String(other.literal.value);
+        throw new RefusedOperation(
+          `Cannot compare varchar with a number: ${describe(typed)} is text, and ${number} is a number. Quote it ('${number}'), or compare try_cast(${describe(typed)} as double).`,
+          typed.column.span?.start,
+        );
+      }
       if (type.name === 'varbinary') {
         if (isHexText(other)) throw literalComparison(typed, String(other.literal.value));
         const otherType = typing()?.typeOf(other);

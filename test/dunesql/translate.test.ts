@@ -456,6 +456,10 @@ describe('errors point at the SQL the user wrote', () => {
           )
         ).message,
       ).toMatch(/t is a timestamp, and 'yesterday' is text/);
+      // A text column compared with a number, likewise.
+      expect((await refused('select 1 from dex.trades where version in (2, 3)')).message).toMatch(
+        /^Cannot compare varchar with a number: version is text, and 2 is a number\. Quote it \('2'\)/,
+      );
       // Text with text, typed literals, casts, numbers, and what cannot be typed are fine.
       for (const sql of [
         "select 1 from dex.trades where blockchain = 'ethereum' and project in ('uniswap', 'curve')",
