@@ -11,6 +11,9 @@
  *   intervals only; DuckDB would count days;
  * - text joined with a number, date, timestamp or boolean: `'#' || rank`. DuckDB would write the
  *   value as text.
+ * Trino's conversion docs: it "will not convert between character and numeric types"
+ * (docs/src/main/sphinx/functions/conversion.rst; Dune's conversion page says the same), and an
+ * interval, never a number, is added to a date (its Hive migration guide, trinodb/trino#14952).
  * Both hosts refuse them here, before anything runs, with the fix. Only statements that compare
  * with or join quoted text, read an uploaded table, or add a number literal are typed, and only
  * operands whose type is known for sure.
