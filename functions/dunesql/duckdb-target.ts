@@ -1294,6 +1294,15 @@ export const DUCKDB_RULES: RuleSet = {
 /** Dune's 256-bit types as the local engine stores them (decision: UHUGEINT/HUGEINT, 128 bits). */
 export const DUCKDB_TYPES: Record<string, string> = { UINT256: 'UHUGEINT', INT256: 'HUGEINT' };
 
+/** DuckDB's physical type names in its messages, as Trino names those types. */
+const DUCKDB_TYPE_NAMES: Record<string, string> = {
+  INT64: 'bigint',
+  INT32: 'integer',
+  INT16: 'smallint',
+  INT8: 'tinyint',
+  BLOB: 'varbinary',
+};
+
 /** DuckDB messages name the helpers; users wrote the DuneSQL names. */
 export function userFacingMessage(message: string): string {
   return (
@@ -1302,6 +1311,8 @@ export function userFacingMessage(message: string): string {
       // Dune's 256-bit types are DuckDB's 128-bit ones locally: a message names the user's type.
       .replaceAll(/\b(?:UINT128|UHUGEINT)\b/g, 'uint256')
       .replaceAll(/\b(?:INT128|HUGEINT)\b/g, 'int256')
+      // DuckDB's physical names for Trino's types (`Overflow in addition of INT64`).
+      .replaceAll(/\b(?:INT64|INT32|INT16|INT8|BLOB)\b/g, (name) => DUCKDB_TYPE_NAMES[name]!)
   );
 }
 

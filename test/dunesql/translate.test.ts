@@ -538,8 +538,12 @@ describe('errors point at the SQL the user wrote', () => {
       "Could not convert string 'abc' to uint256",
     );
     expect(translation.userMessage('Overflow in HUGEINT addition; (UHUGEINT -> BLOB)')).toBe(
-      'Overflow in int256 addition; (uint256 -> BLOB)',
+      'Overflow in int256 addition; (uint256 -> varbinary)',
     );
+    // So do DuckDB's physical type names; UINT64 and the like are left as they are.
+    expect(
+      translation.userMessage('Overflow in multiplication of INT32 (26300008 * 1000000)! INT64 UINT64'),
+    ).toBe('Overflow in multiplication of integer (26300008 * 1000000)! bigint UINT64');
   });
 });
 
