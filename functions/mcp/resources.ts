@@ -72,19 +72,26 @@ Reading a saved query as a table, \`select * from query_<id>\` (or
 \`"query_<id>(name='value')"\` with parameter values), is a **query view**: handy for reuse, but
 it runs the called query again inside yours every time; materialize it when it is expensive.
 
+## Values are never converted between types
+Trino converts no value between text and numbers or dates, and adds intervals, not numbers, to
+dates. Each of these is refused before it runs (on Athena with "Cannot apply operator"), with the fix:
+- \`block_time >= timestamp '2024-01-01'\`, not \`block_time >= '2024-01-01'\`; \`block_date = date '2024-01-01'\`.
+- \`block_number = 123\` unquoted; a text column with quoted text: \`version = '3'\`.
+- \`current_date - interval '7' day\` (or \`date_add('day', -7, current_date)\`), not \`current_date - 7\`.
+- \`'#' || cast(rank as varchar)\`, not \`'#' || rank\`.
+
 ## What differs on the local engine
 The local host runs DuneSQL through a translator to DuckDB. Where it differs from Trino/Athena:
 - \`uint256\`/\`int256\` are 128-bit locally (values from 2^128 fail with an error, never wrap);
   Athena holds them as \`decimal(38,0)\` (below 10^38).
-- \`keccak()\` is available on neither engine; compare with precomputed hashes (e.g. the topic0
-  of decoded event tables).
-- Integer division by zero is NULL locally (an error on Trino); \`try()\` of an expression with
-  \`now()\` or \`random()\` fails locally.
+- \`keccak()\` runs locally but not on Athena (it has no Keccak-256): there, compare with
+  precomputed hashes (e.g. the topic0 of decoded event tables).
+- \`try()\` of an expression with \`now()\` or \`random()\` fails locally.
 - \`format_datetime\`, \`parse_datetime\`, \`date_format\` and \`date_parse\` need a literal pattern
   with the common letters.
-- Some Trino functions are not available locally yet (among them \`xxhash64\`, \`crc32\`,
-  \`checksum\`, \`varbinary_replace\`); the function reference marks each one and says what to
-  write instead.
+- A few Trino functions are not available locally, among them \`checksum\` (the function
+  reference marks each one and says what to write instead) and a weighted
+  \`approx_percentile(x, w, p)\`.
 - Statements other than one read-only query are refused.
 
 ## The sandbox

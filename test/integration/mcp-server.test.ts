@@ -313,6 +313,7 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
       expect(text).toContain(topic);
     }
     expect(text).toContain('## What differs on the local engine');
+    expect(text).toContain("block_time >= timestamp '2024-01-01'");
 
     const functions = resources.find((r) => r.name === 'query-engine-functions-and-operators')!;
     expect(functions.uri).toBe('service://docs/query-engine-functions-and-operators');
