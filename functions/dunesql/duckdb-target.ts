@@ -278,11 +278,11 @@ const MACROS: Record<string, string> = {
   json_query: `(j, p) AS CASE WHEN json_type(j, ${SQL_JSON_PATH}) IN ('OBJECT', 'ARRAY') THEN CAST(json_extract(j, ${SQL_JSON_PATH}) AS VARCHAR) END`,
   // Each key's values as an array (aggregate).
   multimap_agg: `(k, v) AS map_from_entries(list_transform(list_distinct(list(k)), key -> ROW(key, list_transform(list_filter(list(ROW(k, v)), e -> struct_extract(e, 1) IS NOT DISTINCT FROM key), e -> struct_extract(e, 2)))))`,
-  // The buckets most frequent values and their counts (exact here).
   // Trino's top-n aggregates, max(x, n) and min(x, n): the n largest (smallest) values, an array in
   // that order. polyglot would write a two-argument max as GREATEST.
   max_n: '(x, n) AS max(x, n)',
   min_n: '(x, n) AS min(x, n)',
+  // The buckets most frequent values and their counts (exact here).
   approx_most_frequent: `(buckets, x, capacity) AS map_from_entries(list_transform(list_slice(list_reverse_sort(list_transform(map_entries(histogram(x)), e -> ROW(e.value, e.key))), 1, buckets), e -> ROW(struct_extract(e, 2), CAST(struct_extract(e, 1) AS BIGINT))))`,
   // Bits of x as a bits-wide two's complement integer.
   bit_count: `(x, bits) AS CAST(bit_count(CAST(x AS BIGINT) & CASE WHEN bits >= 64 THEN -1 ELSE (CAST(1 AS BIGINT) << bits) - 1 END) AS BIGINT)`,

@@ -22,7 +22,7 @@ import { findAll, functionCall, nodeType } from './ast';
 import { walkTyped } from './athena-varbinary-casts';
 import type { TrinoType } from './nested-json';
 import { tablesNamed } from './nested-outputs';
-import type { Polyglot, TableSchema } from './nested-typing';
+import type { Polyglot, TableSchema, Typing } from './nested-typing';
 import type { AstNode } from './polyglot';
 import { isNumeric } from './scalar-types';
 
@@ -62,24 +62,48 @@ function comparedPairs(node: AstNode, kind: string): [AstNode, AstNode][] {
   ];
 }
 
+type Typed = () => Typing | undefined;
+
+/** One kind of operand Trino refuses. */
+interface OperandCheck {
+  /** Whether the statement holds anything to check (else nothing is typed for it). */
+  applies(statement: AstNode, uploads: readonly TableSchema[]): boolean;
+  /** Throws RefusedOperation when the node is refused. */
+  visit(node: AstNode, kind: string, typing: Typed): void;
+}
+
 /**
- * Throws RefusedOperation at the first comparison Trino would refuse (see above). `tables` type
- * the base tables; `uploads` the uploaded tables the SQL may read (their text columns often hold
- * 0x addresses).
+ * Throws RefusedOperation at the first operand Trino would refuse (see above), in one walk that
+ * types only what a check asks about. `tables` type the base tables; `uploads` the uploaded tables
+ * the SQL may read (their text columns often hold 0x addresses).
  */
-export function refuseMistypedComparisons(
+export function refuseMistypedOperands(
   polyglot: Polyglot,
   statement: AstNode,
   tables: readonly TableSchema[],
   uploads: readonly TableSchema[] = [],
 ): void {
-  const comparisons = [...COMPARISONS, 'in', 'between'].flatMap((kind) =>
-    findAll(statement, kind).flatMap((node: AstNode) => comparedPairs(node, kind)),
+  const checks = [COMPARED, ADDED_TO_DATES, JOINED_TO_TEXT].filter((check) =>
+    check.applies(statement, uploads),
   );
-  if (comparisons.length === 0) return;
-  const meetsLiteral = comparisons.some(([, other]) => isText(other) || isNumberLiteral(other));
-  if (!meetsLiteral && tablesNamed(statement, uploads).length === 0) return;
+  if (checks.length === 0) return;
   walkTyped(polyglot, statement, [...tables, ...uploads], (node, kind, typing) => {
+    for (const check of checks) check.visit(node, kind, typing);
+    return node;
+  });
+}
+
+/** Comparisons: varbinary with text, typed columns with quoted text, text columns with numbers. */
+const COMPARED: OperandCheck = {
+  applies(statement, uploads) {
+    const comparisons = [...COMPARISONS, 'in', 'between'].flatMap((kind) =>
+      findAll(statement, kind).flatMap((node: AstNode) => comparedPairs(node, kind)),
+    );
+    if (comparisons.length === 0) return false;
+    const meetsLiteral = comparisons.some(([, other]) => isText(other) || isNumberLiteral(other));
+    return meetsLiteral || tablesNamed(statement, uploads).length > 0;
+  },
+  visit(node, kind, typing) {
     for (const [typed, other] of comparedPairs(node, kind)) {
       // Text meets a column (the usual slip) or a varbinary expression (`varbinary_substring(…)`).
       if (!typed?.column && !isText(other) && !other?.column) continue;
@@ -113,9 +137,8 @@ export function refuseMistypedComparisons(
         );
       }
     }
-    return node;
-  });
-}
+  },
+};
 
 /** How to write quoted text as a value of the column's type, for the types Trino never reads text as. */
 function textFix(type: TrinoType & { kind: 'scalar' }, value: string): string | undefined {
@@ -161,20 +184,17 @@ const TEMPORAL_CALLS: Record<string, string> = {
 const isNumberLiteral = (node: AstNode) => node?.literal?.literal_type === 'number';
 
 /**
- * Throws RefusedOperation at the first number literal added to or subtracted from a date or a
- * timestamp (`current_date - 7`, `block_date + 1`), which Trino refuses ("Cannot apply operator:
- * date - integer") and DuckDB would read as days.
+ * A number literal added to or subtracted from a date or a timestamp (`current_date - 7`,
+ * `block_date + 1`), which Trino refuses ("Cannot apply operator: date - integer") and DuckDB
+ * would read as days.
  */
-export function refuseNumbersAddedToDates(
-  polyglot: Polyglot,
-  statement: AstNode,
-  tables: readonly TableSchema[],
-  uploads: readonly TableSchema[] = [],
-): void {
-  const sums = ['add', 'sub'].flatMap((kind) => findAll(statement, kind).map((node: AstNode) => node[kind]));
-  if (!sums.some((sum) => isNumberLiteral(sum.left) || isNumberLiteral(sum.right))) return;
-  walkTyped(polyglot, statement, [...tables, ...uploads], (node, kind, typing) => {
-    if (kind !== 'add' && kind !== 'sub') return node;
+const ADDED_TO_DATES: OperandCheck = {
+  applies: (statement) =>
+    ['add', 'sub']
+      .flatMap((kind) => findAll(statement, kind).map((node: AstNode) => node[kind]))
+      .some((sum) => isNumberLiteral(sum.left) || isNumberLiteral(sum.right)),
+  visit(node, kind, typing) {
+    if (kind !== 'add' && kind !== 'sub') return;
     const { left, right } = node[kind];
     const pairs: [AstNode, AstNode][] =
       kind === 'add'
@@ -196,45 +216,41 @@ export function refuseNumbersAddedToDates(
         temporal?.column?.span?.start,
       );
     }
-    return node;
-  });
-}
+  },
+};
 
 const scalarName = (type: TrinoType | undefined) => (type?.kind === 'scalar' ? type.name : undefined);
 
+/** The operands a `||` or a concat() call joins. */
+const joinedOperands = (node: AstNode, kind: string): AstNode[] | undefined =>
+  kind === 'concat'
+    ? [node.concat.left, node.concat.right]
+    : functionCall(node)?.name === 'concat'
+      ? functionCall(node)!.args
+      : undefined;
+
 /**
- * Throws RefusedOperation at the first text joined with a number, date, timestamp or boolean
- * (`'#' || rank`, `concat('block ', block_number)`): Trino's `||` and `concat` take text only with
- * text ("Unexpected parameters (varchar(1), bigint) for function concat"); DuckDB would write the
- * value as text.
+ * Text joined with a number, date, timestamp or boolean (`'#' || rank`,
+ * `concat('block ', block_number)`): Trino's `||` and `concat` take text only with text
+ * ("Unexpected parameters (varchar(1), bigint) for function concat"); DuckDB would write the value
+ * as text.
  */
-export function refuseNonTextConcatenated(
-  polyglot: Polyglot,
-  statement: AstNode,
-  tables: readonly TableSchema[],
-  uploads: readonly TableSchema[] = [],
-): void {
-  const joins = (node: AstNode, kind: string): AstNode[] | undefined =>
-    kind === 'concat'
-      ? [node.concat.left, node.concat.right]
-      : functionCall(node)?.name === 'concat'
-        ? functionCall(node)!.args
-        : undefined;
-  const calls = [...findAll(statement, 'concat'), ...findAll(statement, 'function')].filter((node: AstNode) =>
-    joins(node, nodeType(node)!)?.some(isText),
-  );
-  if (calls.length === 0) return;
-  walkTyped(polyglot, statement, [...tables, ...uploads], (node, kind, typing) => {
-    const operands = joins(node, kind);
-    if (!operands?.some(isText)) return node;
+const JOINED_TO_TEXT: OperandCheck = {
+  applies: (statement) =>
+    [...findAll(statement, 'concat'), ...findAll(statement, 'function')].some((node: AstNode) =>
+      joinedOperands(node, nodeType(node)!)?.some(isText),
+    ),
+  visit(node, kind, typing) {
+    const operands = joinedOperands(node, kind);
+    if (!operands?.some(isText)) return;
     const types = operands.map((operand) => typing()?.typeOf(operand));
     // `array || element` and varbinary joins are Trino's too: left alone.
-    if (types.some((type) => type?.kind !== 'scalar' || type.name === 'varbinary')) return node;
+    if (types.some((type) => type?.kind !== 'scalar' || type.name === 'varbinary')) return;
     const index = types.findIndex((type) => {
       const name = scalarName(type) ?? '';
       return isNumeric(type) || name === 'date' || name === 'boolean' || name.startsWith('timestamp');
     });
-    if (index < 0) return node;
+    if (index < 0) return;
     const operand = operands[index];
     const shownOperand = operand?.column
       ? describe(operand)
@@ -245,5 +261,5 @@ export function refuseNonTextConcatenated(
       `Cannot join text with a ${isNumeric(types[index]) ? 'number' : scalarName(types[index])}: Trino's || and concat take text only. Write cast(${shownOperand} as varchar).`,
       operand?.column?.span?.start,
     );
-  });
-}
+  },
+};

@@ -13,12 +13,7 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
-import {
-  RefusedOperation,
-  refuseMistypedComparisons,
-  refuseNonTextConcatenated,
-  refuseNumbersAddedToDates,
-} from './mistyped-operands';
+import { RefusedOperation, refuseMistypedOperands } from './mistyped-operands';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
 import { type OutputTypes, outputTypes, type TypeHintedTable } from './output-types';
@@ -233,9 +228,7 @@ export async function translate(
   let typesOut: OutputTypes | undefined;
   let changed = false;
   try {
-    refuseMistypedComparisons(polyglot, statement, options.tables ?? [], options.uploads);
-    refuseNumbersAddedToDates(polyglot, statement, options.tables ?? [], options.uploads);
-    refuseNonTextConcatenated(polyglot, statement, options.tables ?? [], options.uploads);
+    refuseMistypedOperands(polyglot, statement, options.tables ?? [], options.uploads);
   } catch (error) {
     if (!(error instanceof RefusedOperation)) throw error;
     const at = error.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, error.offset));
