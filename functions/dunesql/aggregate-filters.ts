@@ -19,6 +19,7 @@ const NULL_SKIPPING: Record<string, number> = {
   approx_most_frequent: 1,
   histogram: 0,
   map_agg: 0,
+  map_union: 0,
   multimap_agg: 0,
   logical_and: 0,
   logical_or: 0,

@@ -111,6 +111,7 @@ const AGGREGATES = new Set([
   'approx_set',
   'array_agg',
   'map_agg',
+  'map_union',
   'multimap_agg',
   'histogram',
   'listagg',

@@ -187,6 +187,82 @@ const wholeDays = (i: string, date: string) =>
   `CASE WHEN datepart('hour', ${i}) <> 0 OR datepart('minute', ${i}) <> 0 OR datepart('microseconds', ${i}) <> 0 ` +
   `THEN ${failAs('DATE', "'Cannot add hour, minutes or seconds to a date'")} ELSE ${date} END`;
 
+/**
+ * Trino's weighted approx_percentile of a group (the macro's x, w) at percentage `p`: the values
+ * with their weights, sorted, walked until the running weight reaches p of the total. The group's
+ * entries reach the walk through a one-element list, as a lambda cannot hold an aggregate.
+ */
+const weightedPercentile = (p: string) => {
+  const entries =
+    "list_sort(list({'v': x, 'w': CAST(w AS DOUBLE)}) FILTER (WHERE x IS NOT NULL AND w IS NOT NULL))";
+  const total = 'sum(CAST(w AS DOUBLE)) FILTER (WHERE x IS NOT NULL AND w IS NOT NULL)';
+  const step =
+    '(percentile_state, percentile_entry) -> CASE WHEN percentile_state.found THEN percentile_state ' +
+    "ELSE {'cum': percentile_state.cum + percentile_entry.w, 'v': percentile_entry.v, " +
+    `'found': percentile_state.cum + percentile_entry.w >= percentile_group.total * ${p}} END`;
+  const start = "{'cum': CAST(0 AS DOUBLE), 'v': percentile_group.entries[1].v, 'found': false}";
+  return `list_transform([{'entries': ${entries}, 'total': ${total}}], percentile_group -> list_reduce(percentile_group.entries, ${step}, ${start}).v)[1]`;
+};
+
+/**
+ * Trino's combinations(array, n), n up to 5: the n-element subsets by position, each in array
+ * order, listed as Trino lists them (by the last position, then the one before, ...: [1,2], [1,3],
+ * [2,3], [1,4]). Each size is its own nest of loops over positions, the outermost bounded by
+ * `end` (past the last position).
+ */
+const combinationPosition = (k: number) => `combination_i${k}`;
+function combinationsOfSize(size: number, end: string): string {
+  if (size === 0) return '[list_slice(a, 1, 0)]';
+  const subset = `[${Array.from({ length: size }, (_, i) => `a[${combinationPosition(i + 1)}]`).join(', ')}]`;
+  let loops = `list_transform(range(1, ${size === 1 ? end : combinationPosition(2)}), ${combinationPosition(1)} -> ${subset})`;
+  for (let k = 2; k <= size; k++) {
+    const bound = k === size ? end : combinationPosition(k + 1);
+    loops = `flatten(list_transform(range(1, ${bound}), ${combinationPosition(k)} -> ${loops}))`;
+  }
+  return loops;
+}
+const COMBINATIONS_MAX_SIZE = 5;
+/** The number of n-element subsets, as a double. */
+const COMBINATION_COUNT =
+  'list_reduce(range(1, n + 1), (combination_count, combination_k) -> combination_count * (len(a) - n + combination_k) / combination_k, CAST(1 AS DOUBLE))';
+/** n, or Trino's failure for a size it refuses. */
+const COMBINATION_SIZE =
+  `CASE WHEN n < 0 THEN ${failAs('BIGINT', "'combination size must not be negative: ' || n")} ` +
+  `WHEN n > ${COMBINATIONS_MAX_SIZE} THEN ${failAs('BIGINT', `'combination size must not exceed ${COMBINATIONS_MAX_SIZE}: ' || n`)} ` +
+  `WHEN ${COMBINATION_COUNT} * n > 100000 THEN ${failAs('BIGINT', "'combinations exceed max size'")} ELSE n END`;
+// The loops' bound reads the checked size: DuckDB folds a constant branch (a literal array) before
+// the size is checked, and would build the subsets of a size Trino refuses for being too many.
+const COMBINATIONS_MACRO =
+  `(a, n) AS CASE WHEN a IS NULL OR n IS NULL THEN NULL ELSE CASE ${COMBINATION_SIZE} ` +
+  Array.from(
+    { length: COMBINATIONS_MAX_SIZE + 1 },
+    (_, size) => `WHEN ${size} THEN ${combinationsOfSize(size, `len(a) + 1 + 0 * (${COMBINATION_SIZE})`)} `,
+  ).join('') +
+  'END END';
+
+/**
+ * Trino's parse_duration (airlift's Duration): a decimal number and a unit, rounded to the
+ * millisecond, as a day-to-second interval.
+ */
+const DURATION_TEXT = "'^\\s*(\\d+(?:\\.\\d+)?)\\s*([a-zA-Z]+)\\s*$'";
+const DURATION_UNIT_MILLIS: Record<string, string> = {
+  ns: '0.000001',
+  us: '0.001',
+  ms: '1',
+  s: '1000',
+  m: '60000',
+  h: '3600000',
+  d: '86400000',
+};
+const PARSE_DURATION_MACRO =
+  `(s) AS CASE WHEN s IS NULL THEN NULL ` +
+  `WHEN NOT regexp_matches(s, ${DURATION_TEXT}) THEN ${failAs('INTERVAL', "'duration is not a valid data duration string: ' || s")} ` +
+  `ELSE to_milliseconds(CAST(round(CAST(regexp_extract(s, ${DURATION_TEXT}, 1) AS DOUBLE) * CASE regexp_extract(s, ${DURATION_TEXT}, 2) ` +
+  Object.entries(DURATION_UNIT_MILLIS)
+    .map(([unit, millis]) => `WHEN '${unit}' THEN ${millis} `)
+    .join('') +
+  `ELSE ${failAs('DOUBLE', `'Unknown time unit: ' || regexp_extract(s, ${DURATION_TEXT}, 2)`)} END) AS BIGINT)) END`;
+
 const MACROS: Record<string, string> = {
   // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact. Trino's
   // sum of bigint (and of integer) is a bigint; DuckDB's a HUGEINT.
@@ -320,6 +396,24 @@ const MACROS: Record<string, string> = {
   // read as a double. DuckDB's approx_quantile of a decimal answered its unscaled storage integer
   // (1.5, 2.5, 3.5 gave 3 as a smallint).
   approx_percentile: `(x BIGINT, p) AS approx_quantile(x, p), (x DOUBLE, p) AS approx_quantile(x, p)`,
+  // Weighted (Trino: a weight w counts the value w times): the smallest value whose running weight,
+  // in value order, reaches p of the total; exact here. One percentage or an array of them.
+  // Typed as the unweighted one: a bigint for integers, else a double.
+  weighted_percentile: ['BIGINT', 'DOUBLE']
+    .flatMap((type) => [
+      `(x ${type}, w, p DOUBLE[]) AS list_transform(p, percentile_p -> ${weightedPercentile('percentile_p')})`,
+      `(x ${type}, w, p) AS ${weightedPercentile('p')}`,
+    ])
+    .join(', '),
+  // Trino's ngrams: every run of n consecutive elements; the whole array when it is shorter (so
+  // [[]] for an empty one).
+  ngrams: `(a, n) AS CASE WHEN a IS NULL OR n IS NULL THEN NULL ELSE list_transform(range(0, CASE WHEN n <= 0 THEN ${failAs('BIGINT', "'N must be positive'")} ELSE len(a) - least(len(a), n) + 1 END), ngram_start -> list_slice(a, ngram_start + 1, ngram_start + least(len(a), n))) END`,
+  combinations: COMBINATIONS_MACRO,
+  // Trino's map_union (aggregate): every key of the group's maps, a key's value from any one of them.
+  map_union: `(m) AS CASE WHEN count(m) > 0 THEN list_reduce(list(m) FILTER (WHERE m IS NOT NULL), (merged, next_map) -> map_concat(merged, next_map)) END`,
+  // A day-to-second interval's length in milliseconds.
+  to_milliseconds: `(i) AS CAST(${dayTimeMicrosOf('i')} // 1000 AS BIGINT)`,
+  parse_duration: PARSE_DURATION_MACRO,
   // Trino's hashes take and return varbinary; DuckDB's return hex text.
   md5: `(b BLOB) AS unhex(md5(b))`,
   sha1: `(b BLOB) AS unhex(sha1(b))`,
@@ -1030,6 +1124,24 @@ const canonicalJson: Rule = (args, context) =>
 
 const AT_TIME_ZONE = '(CAST(__1 AS TIMESTAMP WITH TIME ZONE) AT TIME ZONE __2)';
 
+/** The minutes east of UTC of a zone written as Trino's offset (`+05:30`, `-08:00`), which DuckDB lacks. */
+function offsetMinutes(zone: AstNode): number | undefined {
+  const offset = /^([+-])(\d{2}):(\d{2})$/.exec(stringLiteral(zone) ?? '');
+  if (!offset) return undefined;
+  return (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+}
+
+/** `x AT TIME ZONE zone`: its wall-clock time in the zone (an offset added to UTC's). */
+const atTimeZone = (value: AstNode, zone: AstNode, context: RuleContext) => {
+  const minutes = offsetMinutes(zone);
+  return minutes === undefined
+    ? context.template(AT_TIME_ZONE, [value, zone])
+    : context.template(
+        `(CAST(__1 AS TIMESTAMP WITH TIME ZONE) AT TIME ZONE 'UTC' + to_minutes(${minutes}))`,
+        [value],
+      );
+};
+
 /** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 export const DUCKDB_RULES: RuleSet = {
   ...chainUtilityRules((value) => varcharText(value, `CAST(${value} AS VARCHAR)`)),
@@ -1092,13 +1204,21 @@ export const DUCKDB_RULES: RuleSet = {
   // Trino reads a timestamp without zone in the session's zone (UTC) and gives its wall-clock
   // time in the named zone; DuckDB would read it as wall-clock time in the named zone instead (New
   // York's noon became 17:00, not 07:00). Read as UTC first, both kinds convert alike.
-  at_time_zone: (_args, context, node) =>
-    context.template(AT_TIME_ZONE, [node.at_time_zone.this, node.at_time_zone.zone]),
+  at_time_zone: (_args, context, node) => atTimeZone(node.at_time_zone.this, node.at_time_zone.zone, context),
   // Trino's function form of AT TIME ZONE.
-  at_timezone: (args, context) => context.template(AT_TIME_ZONE, args),
+  at_timezone: (args, context) => atTimeZone(args[0], args[1], context),
   // Trino takes a timestamp without zone: its wall-clock time read in the zone. DuckDB's
-  // timezone(zone, timestamp) does that (with a timestamptz it would do the reverse).
-  with_timezone: (args, context) => context.template('timezone(__2, CAST(__1 AS TIMESTAMP))', args),
+  // timezone(zone, timestamp) does that (with a timestamptz it would do the reverse); an offset
+  // zone is subtracted from the wall-clock time read as UTC (the session's zone).
+  with_timezone: (args, context) => {
+    const minutes = offsetMinutes(args[1]);
+    return minutes === undefined
+      ? context.template('timezone(__2, CAST(__1 AS TIMESTAMP))', args)
+      : context.template(
+          `CAST(CAST(__1 AS TIMESTAMP) - to_minutes(${minutes}) AS TIMESTAMP WITH TIME ZONE)`,
+          args,
+        );
+  },
   // Trino: a bigint, 0 when absent (DuckDB: an integer, NULL when absent).
   array_position: (args, context) =>
     context.template('CAST(coalesce(array_position(__1, __2), 0) AS BIGINT)', args),
@@ -1187,6 +1307,11 @@ export const DUCKDB_RULES: RuleSet = {
       'url_extract_host',
       'url_extract_path',
       'url_extract_parameter',
+      'ngrams',
+      'combinations',
+      'map_union',
+      'to_milliseconds',
+      'parse_duration',
     ].map((name) => [name, helper(name)]),
   ),
   array_sort: sortWithComparator,
@@ -1236,7 +1361,11 @@ export const DUCKDB_RULES: RuleSet = {
   length: helper('length'),
   substring: helper('substr'),
   reverse: helper('reverse'),
-  approx_percentile: helper('approx_percentile'),
+  // Three arguments: Trino's weighted form, approx_percentile(x, w, p).
+  approx_percentile: (args, context, node) =>
+    args.length === 3
+      ? context.template(`${HELPER_PREFIX}weighted_percentile(__1, __2, __3)`, args)
+      : helper('approx_percentile')(args, context, node),
   sequence: helper('sequence'),
   array_join: helper('array_join'),
   md5: helper('md5'),

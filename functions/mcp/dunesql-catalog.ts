@@ -955,6 +955,18 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         '21',
       ),
       trino(
+        'parse_duration(text) → interval day to second',
+        'A duration written as a number and a unit (ns, us, ms, s, m, h, d), rounded to the millisecond.',
+        "parse_duration('3.81 d')",
+        "interval '3' day + interval '19' hour + interval '26' minute + interval '24' second",
+      ),
+      trino(
+        'to_milliseconds(interval day to second) → bigint',
+        'The length of an interval in milliseconds.',
+        "to_milliseconds(interval '1' day + interval '2' second)",
+        '86402000',
+      ),
+      trino(
         'human_readable_seconds(seconds) → varchar',
         'A duration in words.',
         'human_readable_seconds(3661)',
@@ -1029,8 +1041,9 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         [
           'approx_percentile(x, p) → bigint for integers, else double',
           'approx_percentile(x, array[p1, p2, …]) → array',
+          'approx_percentile(x, w, p) → bigint for integers, else double',
         ],
-        'Approximate p-quantile (0..1), e.g. the median at 0.5.',
+        'Approximate p-quantile (0..1), e.g. the median at 0.5; with a weight w, each value counts w times (exactly on the local engine).',
         'select approx_percentile(x, 0.5) from (values 1, 2, 3, 4, 5) as t (x)',
         '3',
       ),
@@ -1089,6 +1102,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         '0',
       ),
       trino(
+        'map_union(map) → map',
+        'The union of the group’s maps; a key in several of them takes the value of any one.',
+        "select element_at(map_union(m), 'b') from (values map(array['a'], array[1]), map(array['b'], array[2])) as t (m)",
+        '2',
+      ),
+      trino(
         'histogram(x) → map(x, bigint)',
         'How often each value occurs.',
         "select element_at(histogram(x), 'a') from (values 'a', 'b', 'a') as t (x)",
@@ -1099,6 +1118,13 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'The most frequent values and their counts, approximately (exactly on the local engine).',
         "select element_at(approx_most_frequent(1, x, 100), 'c') from (values 'a', 'c', 'b', 'c') as t (x)",
         '2',
+      ),
+      trino(
+        'numeric_histogram(buckets, x[, weight]) → map(double, double)',
+        'An approximate histogram of at most `buckets` buckets, their centres to their counts.',
+        undefined,
+        undefined,
+        { notLocal: 'group by width_bucket(x, low, high, n) and count(*) for fixed-width buckets.' },
       ),
       trino('checksum(x) → varbinary', 'An order-insensitive checksum of the group.', undefined, undefined, {
         notLocal: 'use bit_xor(hash(x)) for a comparable order-insensitive fingerprint.',
@@ -1240,6 +1266,18 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'Concatenates nested arrays.',
         'flatten(array[array[1], array[2, 3]])',
         'array[1, 2, 3]',
+      ),
+      trino(
+        'ngrams(array, n) → array(array)',
+        'Every run of n consecutive elements (the whole array when it is shorter).',
+        "ngrams(array['a', 'b', 'c'], 2)",
+        "array[array['a', 'b'], array['b', 'c']]",
+      ),
+      trino(
+        'combinations(array, n) → array(array)',
+        'The n-element subsets (n up to 5), by position, each in array order.',
+        'combinations(array[1, 2, 3], 2)',
+        'array[array[1, 2], array[1, 3], array[2, 3]]',
       ),
       trino(
         'trim_array(array, n) → array',

@@ -89,9 +89,9 @@ The local host runs DuneSQL through a translator to DuckDB. Where it differs fro
 - \`try()\` of an expression with \`now()\` or \`random()\` fails locally.
 - \`format_datetime\`, \`parse_datetime\`, \`date_format\` and \`date_parse\` need a literal pattern
   with the common letters.
-- A few Trino functions are not available locally, among them \`checksum\` (the function
-  reference marks each one and says what to write instead) and a weighted
-  \`approx_percentile(x, w, p)\`.
+- A few Trino functions are not available locally, among them \`checksum\` and the sketch
+  functions (\`approx_set\`, \`numeric_histogram\`); the function reference marks each one and
+  says what to write instead.
 - Statements other than one read-only query are refused.
 
 ## The sandbox
