@@ -17,6 +17,7 @@ import type { Polyglot, TableSchema } from './nested-typing';
 import { zoneName, zoneOfExpression } from './output-types';
 import type { AstNode } from './polyglot';
 import { type Rule, type RuleContext, type RuleSet, renameTo } from './rules';
+import { decimalDivision } from './scalar-types';
 
 /**
  * The local engine's side of DuneSQL: DuckDB macros for Dune's onchain functions and for Trino
@@ -187,6 +188,10 @@ const wholeDays = (i: string, date: string) =>
   `CASE WHEN datepart('hour', ${i}) <> 0 OR datepart('minute', ${i}) <> 0 OR datepart('microseconds', ${i}) <> 0 ` +
   `THEN ${failAs('DATE', "'Cannot add hour, minutes or seconds to a date'")} ELSE ${date} END`;
 
+/** n / d of two integers, rounded half away from zero. */
+const roundedQuotient = (n: string, d: string) =>
+  `((2 * abs(${n}) + abs(${d})) // (2 * abs(${d})) * sign(${n}) * sign(${d}))`;
+
 /**
  * Trino's weighted approx_percentile of a group (the macro's x, w) at percentage `p`: the values
  * with their weights, sorted, walked until the running weight reaches p of the total. The group's
@@ -287,6 +292,14 @@ const MACROS: Record<string, string> = {
   to_hex: `(b BLOB) AS hex(b)`,
   // IEEE 754 division (typedRewrites): by zero ±Infinity by the zero's sign, NaN for 0/0. The
   // infinities are reals, so a real quotient stays real (a double one stays double).
+  // Trino's decimal division (typedRewrites), exact: the operands as unscaled integers (fa, fb:
+  // 10 to the power of each one's scale), the dividend shifted to the quotient's scale (shift),
+  // divided and rounded half away from zero, then scaled back (unit: 10 to the minus scale).
+  // DuckDB would divide in double precision (1.0 / 3 gave 0.333…, Trino's is 0.3).
+  decimal_divide: `(a, b, fa, fb, shift, unit) AS CAST(${roundedQuotient(
+    'CAST(a * fa AS HUGEINT) * shift',
+    `CASE WHEN CAST(b * fb AS HUGEINT) = 0 AND a IS NOT NULL THEN ${failAs('HUGEINT', "'Division by zero'")} ELSE CAST(b * fb AS HUGEINT) END`,
+  )} AS DECIMAL(38, 0)) * unit`,
   float_divide: `(a, b) AS CASE WHEN b = 0 THEN a * CASE WHEN signbit(CAST(b AS DOUBLE)) THEN CAST('-Infinity' AS FLOAT) ELSE CAST('Infinity' AS FLOAT) END ELSE a / b END`,
   // Trino's `array[n]` (typedRewrites, where the translation knows it is an array) fails past
   // either end, as Trino does, where DuckDB's answers NULL or counts from the end; NULL for a NULL
@@ -993,7 +1006,8 @@ export function typedRewrites(
   zonedCasts: ReadonlyMap<AstNode, string> = new Map(),
 ): boolean {
   const rewritable = (node: AstNode, type: string) =>
-    REWRITTEN_NODES.has(type) || (type === 'function' && functionCall(node)?.name === 'at_timezone');
+    REWRITTEN_NODES.has(type) ||
+    (type === 'function' && ['at_timezone', 'round'].includes(functionCall(node)?.name ?? ''));
   if (zonedCasts.size === 0 && !someNode(statement, rewritable)) return false;
   let changed = false;
   walkTyped(polyglot, statement, tables, (node, kind, typing) => {
@@ -1017,11 +1031,37 @@ export function typedRewrites(
         node.subscript.index,
       ]);
     }
-    if (kind === 'div') {
-      const floating = (operand: AstNode) => ['double', 'real'].includes(scalarOf(operand) ?? '');
-      if (!floating(node.div.left) && !floating(node.div.right)) return node;
+    if (kind === 'function' && functionCall(node)?.name === 'round') {
+      // DuckDB's round of a decimal takes the digits asked for as its scale; Trino's keeps the
+      // scale (decimal(p + 1, s); without digits, a decimal of scale 0).
+      const rounded = typing()?.typeOf(node);
+      const decimal =
+        rounded?.kind === 'scalar' && /^decimal\(\d+,\d+\)$/.test(rounded.name) ? rounded.name : undefined;
+      if (!decimal) return node;
       changed = true;
-      return instantiate(polyglot, `${HELPER_PREFIX}float_divide(__1, __2)`, [node.div.left, node.div.right]);
+      return instantiate(polyglot, `CAST(__1 AS ${decimal.toUpperCase()})`, [node]);
+    }
+    if (kind === 'div') {
+      const { left, right } = node.div;
+      const floating = (operand: AstNode) => ['double', 'real'].includes(scalarOf(operand) ?? '');
+      if (floating(left) || floating(right)) {
+        changed = true;
+        return instantiate(polyglot, `${HELPER_PREFIX}float_divide(__1, __2)`, [left, right]);
+      }
+      const quotient = decimalDivision(typing()?.typeOf(left), typing()?.typeOf(right));
+      if (!quotient) return node;
+      const { leftScale, rightScale, precision, scale } = quotient;
+      const shift = scale - leftScale + rightScale;
+      // 10^38 is past DuckDB's 128-bit integers: such a division stays DuckDB's (a double).
+      if (Math.max(leftScale, rightScale, shift) > 37) return node;
+      changed = true;
+      const power = (exponent: number) => `1${'0'.repeat(exponent)}`;
+      const unit = scale === 0 ? '1' : `0.${'0'.repeat(scale - 1)}1`;
+      return instantiate(
+        polyglot,
+        `CAST(${HELPER_PREFIX}decimal_divide(__1, __2, ${power(leftScale)}, ${power(rightScale)}, ${power(shift)}, ${unit}) AS DECIMAL(${precision}, ${scale}))`,
+        [left, right],
+      );
     }
     if (kind === 'add' || kind === 'sub') {
       const { left, right } = node[kind];

@@ -17,6 +17,7 @@ import {
   INTERVAL,
   isNumeric,
   numberLiteralType,
+  roundedType,
   VARBINARY,
   VARCHAR,
 } from './scalar-types';
@@ -296,6 +297,8 @@ export class Typing {
     if (!call) return undefined;
     if (Object.hasOwn(SCALAR_RESULTS, call.name)) return SCALAR_RESULTS[call.name];
     switch (call.name) {
+      case 'round':
+        return roundedType(call.args[0] && typeOf(call.args[0]), call.args.length > 1);
       case 'abs':
       case 'date_trunc': {
         const operand = call.args.at(-1) && typeOf(call.args.at(-1));
@@ -770,6 +773,14 @@ const BOOLEAN_NODES = new Set([
 
 /** Calls whose result type does not depend on their arguments. */
 const SCALAR_RESULTS: Readonly<Record<string, TrinoType>> = {
+  // Counts (aggregates, and ranks over a window) are bigint.
+  count: BIGINT,
+  count_if: BIGINT,
+  approx_distinct: BIGINT,
+  row_number: BIGINT,
+  rank: BIGINT,
+  dense_rank: BIGINT,
+  ntile: BIGINT,
   length: BIGINT,
   cardinality: BIGINT,
   lower: VARCHAR,

@@ -76,6 +76,48 @@ export function arithmeticType(
   }
 }
 
+/**
+ * A division Trino computes in decimal (one operand a decimal, the other a decimal or an integer):
+ * the operands' scales and the quotient's precision and scale (the quotient is rounded half away
+ * from zero to that scale: `1.0 / 3` is 0.3). Undefined for any other division.
+ */
+export function decimalDivision(
+  left: TrinoType | undefined,
+  right: TrinoType | undefined,
+): { leftScale: number; rightScale: number; precision: number; scale: number } | undefined {
+  const a = numeric(left);
+  const b = numeric(right);
+  if (
+    !a ||
+    !b ||
+    a.kind === 'float' ||
+    b.kind === 'float' ||
+    (a.kind === 'integer' && b.kind === 'integer')
+  ) {
+    return undefined;
+  }
+  const x = asDecimal(a);
+  const y = asDecimal(b);
+  return {
+    leftScale: x.s,
+    rightScale: y.s,
+    precision: Math.min(38, x.p + y.s + Math.max(0, y.s - x.s)),
+    scale: Math.max(x.s, y.s),
+  };
+}
+
+/**
+ * The type of round(x) (`digits` false) or round(x, d) of a number type: a decimal(p, s) rounds
+ * to decimal(p - s + min(1, s), 0), or keeps its scale with one more digit, decimal(p + 1, s)
+ * (Trino's MathFunctions); integers and floating types keep theirs.
+ */
+export function roundedType(operand: TrinoType | undefined, digits: boolean): TrinoType | undefined {
+  const n = numeric(operand);
+  if (!n) return undefined;
+  if (n.kind !== 'decimal') return operand;
+  return digits ? decimal(n.p + 1, n.s) : decimal(n.p - n.s + Math.min(1, n.s), 0);
+}
+
 function decimal(precision: number, scale: number): TrinoType {
   return scalar(`decimal(${Math.min(38, precision)},${Math.min(scale, 38)})`);
 }

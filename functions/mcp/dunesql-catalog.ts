@@ -264,12 +264,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       operator(
         '/',
         ['x + y', 'x - y', 'x * y', 'x / y', 'x % y', '-x'],
-        'Arithmetic. Integer division truncates (`7 / 2` is 3): divide by a double (`7 / 2e0`) or cast for a fraction. An integer or decimal divided by zero (`/`, `%`, mod) fails the query with "Division by zero": write `try(x / y)` or `x / nullif(y, 0)` for NULL instead.',
+        'Arithmetic. Integer division truncates (`7 / 2` is 3): divide by a double (`7 / 2e0`) or cast for a fraction. With a decimal operand (`1.0`) the quotient is a decimal of the larger scale, rounded: `1.0 / 3` is 0.3, `x * 100.0 / y` has one decimal place. An integer or decimal divided by zero (`/`, `%`, mod) fails the query with "Division by zero": write `try(x / y)` or `x / nullif(y, 0)` for NULL instead.',
         '7 / 2',
         '3',
         {
           localNote:
-            'a double divided by zero is ±Infinity (NaN for 0/0) locally too when the translator can tell it is a double (a column, literal, cast, sum, avg, min, max), else NULL; write x / nullif(y, 0) to get NULL on both.',
+            'a double divided by zero is ±Infinity (NaN for 0/0) locally too when the translator can tell it is a double (a column, literal, cast, sum, avg, min, max), else NULL; write x / nullif(y, 0) to get NULL on both. Likewise a decimal division keeps its scale locally where the translator can tell the operands’ types (columns, literals, casts, counts, sums of integers), else the local engine divides in double precision.',
         },
       ),
       trino('abs(x) → same type', 'Absolute value.', 'abs(-5)', '5'),
@@ -277,7 +277,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       trino('floor(x) → same type', 'Rounded down.', 'floor(-1.5e0)', '-2'),
       trino(
         ['round(x) → same type', 'round(x, d) → same type'],
-        'Rounded half away from zero, to d decimal places.',
+        'Rounded half away from zero, to d decimal places (a decimal keeps its scale: `round(1.235, 2)` is 1.240).',
         'round(2.345, 2)',
         '2.35',
       ),

@@ -80,6 +80,11 @@ dates. Each of these is refused before it runs (on Athena with "Cannot apply ope
 - \`current_date - interval '7' day\` (or \`date_add('day', -7, current_date)\`), not \`current_date - 7\`.
 - \`'#' || cast(rank as varchar)\`, not \`'#' || rank\`.
 
+Division keeps the operands' kind: \`7 / 2\` is 3 (integers), and a decimal literal such as
+\`1.0\` makes it a decimal division that keeps the larger scale of the two, rounded: \`1.0 / 3\`
+is 0.3 and \`count(*) * 100.0 / total\` has one decimal place. For a ratio, write a double:
+\`cast(x as double) / y\` or \`x * 1e0 / y\`.
+
 ## What differs on the local engine
 The local host runs DuneSQL through a translator to DuckDB. Where it differs from Trino/Athena:
 - \`uint256\`/\`int256\` are 128-bit locally (values from 2^128 fail with an error, never wrap);
