@@ -1,6 +1,7 @@
 import {
   columnName,
   containsAggregate,
+  findAll,
   functionCall,
   instantiate,
   mapFreeColumns,
@@ -982,7 +983,7 @@ const integerCast =
   };
 
 /** The nodes typedRewrites may rewrite (besides `at_timezone` calls): a statement without any is left alone. */
-const REWRITTEN_NODES = new Set(['div', 'add', 'sub', 'subscript', 'at_time_zone']);
+const REWRITTEN_NODES = new Set(['div', 'add', 'sub', 'subscript', 'at_time_zone', 'avg']);
 
 /**
  * Expressions whose DuckDB answer differs by their operands' types, as the tables' types and the
@@ -1010,6 +1011,8 @@ export function typedRewrites(
     (type === 'function' && ['at_timezone', 'round'].includes(functionCall(node)?.name ?? ''));
   if (zonedCasts.size === 0 && !someNode(statement, rewritable)) return false;
   let changed = false;
+  // Aggregates over a window: an OVER clause takes the aggregate itself, not an expression of it.
+  const windowed = new Set(findAll(statement, 'window_function').map((w) => w.window_function.this));
   walkTyped(polyglot, statement, tables, (node, kind, typing) => {
     const scalarOf = (operand: AstNode) => {
       const type = typing()?.typeOf(operand);
@@ -1030,6 +1033,30 @@ export function typedRewrites(
         node.subscript.this,
         node.subscript.index,
       ]);
+    }
+    const averaged =
+      kind === 'avg' ? node : kind === 'window_function' ? node.window_function.this : undefined;
+    if (nodeType(averaged) === 'avg' && (kind === 'window_function' || !windowed.has(node))) {
+      // Trino's avg of a decimal is a decimal of its type, rounded half away from zero; DuckDB's
+      // is a double. Its sum over its count (over the same window), divided as decimals.
+      const type = typing()?.typeOf(averaged);
+      const decimal = type?.kind === 'scalar' && /^decimal\((\d+),(\d+)\)$/.exec(type.name);
+      if (!decimal) return node;
+      changed = true;
+      const scale = Number(decimal[2]);
+      const distinct = averaged.avg.distinct ? 'DISTINCT ' : '';
+      const [sum, count] = ['sum', 'count'].map((aggregate) => {
+        const call = instantiate(polyglot, `${aggregate}(${distinct}__1)`, [averaged.avg.this]);
+        if (kind !== 'window_function') return call;
+        const window = structuredClone(node);
+        window.window_function.this = call;
+        return window;
+      });
+      return instantiate(
+        polyglot,
+        `CAST(${HELPER_PREFIX}decimal_divide(__1, __2, ${powerOfTen(scale)}, 1, 1, ${tenToMinus(scale)}) AS DECIMAL(${decimal[1]}, ${scale}))`,
+        [sum, count],
+      );
     }
     if (kind === 'function' && functionCall(node)?.name === 'round') {
       // DuckDB's round of a decimal takes the digits asked for as its scale; Trino's keeps the
@@ -1055,11 +1082,9 @@ export function typedRewrites(
       // 10^38 is past DuckDB's 128-bit integers: such a division stays DuckDB's (a double).
       if (Math.max(leftScale, rightScale, shift) > 37) return node;
       changed = true;
-      const power = (exponent: number) => `1${'0'.repeat(exponent)}`;
-      const unit = scale === 0 ? '1' : `0.${'0'.repeat(scale - 1)}1`;
       return instantiate(
         polyglot,
-        `CAST(${HELPER_PREFIX}decimal_divide(__1, __2, ${power(leftScale)}, ${power(rightScale)}, ${power(shift)}, ${unit}) AS DECIMAL(${precision}, ${scale}))`,
+        `CAST(${HELPER_PREFIX}decimal_divide(__1, __2, ${powerOfTen(leftScale)}, ${powerOfTen(rightScale)}, ${powerOfTen(shift)}, ${tenToMinus(scale)}) AS DECIMAL(${precision}, ${scale}))`,
         [left, right],
       );
     }
@@ -1078,6 +1103,10 @@ export function typedRewrites(
   });
   return changed;
 }
+
+/** 10 to the power of `exponent` as an integer literal, and 10 to its minus as a decimal one. */
+const powerOfTen = (exponent: number) => `1${'0'.repeat(exponent)}`;
+const tenToMinus = (exponent: number) => (exponent === 0 ? '1' : `0.${'0'.repeat(exponent - 1)}1`);
 
 /** The number a literal divisor is written as (`2`, `-2`, `(0)`), or undefined for any other node. */
 function numberLiteral(node: AstNode): string | undefined {

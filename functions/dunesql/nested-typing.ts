@@ -460,10 +460,14 @@ export class Typing {
       case 'sum':
       case 'avg': {
         // Trino: both keep a double or real; sum widens an integer to bigint, avg makes it a
-        // double. Decimals (and uint256) are left unknown.
+        // double; a decimal(p, s) sums to decimal(38, s) and averages to itself. uint256 is left
+        // unknown.
         const operand = call.args[0] && typeOf(call.args[0]);
         if (operand?.kind !== 'scalar') return undefined;
         if (operand.name === 'double' || operand.name === 'real') return operand;
+        const decimal = /^decimal\((\d+),(\d+)\)$/.exec(operand.name);
+        if (decimal)
+          return call.name === 'avg' ? operand : { kind: 'scalar', name: `decimal(38,${decimal[2]})` };
         if (!/^(tinyint|smallint|integer|int|bigint)$/.test(operand.name)) return undefined;
         return { kind: 'scalar', name: call.name === 'sum' ? 'bigint' : 'double' };
       }

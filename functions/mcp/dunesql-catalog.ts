@@ -1001,8 +1001,8 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         },
       ),
       trino(
-        'avg(x) → double',
-        'Mean of non-NULL values.',
+        'avg(x) → double; a decimal’s own type for a decimal',
+        'Mean of non-NULL values (of a decimal: rounded to its scale, `avg(1.5, 2.25)` of decimal(3,2) is 1.88).',
         'select avg(x) from (values 1, 2, 3, 4) as t (x)',
         '2.5',
       ),
