@@ -983,7 +983,7 @@ const integerCast =
   };
 
 /** The nodes typedRewrites may rewrite (besides `at_timezone` calls): a statement without any is left alone. */
-const REWRITTEN_NODES = new Set(['div', 'add', 'sub', 'subscript', 'at_time_zone', 'avg']);
+const REWRITTEN_NODES = new Set(['div', 'add', 'sub', 'subscript', 'at_time_zone', 'avg', 'concat']);
 
 /**
  * Expressions whose DuckDB answer differs by their operands' types, as the tables' types and the
@@ -1057,6 +1057,19 @@ export function typedRewrites(
         `CAST(${HELPER_PREFIX}decimal_divide(__1, __2, ${powerOfTen(scale)}, 1, 1, ${tenToMinus(scale)}) AS DECIMAL(${decimal[1]}, ${scale}))`,
         [sum, count],
       );
+    }
+    if (kind === 'concat') {
+      // Trino's `array || element` and `element || array` (DuckDB's || joins two lists only).
+      const [left, right] = [node.concat.left, node.concat.right].map((operand) => typing()?.typeOf(operand));
+      if (left?.kind === 'array' && right?.kind === 'scalar') {
+        changed = true;
+        return instantiate(polyglot, 'list_append(__1, __2)', [node.concat.left, node.concat.right]);
+      }
+      if (left?.kind === 'scalar' && right?.kind === 'array') {
+        changed = true;
+        return instantiate(polyglot, 'list_prepend(__1, __2)', [node.concat.left, node.concat.right]);
+      }
+      return node;
     }
     if (kind === 'function' && functionCall(node)?.name === 'round') {
       // DuckDB's round of a decimal takes the digits asked for as its scale; Trino's keeps the
