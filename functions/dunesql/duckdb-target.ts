@@ -1008,7 +1008,7 @@ export function typedRewrites(
 ): boolean {
   const rewritable = (node: AstNode, type: string) =>
     REWRITTEN_NODES.has(type) ||
-    (type === 'function' && ['at_timezone', 'round'].includes(functionCall(node)?.name ?? ''));
+    (type === 'function' && ['at_timezone', 'round', 'to_unixtime'].includes(functionCall(node)?.name ?? ''));
   if (zonedCasts.size === 0 && !someNode(statement, rewritable)) return false;
   let changed = false;
   // Aggregates over a window: an OVER clause takes the aggregate itself, not an expression of it.
@@ -1070,6 +1070,19 @@ export function typedRewrites(
         return instantiate(polyglot, 'list_prepend(__1, __2)', [node.concat.left, node.concat.right]);
       }
       return node;
+    }
+    if (kind === 'function' && functionCall(node)?.name === 'to_unixtime') {
+      // A timestamp moved to a zone is held as its wall-clock time there: its instant is that
+      // time read in the zone (an offset zone: less the offset), not read as UTC.
+      const zone = zoneOfExpression(node.function.args[0]);
+      if (zone === undefined) return node;
+      changed = true;
+      const minutes = offsetMinutes(zone);
+      const instant =
+        minutes === undefined
+          ? `timezone('${zone}', CAST(__1 AS TIMESTAMP))`
+          : `CAST(CAST(__1 AS TIMESTAMP) - to_minutes(${minutes}) AS TIMESTAMP WITH TIME ZONE)`;
+      return instantiate(polyglot, `to_unixtime(${instant})`, [node.function.args[0]]);
     }
     if (kind === 'function' && functionCall(node)?.name === 'round') {
       // DuckDB's round of a decimal takes the digits asked for as its scale; Trino's keeps the
@@ -1207,8 +1220,10 @@ const canonicalJson: Rule = (args, context) =>
 const AT_TIME_ZONE = '(CAST(__1 AS TIMESTAMP WITH TIME ZONE) AT TIME ZONE __2)';
 
 /** The minutes east of UTC of a zone written as Trino's offset (`+05:30`, `-08:00`), which DuckDB lacks. */
-function offsetMinutes(zone: AstNode): number | undefined {
-  const offset = /^([+-])(\d{2}):(\d{2})$/.exec(stringLiteral(zone) ?? '');
+function offsetMinutes(zone: AstNode | string): number | undefined {
+  const offset = /^([+-])(\d{2}):(\d{2})$/.exec(
+    (typeof zone === 'string' ? zone : stringLiteral(zone)) ?? '',
+  );
   if (!offset) return undefined;
   return (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
 }
