@@ -983,7 +983,17 @@ const integerCast =
   };
 
 /** The nodes typedRewrites may rewrite (besides `at_timezone` calls): a statement without any is left alone. */
-const REWRITTEN_NODES = new Set(['div', 'add', 'sub', 'subscript', 'at_time_zone', 'avg', 'concat']);
+const REWRITTEN_NODES = new Set([
+  'div',
+  'add',
+  'sub',
+  'mul',
+  'mod',
+  'subscript',
+  'at_time_zone',
+  'avg',
+  'concat',
+]);
 
 /**
  * Expressions whose DuckDB answer differs by their operands' types, as the tables' types and the
@@ -1101,6 +1111,8 @@ export function typedRewrites(
         changed = true;
         return instantiate(polyglot, `${HELPER_PREFIX}float_divide(__1, __2)`, [left, right]);
       }
+      // A uint256 or int256 divides as an integer in DuneSQL (the engine's own division).
+      if (wide(scalarOf(left)) || wide(scalarOf(right))) return node;
       const quotient = decimalDivision(typing()?.typeOf(left), typing()?.typeOf(right));
       if (!quotient) return node;
       const { leftScale, rightScale, precision, scale } = quotient;
@@ -1113,6 +1125,19 @@ export function typedRewrites(
         `CAST(${HELPER_PREFIX}decimal_divide(__1, __2, ${powerOfTen(leftScale)}, ${powerOfTen(rightScale)}, ${powerOfTen(shift)}, ${tenToMinus(scale)}) AS DECIMAL(${precision}, ${scale}))`,
         [left, right],
       );
+    }
+    if (
+      ['add', 'sub', 'mul', 'mod'].includes(kind) &&
+      fractionalWith256Bits(scalarOf(node[kind].left), scalarOf(node[kind].right))
+    ) {
+      // DuneSQL: a uint256 or int256 with a decimal of non-zero scale, a real or a double is
+      // computed as doubles (DuckDB kept a decimal(38, s), which overflows past 10^(38 - s)).
+      changed = true;
+      const operator = { add: '+', sub: '-', mul: '*', mod: '%' }[kind as 'add'];
+      return instantiate(polyglot, `CAST(__1 AS DOUBLE) ${operator} CAST(__2 AS DOUBLE)`, [
+        node[kind].left,
+        node[kind].right,
+      ]);
     }
     if (kind === 'add' || kind === 'sub') {
       const { left, right } = node[kind];
@@ -1128,6 +1153,24 @@ export function typedRewrites(
     return node;
   });
   return changed;
+}
+
+/**
+ * A uint256 or int256, as the translator types them: the base tables are typed as Athena holds
+ * them, where both are decimal(38,0) (no base table has a decimal(38,0) of its own).
+ */
+const wide = (type: string | undefined) =>
+  type === 'uint256' || type === 'int256' || /^decimal\(38,\s*0\)$/.test(type ?? '');
+
+/**
+ * Whether one operand is a uint256 or int256 and the other a decimal of non-zero scale, a real or
+ * a double: DuneSQL computes such an operation in double (docs.dune.com, "Implicit Casting with
+ * numeric types").
+ */
+function fractionalWith256Bits(left: string | undefined, right: string | undefined): boolean {
+  const fractional = (type: string | undefined) =>
+    type === 'double' || type === 'real' || /^decimal\(\d+,\s*[1-9]\d*\)$/.test(type ?? '');
+  return (wide(left) && fractional(right)) || (fractional(left) && wide(right));
 }
 
 /** 10 to the power of `exponent` as an integer literal, and 10 to its minus as a decimal one. */

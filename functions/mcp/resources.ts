@@ -83,7 +83,8 @@ dates. Each of these is refused before it runs (on Athena with "Cannot apply ope
 Division keeps the operands' kind: \`7 / 2\` is 3 (integers), and a decimal literal such as
 \`1.0\` makes it a decimal division that keeps the larger scale of the two, rounded: \`1.0 / 3\`
 is 0.3 and \`count(*) * 100.0 / total\` has one decimal place. For a ratio, write a double:
-\`cast(x as double) / y\` or \`x * 1e0 / y\`.
+\`cast(x as double) / y\` or \`x * 1e0 / y\`. A uint256 amount divided by an integer truncates
+(\`amount / 1000000\`); divide by \`1e6\` or \`power(10, decimals)\` for a fraction.
 
 ## What differs on the local engine
 The local host runs DuneSQL through a translator to DuckDB. Where it differs from Trino/Athena:
