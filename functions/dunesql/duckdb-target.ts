@@ -18,7 +18,7 @@ import type { Polyglot, TableSchema } from './nested-typing';
 import { zoneName, zoneOfExpression } from './output-types';
 import type { AstNode } from './polyglot';
 import { type Rule, type RuleContext, type RuleSet, renameTo } from './rules';
-import { decimalDivision } from './scalar-types';
+import { decimalDivision, fractionalWithWideInteger, isWideInteger } from './scalar-types';
 
 /**
  * The local engine's side of DuneSQL: DuckDB macros for Dune's onchain functions and for Trino
@@ -1112,7 +1112,7 @@ export function typedRewrites(
         return instantiate(polyglot, `${HELPER_PREFIX}float_divide(__1, __2)`, [left, right]);
       }
       // A uint256 or int256 divides as an integer in DuneSQL (the engine's own division).
-      if (wide(scalarOf(left)) || wide(scalarOf(right))) return node;
+      if (isWideInteger(scalarOf(left)) || isWideInteger(scalarOf(right))) return node;
       const quotient = decimalDivision(typing()?.typeOf(left), typing()?.typeOf(right));
       if (!quotient) return node;
       const { leftScale, rightScale, precision, scale } = quotient;
@@ -1128,7 +1128,7 @@ export function typedRewrites(
     }
     if (
       ['add', 'sub', 'mul', 'mod'].includes(kind) &&
-      fractionalWith256Bits(scalarOf(node[kind].left), scalarOf(node[kind].right))
+      fractionalWithWideInteger(scalarOf(node[kind].left), scalarOf(node[kind].right))
     ) {
       // DuneSQL: a uint256 or int256 with a decimal of non-zero scale, a real or a double is
       // computed as doubles (DuckDB kept a decimal(38, s), which overflows past 10^(38 - s)).
@@ -1153,24 +1153,6 @@ export function typedRewrites(
     return node;
   });
   return changed;
-}
-
-/**
- * A uint256 or int256, as the translator types them: the base tables are typed as Athena holds
- * them, where both are decimal(38,0) (no base table has a decimal(38,0) of its own).
- */
-const wide = (type: string | undefined) =>
-  type === 'uint256' || type === 'int256' || /^decimal\(38,\s*0\)$/.test(type ?? '');
-
-/**
- * Whether one operand is a uint256 or int256 and the other a decimal of non-zero scale, a real or
- * a double: DuneSQL computes such an operation in double (docs.dune.com, "Implicit Casting with
- * numeric types").
- */
-function fractionalWith256Bits(left: string | undefined, right: string | undefined): boolean {
-  const fractional = (type: string | undefined) =>
-    type === 'double' || type === 'real' || /^decimal\(\d+,\s*[1-9]\d*\)$/.test(type ?? '');
-  return (wide(left) && fractional(right)) || (fractional(left) && wide(right));
 }
 
 /** 10 to the power of `exponent` as an integer literal, and 10 to its minus as a decimal one. */

@@ -118,6 +118,30 @@ export function roundedType(operand: TrinoType | undefined, digits: boolean): Tr
   return digits ? decimal(n.p + 1, n.s) : decimal(n.p - n.s + Math.min(1, n.s), 0);
 }
 
+/**
+ * A uint256 or int256 by the name the translator types it with: the base tables are typed as
+ * Athena holds them, where both are decimal(38,0) (no base table has a decimal(38,0) of its own).
+ */
+export const isWideInteger = (type: string | undefined) =>
+  type === 'uint256' || type === 'int256' || /^decimal\(38,\s*0\)$/.test(type ?? '');
+
+/**
+ * Whether one operand is a uint256 or int256 and the other a decimal of non-zero scale, a real or
+ * a double: DuneSQL computes such an operation in double (docs.dune.com, "Implicit Casting with
+ * numeric types").
+ */
+export function fractionalWithWideInteger(left: string | undefined, right: string | undefined): boolean {
+  const fractional = (type: string | undefined) =>
+    type === 'double' || type === 'real' || /^decimal\(\d+,\s*[1-9]\d*\)$/.test(type ?? '');
+  return (isWideInteger(left) && fractional(right)) || (fractional(left) && isWideInteger(right));
+}
+
+/** Whether a type divides as an integer with a uint256 or int256 (DuneSQL converts it to one). */
+export const isWholeNumber = (type: string | undefined) =>
+  isWideInteger(type) ||
+  /^(tinyint|smallint|integer|int|bigint)$/.test(type ?? '') ||
+  /^decimal\(\d+,\s*0\)$/.test(type ?? '');
+
 function decimal(precision: number, scale: number): TrinoType {
   return scalar(`decimal(${Math.min(38, precision)},${Math.min(scale, 38)})`);
 }

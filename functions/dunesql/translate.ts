@@ -3,6 +3,7 @@ import { filtersIntoInputs } from './aggregate-filters';
 import { findAll, functionCall, instantiate, nodeType, rewrite } from './ast';
 import { ATHENA_RULES, ATHENA_TYPES, textColumnAs } from './athena-target';
 import { varbinaryCastsAsHex } from './athena-varbinary-casts';
+import { wideIntegerArithmetic } from './athena-wide-integers';
 import {
   DUCKDB_RULES,
   DUCKDB_TYPES,
@@ -282,6 +283,7 @@ export async function translate(
 
   if (target === 'athena') {
     changed = varbinaryCastsAsHex(polyglot, statement, options.tables ?? []) || changed;
+    changed = wideIntegerArithmetic(polyglot, statement, options.tables ?? []) || changed;
   }
   const nestedColumns =
     target === 'athena' && options.tables ? nestedOutputsAsJson(polyglot, statement, options.tables) : [];

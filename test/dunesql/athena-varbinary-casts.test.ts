@@ -7,9 +7,10 @@ import { DUCKDB_SESSION_SETUP, translate } from '../../functions/dunesql';
 import { registerDuneFunctions } from '../../functions/local/engine/dune-functions';
 
 /**
- * DuneSQL's cast of varbinary to varchar (`0x` and lowercase hex) does not exist in Athena's Trino:
- * the Athena translation writes it as `'0x' || lower(to_hex(x))` wherever the operand is known to
- * be varbinary, and leaves every other cast alone.
+ * The Athena translation's typed rewrites. DuneSQL's cast of varbinary to varchar (`0x` and
+ * lowercase hex) does not exist in Athena's Trino: it is written as `'0x' || lower(to_hex(x))`
+ * wherever the operand is known to be varbinary, and every other cast is left alone. And uint256
+ * and int256, decimal(38,0) on Athena, compute as DuneSQL computes them (athena-wide-integers.ts).
  */
 const TABLES = athenaTableSchemas(BASE_TABLES);
 
@@ -116,5 +117,37 @@ describe('casts of varbinary to varchar on Athena', () => {
       connection.closeSync();
       instance.closeSync();
     }
+  });
+});
+
+describe('uint256 and int256 arithmetic on Athena', () => {
+  it.each([
+    // A decimal division would round half up; DuneSQL's uint256 division truncates.
+    ['select value / 1000000 as v from ethereum.transactions', '((value - value % 1000000) / 1000000) AS v'],
+    [
+      'select sum(value) / count(*) as v from ethereum.transactions',
+      '((SUM(value) - SUM(value) % COUNT(*)) / COUNT(*)) AS v',
+    ],
+    [
+      'select cast(x as uint256) / 3 as v from (values 7) as t (x)',
+      '((CAST(x AS DECIMAL(38, 0)) - CAST(x AS DECIMAL(38, 0)) % 3) / 3) AS v',
+    ],
+    // With a fraction, a double (a decimal(38, 1) would overflow past 10^37).
+    [
+      'select value * 1.5 as v from ethereum.transactions',
+      'CAST(value AS DOUBLE) * CAST(1.5 AS DOUBLE) AS v',
+    ],
+    [
+      'select 0.5 + value as v from ethereum.transactions',
+      'CAST(0.5 AS DOUBLE) + CAST(value AS DOUBLE) AS v',
+    ],
+  ])('%s', async (sql, expected) => {
+    expect(await athena(sql)).toContain(expected);
+  });
+
+  it('leaves other numbers, and operands of unknown type, to Trino', async () => {
+    const sql =
+      'select fee / input_value as a, value * 2 as b, gas_used / 2 as c, x / 2 as d from bitcoin.transactions, ethereum.transactions, (values 1) as t (x)';
+    expect(await athena(sql)).toBe(sql);
   });
 });
