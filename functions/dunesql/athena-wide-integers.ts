@@ -15,7 +15,22 @@ import type { Polyglot, TableSchema } from './nested-typing';
 import type { AstNode } from './polyglot';
 import { fractionalWithWideInteger, isWholeNumber, isWideInteger } from './scalar-types';
 
-const OPERATORS: Record<string, string> = { add: '+', sub: '-', mul: '*', div: '/', mod: '%' };
+/** The arithmetic node types and their operators. */
+export const WIDE_INTEGER_OPERATORS: Readonly<Record<string, string>> = {
+  add: '+',
+  sub: '-',
+  mul: '*',
+  div: '/',
+  mod: '%',
+};
+
+/** The arithmetic node `node` of type `kind`, computed on its operands as doubles. */
+export function inDouble(polyglot: Polyglot, node: AstNode, kind: string): AstNode {
+  return instantiate(polyglot, `CAST(__1 AS DOUBLE) ${WIDE_INTEGER_OPERATORS[kind]} CAST(__2 AS DOUBLE)`, [
+    node[kind].left,
+    node[kind].right,
+  ]);
+}
 
 /** Rewrites, in place, the statement's arithmetic of uint256 and int256; true if it changed any. */
 export function wideIntegerArithmetic(
@@ -23,10 +38,10 @@ export function wideIntegerArithmetic(
   statement: AstNode,
   tables: readonly TableSchema[],
 ): boolean {
-  if (!someNode(statement, (_node, type) => Object.hasOwn(OPERATORS, type))) return false;
+  if (!someNode(statement, (_node, type) => Object.hasOwn(WIDE_INTEGER_OPERATORS, type))) return false;
   let changed = false;
   walkTyped(polyglot, statement, tables, (node, kind, typing) => {
-    if (!Object.hasOwn(OPERATORS, kind)) return node;
+    if (!Object.hasOwn(WIDE_INTEGER_OPERATORS, kind)) return node;
     const { left, right } = node[kind];
     const scalarOf = (operand: AstNode) => {
       const type = typing()?.typeOf(operand);
@@ -35,10 +50,7 @@ export function wideIntegerArithmetic(
     const [leftType, rightType] = [scalarOf(left), scalarOf(right)];
     if (fractionalWithWideInteger(leftType, rightType)) {
       changed = true;
-      return instantiate(polyglot, `CAST(__1 AS DOUBLE) ${OPERATORS[kind]} CAST(__2 AS DOUBLE)`, [
-        left,
-        right,
-      ]);
+      return inDouble(polyglot, node, kind);
     }
     const wideDivision =
       kind === 'div' &&

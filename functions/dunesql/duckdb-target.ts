@@ -1,24 +1,11 @@
-import {
-  columnName,
-  containsAggregate,
-  findAll,
-  functionCall,
-  instantiate,
-  mapFreeColumns,
-  nodeType,
-  someNode,
-  stringLiteral,
-} from './ast';
-import { walkTyped } from './athena-varbinary-casts';
+import { columnName, containsAggregate, functionCall, mapFreeColumns, nodeType, stringLiteral } from './ast';
 import { chainUtilityRules } from './chain-utility-functions';
 import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
 import { quoteIdentifier } from './nested-json';
-import type { Polyglot, TableSchema } from './nested-typing';
-import { zoneName, zoneOfExpression } from './output-types';
+import { zoneName } from './output-types';
 import type { AstNode } from './polyglot';
 import { type Rule, type RuleContext, type RuleSet, renameTo } from './rules';
-import { decimalDivision, fractionalWithWideInteger, isWideInteger } from './scalar-types';
 
 /**
  * The local engine's side of DuneSQL: DuckDB macros for Dune's onchain functions and for Trino
@@ -982,183 +969,6 @@ const integerCast =
     );
   };
 
-/** The nodes typedRewrites may rewrite (besides `at_timezone` calls): a statement without any is left alone. */
-const REWRITTEN_NODES = new Set([
-  'div',
-  'add',
-  'sub',
-  'mul',
-  'mod',
-  'subscript',
-  'at_time_zone',
-  'avg',
-  'concat',
-]);
-
-/**
- * Expressions whose DuckDB answer differs by their operands' types, as the tables' types and the
- * expression tell (left alone where the translator cannot tell):
- * - a division Trino computes in floating point (a double or real operand): by zero ±Infinity, or
- *   NaN for 0/0, where DuckDB (dividing integers as integers) answers NULL; a division of types
- *   the translator cannot tell is left to the rule below, which keeps DuckDB's NULL;
- * - a date plus or minus an interval, either typed (a literal, a derived table's or a view's
- *   column; the interval may come first in a sum): a date in Trino, a timestamp in DuckDB. The
- *   `add`/`sub` rule below also catches an interval literal after an operand of unknown type;
- * - an array's subscript `a[n]`: Trino fails past either end, DuckDB answers NULL (or counts back
- *   from the end for a negative n); `array_at` fails with Trino's messages;
- * - a map's subscript `m[k]`: Trino fails for a missing key, DuckDB answers NULL (`map_at`);
- * - a timestamp moved to a zone cast to varchar: Trino writes the zone after it.
- */
-export function typedRewrites(
-  polyglot: Polyglot,
-  statement: AstNode,
-  tables: readonly TableSchema[],
-  /** Casts to varchar of a zone-moved timestamp read through a column, with its zone (output-types.ts). */
-  zonedCasts: ReadonlyMap<AstNode, string> = new Map(),
-): boolean {
-  const rewritable = (node: AstNode, type: string) =>
-    REWRITTEN_NODES.has(type) ||
-    (type === 'function' && ['at_timezone', 'round', 'to_unixtime'].includes(functionCall(node)?.name ?? ''));
-  if (zonedCasts.size === 0 && !someNode(statement, rewritable)) return false;
-  let changed = false;
-  // Aggregates over a window: an OVER clause takes the aggregate itself, not an expression of it.
-  const windowed = new Set(findAll(statement, 'window_function').map((w) => w.window_function.this));
-  walkTyped(polyglot, statement, tables, (node, kind, typing) => {
-    const scalarOf = (operand: AstNode) => {
-      const type = typing()?.typeOf(operand);
-      return type?.kind === 'scalar' ? type.name : undefined;
-    };
-    if ((kind === 'cast' || kind === 'try_cast') && node[kind].to?.data_type === 'var_char') {
-      // Trino writes a timestamp with time zone with its zone; the result would say UTC.
-      const zone = zonedCasts.get(node) ?? zoneOfExpression(node[kind].this);
-      if (zone === undefined) return node;
-      changed = true;
-      return instantiate(polyglot, `strftime(__1, '%Y-%m-%d %H:%M:%S.%g ${zone}')`, [node[kind].this]);
-    }
-    if (kind === 'subscript') {
-      const container = typing()?.typeOf(node.subscript.this)?.kind;
-      if (container !== 'array' && container !== 'map') return node;
-      changed = true;
-      return instantiate(polyglot, `${HELPER_PREFIX}${container}_at(__1, __2)`, [
-        node.subscript.this,
-        node.subscript.index,
-      ]);
-    }
-    const averaged =
-      kind === 'avg' ? node : kind === 'window_function' ? node.window_function.this : undefined;
-    if (nodeType(averaged) === 'avg' && (kind === 'window_function' || !windowed.has(node))) {
-      // Trino's avg of a decimal is a decimal of its type, rounded half away from zero; DuckDB's
-      // is a double. Its sum over its count (over the same window), divided as decimals.
-      const type = typing()?.typeOf(averaged);
-      const decimal = type?.kind === 'scalar' && /^decimal\((\d+),(\d+)\)$/.exec(type.name);
-      if (!decimal) return node;
-      changed = true;
-      const scale = Number(decimal[2]);
-      const distinct = averaged.avg.distinct ? 'DISTINCT ' : '';
-      const [sum, count] = ['sum', 'count'].map((aggregate) => {
-        const call = instantiate(polyglot, `${aggregate}(${distinct}__1)`, [averaged.avg.this]);
-        if (kind !== 'window_function') return call;
-        const window = structuredClone(node);
-        window.window_function.this = call;
-        return window;
-      });
-      return instantiate(
-        polyglot,
-        `CAST(${HELPER_PREFIX}decimal_divide(__1, __2, ${powerOfTen(scale)}, 1, 1, ${tenToMinus(scale)}) AS DECIMAL(${decimal[1]}, ${scale}))`,
-        [sum, count],
-      );
-    }
-    if (kind === 'concat') {
-      // Trino's `array || element` and `element || array` (DuckDB's || joins two lists only).
-      const [left, right] = [node.concat.left, node.concat.right].map((operand) => typing()?.typeOf(operand));
-      if (left?.kind === 'array' && right?.kind === 'scalar') {
-        changed = true;
-        return instantiate(polyglot, 'list_append(__1, __2)', [node.concat.left, node.concat.right]);
-      }
-      if (left?.kind === 'scalar' && right?.kind === 'array') {
-        changed = true;
-        return instantiate(polyglot, 'list_prepend(__1, __2)', [node.concat.left, node.concat.right]);
-      }
-      return node;
-    }
-    if (kind === 'function' && functionCall(node)?.name === 'to_unixtime') {
-      // A timestamp moved to a zone is held as its wall-clock time there: its instant is that
-      // time read in the zone (an offset zone: less the offset), not read as UTC.
-      const zone = zoneOfExpression(node.function.args[0]);
-      if (zone === undefined) return node;
-      changed = true;
-      const minutes = offsetMinutes(zone);
-      const instant =
-        minutes === undefined
-          ? `timezone('${zone}', CAST(__1 AS TIMESTAMP))`
-          : `CAST(CAST(__1 AS TIMESTAMP) - to_minutes(${minutes}) AS TIMESTAMP WITH TIME ZONE)`;
-      return instantiate(polyglot, `to_unixtime(${instant})`, [node.function.args[0]]);
-    }
-    if (kind === 'function' && functionCall(node)?.name === 'round') {
-      // DuckDB's round of a decimal takes the digits asked for as its scale; Trino's keeps the
-      // scale (decimal(p + 1, s); without digits, a decimal of scale 0).
-      const rounded = typing()?.typeOf(node);
-      const decimal =
-        rounded?.kind === 'scalar' && /^decimal\(\d+,\d+\)$/.test(rounded.name) ? rounded.name : undefined;
-      if (!decimal) return node;
-      changed = true;
-      return instantiate(polyglot, `CAST(__1 AS ${decimal.toUpperCase()})`, [node]);
-    }
-    if (kind === 'div') {
-      const { left, right } = node.div;
-      const floating = (operand: AstNode) => ['double', 'real'].includes(scalarOf(operand) ?? '');
-      if (floating(left) || floating(right)) {
-        changed = true;
-        return instantiate(polyglot, `${HELPER_PREFIX}float_divide(__1, __2)`, [left, right]);
-      }
-      // A uint256 or int256 divides as an integer in DuneSQL (the engine's own division).
-      if (isWideInteger(scalarOf(left)) || isWideInteger(scalarOf(right))) return node;
-      const quotient = decimalDivision(typing()?.typeOf(left), typing()?.typeOf(right));
-      if (!quotient) return node;
-      const { leftScale, rightScale, precision, scale } = quotient;
-      const shift = scale - leftScale + rightScale;
-      // 10^38 is past DuckDB's 128-bit integers: such a division stays DuckDB's (a double).
-      if (Math.max(leftScale, rightScale, shift) > 37) return node;
-      changed = true;
-      return instantiate(
-        polyglot,
-        `CAST(${HELPER_PREFIX}decimal_divide(__1, __2, ${powerOfTen(leftScale)}, ${powerOfTen(rightScale)}, ${powerOfTen(shift)}, ${tenToMinus(scale)}) AS DECIMAL(${precision}, ${scale}))`,
-        [left, right],
-      );
-    }
-    if (
-      ['add', 'sub', 'mul', 'mod'].includes(kind) &&
-      fractionalWithWideInteger(scalarOf(node[kind].left), scalarOf(node[kind].right))
-    ) {
-      // DuneSQL: a uint256 or int256 with a decimal of non-zero scale, a real or a double is
-      // computed as doubles (DuckDB kept a decimal(38, s), which overflows past 10^(38 - s)).
-      changed = true;
-      const operator = { add: '+', sub: '-', mul: '*', mod: '%' }[kind as 'add'];
-      return instantiate(polyglot, `CAST(__1 AS DOUBLE) ${operator} CAST(__2 AS DOUBLE)`, [
-        node[kind].left,
-        node[kind].right,
-      ]);
-    }
-    if (kind === 'add' || kind === 'sub') {
-      const { left, right } = node[kind];
-      const isInterval = (operand: AstNode) => scalarOf(operand)?.startsWith('interval') === true;
-      // interval + date is the same date (Trino has both orders of +).
-      const [date, interval] =
-        kind === 'add' && isInterval(left) && scalarOf(right) === 'date' ? [right, left] : [left, right];
-      if (scalarOf(date) !== 'date' || !isInterval(interval)) return node;
-      changed = true;
-      const helper = kind === 'add' ? 'date_plus' : 'date_minus';
-      return instantiate(polyglot, `${HELPER_PREFIX}${helper}(__1, __2)`, [date, interval]);
-    }
-    return node;
-  });
-  return changed;
-}
-
-/** 10 to the power of `exponent` as an integer literal, and 10 to its minus as a decimal one. */
-const powerOfTen = (exponent: number) => `1${'0'.repeat(exponent)}`;
-const tenToMinus = (exponent: number) => (exponent === 0 ? '1' : `0.${'0'.repeat(exponent - 1)}1`);
-
 /** The number a literal divisor is written as (`2`, `-2`, `(0)`), or undefined for any other node. */
 function numberLiteral(node: AstNode): string | undefined {
   const kind = nodeType(node);
@@ -1245,7 +1055,7 @@ const canonicalJson: Rule = (args, context) =>
 const AT_TIME_ZONE = '(CAST(__1 AS TIMESTAMP WITH TIME ZONE) AT TIME ZONE __2)';
 
 /** The minutes east of UTC of a zone written as Trino's offset (`+05:30`, `-08:00`), which DuckDB lacks. */
-function offsetMinutes(zone: AstNode | string): number | undefined {
+export function offsetMinutes(zone: AstNode | string): number | undefined {
   const offset = /^([+-])(\d{2}):(\d{2})$/.exec(
     (typeof zone === 'string' ? zone : stringLiteral(zone)) ?? '',
   );

@@ -9,7 +9,6 @@ import {
   DUCKDB_TYPES,
   HELPER_PREFIX,
   sessionSetupFor,
-  typedRewrites,
   userFacingMessage,
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
@@ -27,6 +26,7 @@ import {
   prepareSource,
   userOffset,
 } from './source-text';
+import { typedRewrites } from './typed-rewrites';
 
 /** Where translated DuneSQL runs: DuckDB on the local host, Trino on Athena. */
 export type TranslationTarget = 'duckdb' | 'athena';

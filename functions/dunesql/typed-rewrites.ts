@@ -1,0 +1,255 @@
+/**
+ * Rewrites for the local engine of expressions whose DuckDB answer differs from Trino's by their
+ * operands' types, as the tables' types and the expression tell (each is left alone where the
+ * translator cannot tell). One rewrite per construct, tried in order on every node, bottom-up.
+ */
+import { findAll, functionCall, instantiate, nodeType, someNode } from './ast';
+import { walkTyped } from './athena-varbinary-casts';
+import { inDouble, WIDE_INTEGER_OPERATORS } from './athena-wide-integers';
+import { HELPER_PREFIX, offsetMinutes } from './duckdb-target';
+import type { Polyglot, TableSchema, Typing } from './nested-typing';
+import { zoneOfExpression } from './output-types';
+import type { AstNode } from './polyglot';
+import { decimalDivision, fractionalWithWideInteger, isWideInteger } from './scalar-types';
+
+interface Visit {
+  polyglot: Polyglot;
+  node: AstNode;
+  kind: string;
+  typing: () => Typing | undefined;
+  /** The operand's scalar type name (`bigint`, `decimal(2,1)`), if it is a known scalar. */
+  scalarOf: (operand: AstNode) => string | undefined;
+  /** Casts to varchar of a zone-moved timestamp read through a column, with its zone. */
+  zonedCasts: ReadonlyMap<AstNode, string>;
+  /** Aggregates held by an OVER clause, which takes the aggregate itself, not an expression of it. */
+  windowed: ReadonlySet<AstNode>;
+}
+
+/** A rewrite: the node's replacement, or undefined to leave it to the next one. */
+type Rewrite = (visit: Visit) => AstNode | undefined;
+
+const template = (visit: Visit, sql: string, args: AstNode[]) => instantiate(visit.polyglot, sql, args);
+const decimalType = (type: ReturnType<Typing['typeOf']>) =>
+  type?.kind === 'scalar' ? /^decimal\((\d+),(\d+)\)$/.exec(type.name) : null;
+
+/** 10 to the power of `exponent` as an integer literal, and 10 to its minus as a decimal one. */
+const powerOfTen = (exponent: number) => `1${'0'.repeat(exponent)}`;
+const tenToMinus = (exponent: number) => (exponent === 0 ? '1' : `0.${'0'.repeat(exponent - 1)}1`);
+
+/** A timestamp moved to a zone, cast to varchar: Trino writes the zone after it (DuckDB: UTC). */
+const zonedTimestampText: Rewrite = ({ node, kind, zonedCasts, ...visit }) => {
+  if ((kind !== 'cast' && kind !== 'try_cast') || node[kind].to?.data_type !== 'var_char') return undefined;
+  const zone = zonedCasts.get(node) ?? zoneOfExpression(node[kind].this);
+  if (zone === undefined) return undefined;
+  return template({ node, kind, zonedCasts, ...visit }, `strftime(__1, '%Y-%m-%d %H:%M:%S.%g ${zone}')`, [
+    node[kind].this,
+  ]);
+};
+
+/**
+ * `a[n]` of an array fails past either end in Trino, where DuckDB answers NULL (or counts back
+ * from the end); `m[k]` of a map fails for a missing key, where DuckDB answers NULL.
+ */
+const checkedSubscript: Rewrite = (visit) => {
+  if (visit.kind !== 'subscript') return undefined;
+  const container = visit.typing()?.typeOf(visit.node.subscript.this)?.kind;
+  if (container !== 'array' && container !== 'map') return undefined;
+  return template(visit, `${HELPER_PREFIX}${container}_at(__1, __2)`, [
+    visit.node.subscript.this,
+    visit.node.subscript.index,
+  ]);
+};
+
+/**
+ * avg of a decimal is a decimal of its type in Trino, rounded half away from zero; DuckDB's is a
+ * double. Its sum over its count (over the same window), divided as decimals.
+ */
+const decimalAverage: Rewrite = (visit) => {
+  const { node, kind } = visit;
+  const averaged = kind === 'avg' ? node : kind === 'window_function' ? node.window_function.this : undefined;
+  if (nodeType(averaged) !== 'avg' || (kind === 'avg' && visit.windowed.has(node))) return undefined;
+  const decimal = decimalType(visit.typing()?.typeOf(averaged));
+  if (!decimal) return undefined;
+  const scale = Number(decimal[2]);
+  const distinct = averaged.avg.distinct ? 'DISTINCT ' : '';
+  const [sum, count] = ['sum', 'count'].map((aggregate) => {
+    const call = template(visit, `${aggregate}(${distinct}__1)`, [averaged.avg.this]);
+    if (kind !== 'window_function') return call;
+    const window = structuredClone(node);
+    window.window_function.this = call;
+    return window;
+  });
+  return template(
+    visit,
+    `CAST(${HELPER_PREFIX}decimal_divide(__1, __2, ${powerOfTen(scale)}, 1, 1, ${tenToMinus(scale)}) AS DECIMAL(${decimal[1]}, ${scale}))`,
+    [sum, count],
+  );
+};
+
+/** Trino's `array || element` and `element || array` (DuckDB's || joins two lists only). */
+const arrayAndElement: Rewrite = (visit) => {
+  if (visit.kind !== 'concat') return undefined;
+  const { left, right } = visit.node.concat;
+  const [leftType, rightType] = [left, right].map((operand) => visit.typing()?.typeOf(operand)?.kind);
+  if (leftType === 'array' && rightType === 'scalar')
+    return template(visit, 'list_append(__1, __2)', [left, right]);
+  if (leftType === 'scalar' && rightType === 'array')
+    return template(visit, 'list_prepend(__1, __2)', [left, right]);
+  return undefined;
+};
+
+/**
+ * to_unixtime of a timestamp moved to a zone: it is held as its wall-clock time there, so its
+ * instant is that time read in the zone (an offset zone: less the offset), not read as UTC.
+ */
+const zonedUnixTime: Rewrite = (visit) => {
+  if (visit.kind !== 'function' || functionCall(visit.node)?.name !== 'to_unixtime') return undefined;
+  const [timestamp] = visit.node.function.args;
+  const zone = zoneOfExpression(timestamp);
+  if (zone === undefined) return undefined;
+  const minutes = offsetMinutes(zone);
+  const instant =
+    minutes === undefined
+      ? `timezone('${zone}', CAST(__1 AS TIMESTAMP))`
+      : `CAST(CAST(__1 AS TIMESTAMP) - to_minutes(${minutes}) AS TIMESTAMP WITH TIME ZONE)`;
+  return template(visit, `to_unixtime(${instant})`, [timestamp]);
+};
+
+/**
+ * round of a decimal keeps its scale in Trino (decimal(p + 1, s); without digits, a decimal of
+ * scale 0); DuckDB's takes the digits asked for as the scale.
+ */
+const decimalRound: Rewrite = (visit) => {
+  if (visit.kind !== 'function' || functionCall(visit.node)?.name !== 'round') return undefined;
+  const rounded = visit.typing()?.typeOf(visit.node);
+  if (!decimalType(rounded) || rounded?.kind !== 'scalar') return undefined;
+  return template(visit, `CAST(__1 AS ${rounded.name.toUpperCase()})`, [visit.node]);
+};
+
+/**
+ * A division Trino computes in floating point (a double or real operand): by zero ±Infinity, or
+ * NaN for 0/0, where DuckDB (dividing integers as integers) answers NULL. A division of types the
+ * translator cannot tell is left to the `div` rule, which keeps DuckDB's NULL.
+ */
+const floatingDivision: Rewrite = (visit) => {
+  if (visit.kind !== 'div') return undefined;
+  const { left, right } = visit.node.div;
+  const floating = (operand: AstNode) => ['double', 'real'].includes(visit.scalarOf(operand) ?? '');
+  if (!floating(left) && !floating(right)) return undefined;
+  return template(visit, `${HELPER_PREFIX}float_divide(__1, __2)`, [left, right]);
+};
+
+/**
+ * A division with a decimal operand is Trino's decimal division: the larger scale, rounded half
+ * away from zero (`1.0 / 3` is 0.3); DuckDB's is a double. A uint256 or int256 divides as an
+ * integer in DuneSQL (DuckDB's own division of the 128-bit integers holding them).
+ */
+const decimalQuotient: Rewrite = (visit) => {
+  if (visit.kind !== 'div') return undefined;
+  const { left, right } = visit.node.div;
+  if (isWideInteger(visit.scalarOf(left)) || isWideInteger(visit.scalarOf(right))) return undefined;
+  const quotient = decimalDivision(visit.typing()?.typeOf(left), visit.typing()?.typeOf(right));
+  if (!quotient) return undefined;
+  const { leftScale, rightScale, precision, scale } = quotient;
+  const shift = scale - leftScale + rightScale;
+  // 10^38 is past DuckDB's 128-bit integers: such a division stays DuckDB's (a double).
+  if (Math.max(leftScale, rightScale, shift) > 37) return undefined;
+  return template(
+    visit,
+    `CAST(${HELPER_PREFIX}decimal_divide(__1, __2, ${powerOfTen(leftScale)}, ${powerOfTen(rightScale)}, ${powerOfTen(shift)}, ${tenToMinus(scale)}) AS DECIMAL(${precision}, ${scale}))`,
+    [left, right],
+  );
+};
+
+/**
+ * DuneSQL computes a uint256 or int256 with a decimal of non-zero scale, a real or a double as
+ * doubles; DuckDB kept a decimal(38, s), which overflows past 10^(38 - s).
+ */
+const fractionOfWideInteger: Rewrite = (visit) => {
+  const { node, kind } = visit;
+  if (kind === 'div' || !Object.hasOwn(WIDE_INTEGER_OPERATORS, kind)) return undefined;
+  if (!fractionalWithWideInteger(visit.scalarOf(node[kind].left), visit.scalarOf(node[kind].right)))
+    return undefined;
+  return inDouble(visit.polyglot, node, kind);
+};
+
+/**
+ * A date plus or minus an interval, either typed (a literal, a derived table's or a view's column;
+ * the interval may come first in a sum): a date in Trino, a timestamp in DuckDB. The `add`/`sub`
+ * rule also catches an interval literal after an operand of unknown type.
+ */
+const dateArithmetic: Rewrite = (visit) => {
+  const { node, kind, scalarOf } = visit;
+  if (kind !== 'add' && kind !== 'sub') return undefined;
+  const { left, right } = node[kind];
+  const isInterval = (operand: AstNode) => scalarOf(operand)?.startsWith('interval') === true;
+  // interval + date is the same date (Trino has both orders of +).
+  const [date, interval] =
+    kind === 'add' && isInterval(left) && scalarOf(right) === 'date' ? [right, left] : [left, right];
+  if (scalarOf(date) !== 'date' || !isInterval(interval)) return undefined;
+  return template(visit, `${HELPER_PREFIX}${kind === 'add' ? 'date_plus' : 'date_minus'}(__1, __2)`, [
+    date,
+    interval,
+  ]);
+};
+
+const REWRITES: readonly Rewrite[] = [
+  zonedTimestampText,
+  checkedSubscript,
+  decimalAverage,
+  arrayAndElement,
+  zonedUnixTime,
+  decimalRound,
+  floatingDivision,
+  decimalQuotient,
+  fractionOfWideInteger,
+  dateArithmetic,
+];
+
+/**
+ * The node types and calls a rewrite above may change, or that move a timestamp to a zone (a cast
+ * of one to varchar): a statement without any is left alone.
+ */
+const REWRITTEN_NODES = new Set([
+  'div',
+  'add',
+  'sub',
+  'mul',
+  'mod',
+  'subscript',
+  'avg',
+  'concat',
+  'at_time_zone',
+]);
+const REWRITTEN_CALLS = new Set(['round', 'to_unixtime', 'at_timezone']);
+
+/** Applies the rewrites to the statement, in place; true if any changed it. */
+export function typedRewrites(
+  polyglot: Polyglot,
+  statement: AstNode,
+  tables: readonly TableSchema[],
+  /** Casts to varchar of a zone-moved timestamp read through a column, with its zone (output-types.ts). */
+  zonedCasts: ReadonlyMap<AstNode, string> = new Map(),
+): boolean {
+  const rewritable = (node: AstNode, type: string) =>
+    REWRITTEN_NODES.has(type) || (type === 'function' && REWRITTEN_CALLS.has(functionCall(node)?.name ?? ''));
+  if (zonedCasts.size === 0 && !someNode(statement, rewritable)) return false;
+  let changed = false;
+  const windowed = new Set(findAll(statement, 'window_function').map((w) => w.window_function.this));
+  walkTyped(polyglot, statement, tables, (node, kind, typing) => {
+    const scalarOf = (operand: AstNode) => {
+      const type = typing()?.typeOf(operand);
+      return type?.kind === 'scalar' ? type.name : undefined;
+    };
+    const visit: Visit = { polyglot, node, kind, typing, scalarOf, zonedCasts, windowed };
+    for (const rewrite of REWRITES) {
+      const replacement = rewrite(visit);
+      if (replacement) {
+        changed = true;
+        return replacement;
+      }
+    }
+    return node;
+  });
+  return changed;
+}
