@@ -278,9 +278,10 @@ const MACROS: Record<string, string> = {
   // Trino counts whole units elapsed (date_sub in DuckDB), not boundaries crossed (DuckDB date_diff).
   date_diff: `(unit, a, b) AS date_sub(unit, a, b)`,
   to_hex: `(b BLOB) AS hex(b)`,
-  // IEEE 754 division (typedRewrites): by zero ±Infinity by the zero's sign, NaN for 0/0. The
+  // IEEE 754 division (typed-rewrites.ts): by zero ±Infinity by the zero's sign, NaN for 0/0. The
   // infinities are reals, so a real quotient stays real (a double one stays double).
-  // Trino's decimal division (typedRewrites), exact: the operands as unscaled integers (fa, fb:
+  float_divide: `(a, b) AS CASE WHEN b = 0 THEN a * CASE WHEN signbit(CAST(b AS DOUBLE)) THEN CAST('-Infinity' AS FLOAT) ELSE CAST('Infinity' AS FLOAT) END ELSE a / b END`,
+  // Trino's decimal division (typed-rewrites.ts), exact: the operands as unscaled integers (fa, fb:
   // 10 to the power of each one's scale), the dividend shifted to the quotient's scale (shift),
   // divided and rounded half away from zero, then scaled back (unit: 10 to the minus scale).
   // DuckDB would divide in double precision (1.0 / 3 gave 0.333…, Trino's is 0.3).
@@ -288,8 +289,7 @@ const MACROS: Record<string, string> = {
     'CAST(a * fa AS HUGEINT) * shift',
     `CASE WHEN CAST(b * fb AS HUGEINT) = 0 AND a IS NOT NULL THEN ${failAs('HUGEINT', "'Division by zero'")} ELSE CAST(b * fb AS HUGEINT) END`,
   )} AS DECIMAL(38, 0)) * unit`,
-  float_divide: `(a, b) AS CASE WHEN b = 0 THEN a * CASE WHEN signbit(CAST(b AS DOUBLE)) THEN CAST('-Infinity' AS FLOAT) ELSE CAST('Infinity' AS FLOAT) END ELSE a / b END`,
-  // Trino's `array[n]` (typedRewrites, where the translation knows it is an array) fails past
+  // Trino's `array[n]` (typed-rewrites.ts, where the translation knows it is an array) fails past
   // either end, as Trino does, where DuckDB's answers NULL or counts from the end; NULL for a NULL
   // array or index. The failure stands in for the index, so the element keeps its type.
   array_at:
@@ -297,7 +297,7 @@ const MACROS: Record<string, string> = {
     `WHEN i > len(a) THEN ${failAs('BIGINT', "'Array subscript must be less than or equal to array length: ' || i || ' > ' || len(a)")} ` +
     `WHEN i = 0 THEN ${failAs('BIGINT', "'SQL array indices start at 1'")} ` +
     `WHEN i < 0 THEN ${failAs('BIGINT', "'Array subscript is negative: ' || i")} ELSE i END]`,
-  // Trino's `map[key]` (typedRewrites, where the translation knows it is a map) fails for a key
+  // Trino's `map[key]` (typed-rewrites.ts, where the translation knows it is a map) fails for a key
   // the map lacks, naming the key, where DuckDB's answers NULL; NULL for a NULL map or key, and
   // for a key present with a NULL value. The failure indexes the map's values, so the result
   // keeps the value type.
