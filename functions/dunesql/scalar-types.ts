@@ -69,8 +69,10 @@ export function arithmeticType(
       return decimal(1 + s + Math.max(p1 - s1, p2 - s2), s);
     case 'mul':
       return decimal(p1 + p2, s1 + s2);
-    case 'div':
-      return decimal(p1 + s2 + Math.max(0, s2 - s1), s);
+    case 'div': {
+      const quotient = decimalDivision(left, right)!;
+      return decimal(quotient.precision, quotient.scale);
+    }
     case 'mod':
       return decimal(Math.min(p1 - s1, p2 - s2) + s, s);
   }
