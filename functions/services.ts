@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CachedApiKeys } from './accounts/api-key-cache';
 import { CreditStandingCache } from './accounts/credit-standing-cache';
+import { RateLimitCache } from './accounts/rate-limits';
 import { DynamoAccountCounters } from './aws/dynamo/account-limits-store';
 import { DynamoAccountStore } from './aws/dynamo/account-store';
 import { DynamoCatalogStatsStore } from './aws/dynamo/catalog-stats-store';
@@ -29,6 +30,7 @@ import type { McpEventLog } from './core/mcp-events';
 import type { OAuthStore } from './core/oauth';
 import type { PipelineState, PipelineStore } from './core/pipelines';
 import type { QueryStore } from './core/queries';
+import type { RateLimitSettings, RequestCounter } from './core/rate-limits';
 import type { RefreshScheduleRegistry } from './core/refresh-schedules';
 import type { SlotGate } from './core/slot-gate';
 import type { UploadFileStore, UploadStore } from './core/uploads';
@@ -70,6 +72,8 @@ export interface Services extends HostAdapters {
   oauth: OAuthStore;
   /** Idempotency-Key records of requests that start or create something. */
   idempotency: IdempotencyStore;
+  /** Accounts' own request rate limits (accounts/rate-limits.ts). */
+  rateLimits: RateLimitSettings;
   /** Uploaded tables' records (their rows are in `uploadFiles`). */
   uploads: UploadStore;
 }
@@ -81,6 +85,8 @@ export interface HostAdapters {
   orchestrator: Orchestrator;
   dependencyGate: DependencyGate;
   slotGate: SlotGate;
+  /** Where requests are counted against the rate limits: DynamoDB in AWS, memory locally. */
+  requestCounter: RequestCounter;
   sqlParser: SqlTableReferenceParser;
   schedules: RefreshScheduleRegistry;
   config: ExecutionConfig;
@@ -107,15 +113,17 @@ export interface StoreOptions {
    */
   soleWriter?: boolean;
   /**
-   * Where every credit limit another process sets is visible at once (the local host's
-   * credit-limits log): with it, with `soleWriter`, credit standings are kept in memory
-   * (accounts/credit-standing-cache.ts).
+   * Where every credit or rate limit another process sets is visible at once (the local host's
+   * account-limits log): with it, with `soleWriter`, credit standings are kept in memory
+   * (accounts/credit-standing-cache.ts) and accounts' rate limits until the next change.
    */
-  creditLimitChanges?: () => string;
+  accountLimitChanges?: () => string;
 }
 
 /** Key records are reused this long at most, even without a revocation. */
 const API_KEY_CACHE_MS = 60_000;
+/** An account's own rate limits are reused this long at most where changes are not logged (AWS). */
+const RATE_LIMITS_CACHE_MS = 60_000;
 
 /** Everything that talks to DynamoDB (dynalite locally) is the same code in both hosts. */
 export function createServices(
@@ -163,9 +171,15 @@ export function createServices(
     executionWatch: executions,
     limiter: counters,
     usage:
-      options.soleWriter && options.creditLimitChanges
-        ? new CreditStandingCache(counters, { capacity: 10_000, limitChanges: options.creditLimitChanges })
+      options.soleWriter && options.accountLimitChanges
+        ? new CreditStandingCache(counters, { capacity: 10_000, limitChanges: options.accountLimitChanges })
         : counters,
+    rateLimits: new RateLimitCache(counters, {
+      // Seen at once where every change is logged (the local host); else within a minute (AWS).
+      ttlMs: options.accountLimitChanges ? Number.POSITIVE_INFINITY : RATE_LIMITS_CACHE_MS,
+      capacity: 10_000,
+      ...(options.accountLimitChanges ? { changes: options.accountLimitChanges } : {}),
+    }),
     visualizations: new DynamoVisualizationStore(db, tableName),
     dashboards: new DynamoDashboardStore(db, tableName),
     idempotency: new DynamoIdempotencyStore(db, tableName),

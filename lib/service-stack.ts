@@ -117,6 +117,8 @@ export class ServiceStack extends Stack {
         data.grantReadItems(role);
         data.denyCredentialItems(role);
         queryEngine.grantReadResults(role);
+        // Authenticated reads count against the account's read budget (the public pages do not).
+        if (group === 'reader') data.grantRequestCounting(role);
         return;
       case 'writer':
         data.grantReadWriteItems(role);

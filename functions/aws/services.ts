@@ -22,6 +22,7 @@ import { athenaTableSchemas } from './catalog/glue-tables';
 import { GlueUploadTables } from './catalog/upload-tables';
 import { GlueViewVersions } from './catalog/view-versions';
 import { createDocumentClient } from './dynamo/client';
+import { DynamoRequestCounter } from './dynamo/request-counter';
 import { DynamoSlotWaiterStore } from './dynamo/slot-waiter-store';
 import { SERVICE_TABLE } from './dynamo/table-definitions';
 import { DynamoTaskTokenStore } from './dynamo/task-token-store';
@@ -116,6 +117,8 @@ export function createAwsServices(env: NodeJS.ProcessEnv = process.env): Service
       new DynamoTaskTokenStore(db, tableName),
     ),
     slotGate: new StepFunctionsSlotGate(new SFNClient({}), new DynamoSlotWaiterStore(db, tableName)),
+    // Every function of the stack counts into the same items.
+    requestCounter: new DynamoRequestCounter(db, tableName),
     sqlParser: new DuneSqlTableReferenceParser(),
     schedules:
       env.SCHEDULE_GROUP_NAME && env.SCHEDULER_ROLE_ARN && env.NODE_RUNNER_ARN

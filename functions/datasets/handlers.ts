@@ -33,6 +33,7 @@ export const getDataset = routeHandler(
 
 export const searchDatasets = routeHandler(
   {
+    rateClass: 'read',
     body: searchDatasetsBody,
     docs: { summary: 'Ranked search of the table catalog', response: datasetSearchResponse },
   },
@@ -46,6 +47,7 @@ export const searchDatasets = routeHandler(
 
 export const searchDatasetsByContract = routeHandler(
   {
+    rateClass: 'read',
     body: searchByContractBody,
     docs: { summary: "The decoded tables that hold a contract's events", response: contractSearchResponse },
   },

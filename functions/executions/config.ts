@@ -1,4 +1,5 @@
 import type { PerformanceTier } from '../core/engine';
+import { type PerMinute, parsePerMinute, type RateLimits } from '../core/rate-limits';
 import { DEFAULT_WEBHOOK_POLICY, type WebhookPolicy } from '../core/webhooks';
 
 /** Operating limits of executions; each host reads them from its environment. */
@@ -21,7 +22,12 @@ export interface ExecutionConfig {
   runnerResource: string;
   /** Which webhook URLs are accepted and how a notification is retried. */
   webhooks: WebhookPolicy;
+  /** Requests per minute and account, by class, when an account has no limits of its own. */
+  rateLimits: RateLimits;
 }
+
+/** The default request budgets per account and minute (Dune's Enterprise plan is 350+ and 1000+). */
+export const DEFAULT_RATE_LIMITS: RateLimits = { read: 1200, write: 300 };
 
 /**
  * The longest a run may last, with a margin: a run resolves what it reads (view versions, upload
@@ -41,6 +47,17 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return parsed;
 }
 
+function perMinuteFrom(env: NodeJS.ProcessEnv, name: string, fallback: PerMinute): PerMinute {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = parsePerMinute(value);
+  if (parsed === undefined || parsed === 'default')
+    throw new Error(
+      `${name} must be a whole number of requests per minute above 0, or "unlimited"; got "${value}".`,
+    );
+  return parsed;
+}
+
 export function executionConfigFromEnv(env: NodeJS.ProcessEnv, runnerResource: string): ExecutionConfig {
   const timeoutSeconds = numberFrom(env, 'QUERY_TIMEOUT_SECONDS', 1800);
   return {
@@ -56,5 +73,9 @@ export function executionConfigFromEnv(env: NodeJS.ProcessEnv, runnerResource: s
     maxSlotPolls: numberFrom(env, 'MAX_SLOT_POLLS', 900),
     runnerResource,
     webhooks: DEFAULT_WEBHOOK_POLICY,
+    rateLimits: {
+      read: perMinuteFrom(env, 'RATE_LIMIT_READS_PER_MINUTE', DEFAULT_RATE_LIMITS.read),
+      write: perMinuteFrom(env, 'RATE_LIMIT_WRITES_PER_MINUTE', DEFAULT_RATE_LIMITS.write),
+    },
   };
 }

@@ -71,6 +71,8 @@ export const getExecutionStatus = routeHandler(
 
 export const cancelExecution = routeHandler(
   {
+    // Dune counts a cancel among the reads: stopping a run is never what a budget should block.
+    rateClass: 'read',
     path: executionIdPath,
     docs: {
       summary: 'Cancel a pending or running execution',
@@ -150,7 +152,11 @@ function locationOf(event: APIGatewayProxyEvent): results.ResultsLocation {
 }
 
 export const getUsage = routeHandler(
-  { body: usageBody, docs: { summary: 'Credits and storage used', response: usageResponse } },
+  {
+    rateClass: 'read',
+    body: usageBody,
+    docs: { summary: 'Credits and storage used', response: usageResponse },
+  },
   async ({ services, account, body }) => usageResponseOf(await usageOf(services, account, body)),
 );
 

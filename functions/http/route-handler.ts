@@ -4,11 +4,13 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { ZodType, z } from 'zod';
+import { enforceRateLimit, RateLimitedError, rateLimitHeaders } from '../accounts/rate-limits';
 import { requestPrincipal } from '../auth/authorizer';
 import { API_KEY_QUERY_PARAMETER } from '../auth/credentials';
 import { challengeHeaders } from '../auth/refusal';
 import type { Account } from '../core/accounts';
 import { BadRequestError, PayloadTooLargeError } from '../core/errors';
+import type { RateClass } from '../core/rate-limits';
 import { formatZodError } from '../core/validation';
 import { getServices, type Services } from '../services';
 import { mapError } from './error-mapping';
@@ -38,6 +40,12 @@ export interface RouteSpec<
 > {
   /** `none` for the public routes of the route table; every other route needs credentials. */
   auth?: 'account' | 'none';
+  /**
+   * Which of the account's request budgets the route counts against (core/rate-limits.ts): by
+   * default `read` for GET, `write` for the rest. A POST that only reads (a search, a cancel as
+   * Dune counts it) says `read`.
+   */
+  rateClass?: RateClass;
   body?: B;
   query?: Q;
   path?: P;
@@ -75,7 +83,13 @@ type Infer<T> = T extends ZodType ? z.output<T> : undefined;
 /** What a route returns: its documented answer, or any JSON when it documents none, or an HttpResponse. */
 type Answer<R> = R extends ZodType ? z.output<R> | HttpResponse : unknown;
 
-type Internal = { account?: Account; services?: Services; requestId?: string };
+type Internal = {
+  account?: Account;
+  services?: Services;
+  requestId?: string;
+  /** The request's rate-limit headers, on every answer of the route, errors too. */
+  rateHeaders?: Record<string, string>;
+};
 
 /**
  * Builds a Lambda handler for one API Gateway route: header normalization, request id,
@@ -133,7 +147,7 @@ export function routeHandler<
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer())
-    .use(requestContextMiddleware(spec.auth ?? 'account'))
+    .use(requestContextMiddleware(spec.auth ?? 'account', spec.rateClass))
     .handler(base);
   // The OpenAPI document is generated from the very schemas the handler validates with.
   return Object.assign(handler, { routeSpec: spec as unknown as RouteSpec<ZodType, ZodType, ZodType> });
@@ -144,7 +158,9 @@ export type DocumentedHandler = { routeSpec: RouteSpec<ZodType, ZodType, ZodType
 
 function requestContextMiddleware(
   auth: 'account' | 'none',
+  rateClass: RateClass | undefined,
 ): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  const internalOf = (context: Context) => (context as Context & { internal?: Internal }).internal;
   return {
     before: async (request) => {
       const requestId = requestIdOf(request.event, request.context);
@@ -156,12 +172,28 @@ function requestContextMiddleware(
         const principal = await requestPrincipal(request.event);
         internal.account = principal.account;
         logger.appendKeys({ accountId: principal.account.accountId, via: principal.via });
+        const counted = rateClass ?? (request.event.httpMethod === 'GET' ? 'read' : 'write');
+        try {
+          internal.rateHeaders = rateLimitHeaders(
+            await enforceRateLimit(internal.services, principal.account.accountId, counted),
+          );
+        } catch (error) {
+          if (error instanceof RateLimitedError) internal.rateHeaders = rateLimitHeaders(error.verdict);
+          throw error;
+        }
+      }
+    },
+    after: async (request) => {
+      const rateHeaders = internalOf(request.context)?.rateHeaders;
+      if (rateHeaders && request.response) {
+        request.response = { ...request.response, headers: { ...rateHeaders, ...request.response.headers } };
       }
     },
     onError: async (request) => {
-      const internal = (request.context as Context & { internal?: Internal }).internal;
+      const internal = internalOf(request.context);
       const requestId = internal?.requestId ?? requestIdOf(request.event, request.context);
-      request.response = errorResponse(request.error, request.event, requestId);
+      const response = errorResponse(request.error, request.event, requestId);
+      request.response = { ...response, headers: { ...internal?.rateHeaders, ...response.headers } };
     },
   };
 }
@@ -180,7 +212,11 @@ export function errorResponse(
   if (mapped.expected)
     logger.info('request refused', { statusCode: mapped.statusCode, error: mapped.message });
   else logger.error('request failed', { error: error as Error });
-  const headers = { 'x-request-id': requestId, ...challengeHeaders(error, event) };
+  const headers = {
+    'x-request-id': requestId,
+    ...challengeHeaders(error, event),
+    ...(error instanceof RateLimitedError ? { 'retry-after': String(error.retryAfterSeconds) } : {}),
+  };
   return jsonResult(mapped.statusCode, { error: mapped.message }, headers);
 }
 

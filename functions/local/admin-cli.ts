@@ -13,10 +13,11 @@ import type { Account, AccountStore } from '../core/accounts';
 import type { UsageStore } from '../core/credits';
 import { ServiceError } from '../core/errors';
 import type { OAuthStore } from '../core/oauth';
+import { type PerMinute, parsePerMinute, type RateClass, type RateLimitSettings } from '../core/rate-limits';
 import { type SigningKeyStore, SigningKeys } from '../oauth/signing-keys';
 import { revokeClientAccess, setLogin } from '../oauth/use-cases';
 import { ensureTables, startDynalite } from './dynalite';
-import { recordCreditLimit, recordRevocation } from './key-revocations';
+import { recordAccountLimit, recordRevocation } from './key-revocations';
 import { FileSigningKeyStore } from './signing-key-file';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -28,6 +29,8 @@ Commands:
   list-accounts                                      list accounts
   list-keys --account <id|handle>                    list an account's keys (prefixes only)
   set-credit-limit --account <id|handle> --credits <n>   credit limit per billing period
+  set-rate-limit --account <id|handle> [--reads <n>] [--writes <n>]
+                                                     requests per minute (n, unlimited or default)
   set-login --account <id|handle> --email <email>    set the OAuth sign-in (password read from stdin)
   list-clients --account <id|handle>                 OAuth clients the account allowed, with their grants
   revoke-client --account <id|handle> --client <client_id>   end a client's access (refresh and access tokens)
@@ -45,6 +48,8 @@ const { values, positionals } = parseArgs({
     name: { type: 'string' },
     account: { type: 'string' },
     credits: { type: 'string' },
+    reads: { type: 'string' },
+    writes: { type: 'string' },
     email: { type: 'string' },
     client: { type: 'string' },
     'secret-id': { type: 'string' },
@@ -73,7 +78,11 @@ try {
   await close();
 }
 
-async function run(accounts: AccountStore, counters: UsageStore, oauth: OAuthStore): Promise<void> {
+async function run(
+  accounts: AccountStore,
+  counters: UsageStore & RateLimitSettings,
+  oauth: OAuthStore,
+): Promise<void> {
   switch (command) {
     case 'create-account': {
       const account = await createAccount(accounts, { handle: required('handle'), name: values.name });
@@ -117,8 +126,38 @@ async function run(accounts: AccountStore, counters: UsageStore, oauth: OAuthSto
         fail('--credits must be a number >= 0');
       await counters.setCreditLimit(account.accountId, credits);
       // The running local host's credit standings see this at once (functions/local/key-revocations.ts).
-      if (!values.aws) await recordCreditLimit(resolve(values['data-dir']!), account.accountId, credits);
+      if (!values.aws)
+        await recordAccountLimit(resolve(values['data-dir']!), account.accountId, `credits ${credits}`);
       console.log(`Credit limit of ${account.handle}: ${credits} credits per billing period.`);
+      return;
+    }
+    case 'set-rate-limit': {
+      const account = await findAccount(accounts, required('account'));
+      const limits: Partial<Record<RateClass, PerMinute | 'default'>> = {};
+      for (const [option, rateClass] of [
+        ['reads', 'read'],
+        ['writes', 'write'],
+      ] as const) {
+        const given = values[option];
+        if (given === undefined) continue;
+        const limit = parsePerMinute(given);
+        if (limit === undefined)
+          fail(`--${option} must be a whole number above 0, "unlimited" or "default"; got "${given}"`);
+        limits[rateClass] = limit;
+      }
+      if (!Object.keys(limits).length) fail('set-rate-limit needs --reads, --writes or both');
+      await counters.setRateLimits(account.accountId, limits);
+      // The running local host sees this at once; a deployed stack within a minute.
+      if (!values.aws) {
+        const change = Object.entries(limits).map(([rateClass, limit]) => `${rateClass}-rate ${limit}`);
+        await recordAccountLimit(resolve(values['data-dir']!), account.accountId, change.join(' '));
+      }
+      const current = await counters.getRateLimits(account.accountId);
+      const shown = (rateClass: RateClass) =>
+        current[rateClass] === undefined ? 'the default' : `${current[rateClass]}`;
+      console.log(
+        `Rate limits of ${account.handle}: reads ${shown('read')}, writes ${shown('write')} per minute.`,
+      );
       return;
     }
     case 'set-login': {
@@ -187,7 +226,7 @@ function fail(message: string): never {
  */
 async function openStore(): Promise<{
   store: AccountStore;
-  counters: UsageStore;
+  counters: UsageStore & RateLimitSettings;
   oauth: OAuthStore;
   close: () => Promise<void>;
 }> {

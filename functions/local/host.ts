@@ -19,9 +19,10 @@ import { DuckDbQueryEngine, type DuckDbQueryEngineOptions } from './engine/query
 import { removeRunLeftovers } from './engine/result-files';
 import { DuckDbResultStore } from './engine/result-store';
 import { startHttpServer } from './http-server';
-import { creditLimitStamp, revocationStamp } from './key-revocations';
+import { accountLimitStamp, revocationStamp } from './key-revocations';
 import { PollingDependencyGate } from './polling-gate';
 import { RefreshScheduler } from './refresh-scheduler';
+import { InMemoryRequestCounter } from './request-counter';
 import { RetiredUploadSweep } from './retired-uploads';
 import { FileSigningKeyStore } from './signing-key-file';
 import { LocalSlotGate } from './slot-gate';
@@ -145,6 +146,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       orchestrator,
       dependencyGate,
       slotGate,
+      // This process answers every request: its counts in memory are the whole count.
+      requestCounter: new InMemoryRequestCounter(),
       sqlParser: new DuneSqlTableReferenceParser(),
       // The local RefreshScheduler reads schedules from the views themselves.
       schedules: { sync: async () => {}, remove: async () => {} },
@@ -157,7 +160,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     {
       apiKeyRevocations: revocationStamp(dataDir),
       soleWriter: true,
-      creditLimitChanges: creditLimitStamp(dataDir),
+      accountLimitChanges: accountLimitStamp(dataDir),
     },
   );
   runner = createNodeRunner(services);

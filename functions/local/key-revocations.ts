@@ -23,19 +23,21 @@ function stampOf(path: string): () => string {
 }
 
 /**
- * Credit limits set by the admin CLI, logged the same way: the local host's cached credit
- * standings (accounts/credit-standing-cache.ts) are dropped on the next check.
+ * Credit and rate limits set by the admin CLI, logged the same way: the local host's cached
+ * credit standings (accounts/credit-standing-cache.ts) and accounts' rate limits
+ * (accounts/rate-limits.ts) are dropped on the next check.
  */
-const CREDIT_LIMITS_FILE = 'credit-limits.log';
+const ACCOUNT_LIMITS_FILE = 'credit-limits.log';
 
-export function creditLimitStamp(dataDir: string): () => string {
-  return stampOf(join(dataDir, CREDIT_LIMITS_FILE));
+export function accountLimitStamp(dataDir: string): () => string {
+  return stampOf(join(dataDir, ACCOUNT_LIMITS_FILE));
 }
 
-export async function recordCreditLimit(dataDir: string, accountId: string, credits: number): Promise<void> {
+/** Logs a limit change, e.g. `credits 500` or `write-rate 60`. */
+export async function recordAccountLimit(dataDir: string, accountId: string, change: string): Promise<void> {
   await appendFile(
-    join(dataDir, CREDIT_LIMITS_FILE),
-    `${new Date().toISOString()} ${accountId} ${credits}\n`,
+    join(dataDir, ACCOUNT_LIMITS_FILE),
+    `${new Date().toISOString()} ${accountId} ${change}\n`,
   );
 }
 

@@ -1,10 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { enforceRateLimit } from '../accounts/rate-limits';
 import type { Account } from '../core/accounts';
 import type { Services } from '../services';
 import { registerDashboardTools } from './dashboard-tools';
 import { registerDiscoveryTools } from './discovery-tools';
 import { registerQueryTools } from './query-tools';
 import { registerResources } from './resources';
+import { guarded } from './tool-results';
 import { registerVisualizationTools } from './visualization-tools';
 
 export const MCP_SERVER_NAME = 'service';
@@ -71,9 +73,10 @@ export function buildMcpServer(context: {
     { instructions: INSTRUCTIONS },
   );
   const selection = context.tools ?? ALL_TOOLS;
+  const counted = rateLimited(server, context);
   const registrar = (group: ToolGroup): ToolRegistrar =>
     selection.groups.includes(group)
-      ? readOnlyFilter(server, selection.readOnly)
+      ? readOnlyFilter(counted, selection.readOnly)
       : { registerTool: skipTool };
   registerDiscoveryTools(registrar('discovery'), context);
   registerQueryTools(registrar('queries'), context);
@@ -83,13 +86,35 @@ export function buildMcpServer(context: {
   return server;
 }
 
-function readOnlyFilter(server: McpServer, readOnly: boolean): ToolRegistrar {
-  if (!readOnly) return server;
+function readOnlyFilter(registrar: ToolRegistrar, readOnly: boolean): ToolRegistrar {
+  if (!readOnly) return registrar;
   return {
     registerTool: ((name, config, callback) =>
       config.annotations?.readOnlyHint === true
-        ? server.registerTool(name, config, callback)
+        ? registrar.registerTool(name, config, callback)
         : undefined) as McpServer['registerTool'],
+  };
+}
+
+/**
+ * Each tool call counts against the account's request budget as its REST twin would: a tool
+ * annotated read-only as a read, any other as a write. Over the budget, the call is an `isError`
+ * result saying when to try again, never an HTTP 429, which some clients take for a broken session.
+ */
+function rateLimited(server: McpServer, context: Pick<ServerContext, 'services' | 'account'>): ToolRegistrar {
+  return {
+    registerTool: ((name, config, callback) => {
+      const rateClass = config.annotations?.readOnlyHint === true ? 'read' : 'write';
+      const counted = (async (...params: unknown[]) => {
+        try {
+          await enforceRateLimit(context.services, context.account.accountId, rateClass);
+        } catch (error) {
+          return guarded(() => Promise.reject(error));
+        }
+        return (callback as (...args: unknown[]) => unknown)(...params);
+      }) as typeof callback;
+      return server.registerTool(name, config, counted);
+    }) as McpServer['registerTool'],
   };
 }
 

@@ -26,7 +26,7 @@ const ERROR_DESCRIPTIONS: Record<AnyStatus, string> = {
   409: 'Conflict with the resource’s current state (a concurrent change, a finished run, a name in use).',
   413: 'The request body is too large.',
   415: 'The request body’s Content-Type is not one the route reads.',
-  429: 'Too many requests: throttled, or too many runs in flight.',
+  429: 'Too many requests: the account’s read or write budget for this minute is used up (wait `Retry-After` seconds), or the API is throttled.',
   500: 'Internal error; the message carries the request id.',
   501: 'Not available on this host.',
 };
@@ -77,6 +77,7 @@ function buildDocument(baseUrl: string): JsonSchema {
           errorResponseName(Number(status) as AnyStatus),
           {
             description,
+            ...(status === '429' ? { headers: RATE_LIMIT_HEADERS } : {}),
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
           },
         ]),
@@ -84,6 +85,18 @@ function buildDocument(baseUrl: string): JsonSchema {
     },
   };
 }
+
+/** What a refusal over the account's budget carries (functions/accounts/rate-limits.ts). */
+const RATE_LIMIT_HEADERS = {
+  'Retry-After': { description: 'Seconds until the budget renews.', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: 'Requests of this class per minute.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Left in this minute: 0.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': {
+    description: 'When the budget renews, in UTC epoch seconds.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Resource': { description: 'Which budget: `read` or `write`.', schema: { type: 'string' } },
+};
 
 const ERROR_SCHEMA = {
   type: 'object',

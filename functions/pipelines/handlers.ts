@@ -91,6 +91,7 @@ export const getPipelineExecutionStatus = routeHandler(
 
 export const cancelPipelineExecution = routeHandler(
   {
+    rateClass: 'read', // as an execution's cancel
     path: pipelineExecutionPath,
     docs: { summary: 'Cancel a pipeline execution', response: cancelledPipelineResponse, errors: [409] },
   },

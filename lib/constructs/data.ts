@@ -93,6 +93,20 @@ export class Data extends Construct {
   }
 
   /**
+   * Counting requests against the rate limits (functions/aws/dynamo/request-counter.ts): UpdateItem
+   * of the `RATE#<account id>` items only, for groups that otherwise only read.
+   */
+  grantRequestCounting(grantee: IGrantable): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: this.tableArns(),
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [REQUEST_COUNT_ITEMS] } },
+      }),
+    );
+  }
+
+  /**
    * The authorizer's reads: an API key by id, the account it belongs to, an OAuth token family,
    * by GetItem only (`dynamodb:LeadingKeys` limits the items).
    */
@@ -129,6 +143,8 @@ export class Data extends Construct {
   }
 }
 
+/** Items counting an account's requests per minute (functions/aws/dynamo/request-counter.ts). */
+const REQUEST_COUNT_ITEMS = 'RATE#*';
 /** Items holding an API key's hash (functions/aws/dynamo/account-store.ts). */
 const API_KEY_ITEMS = 'APIKEY#*';
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;

@@ -49,9 +49,20 @@ describe('each function group gets what its functions call', () => {
     for (const [name, want] of Object.entries(expected)) expect(group(name), name).toBe(want);
   });
 
-  it('a read-only route (GET /v1/query/{id}) reads items and results, never writes, never sees API keys', () => {
+  it('a read-only route (GET /v1/query/{id}) reads items and results, writes only its request counts, never sees API keys', () => {
     const grants = grantsOf('GetQuery');
-    expect(allowed(grants, 'dynamodb')).toEqual(READ);
+    expect(allowed(grants, 'dynamodb')).toEqual([...READ, 'dynamodb:UpdateItem'].sort());
+    // The one write: counting the request against the account's rate limit, on RATE# items only.
+    const writes = grants.filter(
+      (st) => st.Effect === 'Allow' && [st.Action].flat().includes('dynamodb:UpdateItem'),
+    );
+    expect(writes).toEqual([
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: 'dynamodb:UpdateItem',
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+      }),
+    ]);
     expect(allowed(grants, 's3')).toEqual(['s3:GetObject']);
     for (const service of ['states', 'scheduler', 'iam', 'secretsmanager', 'athena', 'glue'])
       expect(allowed(grants, service), service).toEqual([]);

@@ -113,6 +113,26 @@ describe('npm start: the local host as a process', () => {
     await admin(dataDir, 'set-credit-limit', '--account', 'analyst_one', '--credits', '100');
     expect((await execute()).status).toBe(200);
 
+    // So does a rate limit: of two writes in one minute, the second is over a budget of one
+    // (three tries, so that one falls in the same minute as the one before it).
+    await admin(dataDir, 'set-rate-limit', '--account', 'analyst_one', '--writes', '1');
+    let limited = await execute();
+    for (let tries = 1; limited.status !== 429 && tries < 3; tries++) limited = await execute();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    await expect(
+      admin(dataDir, 'set-rate-limit', '--account', 'analyst_one', '--writes', '0'),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining(
+        '--writes must be a whole number above 0, "unlimited" or "default"; got "0"',
+      ),
+    });
+    const reset = await admin(dataDir, 'set-rate-limit', '--account', 'analyst_one', '--writes', 'default');
+    expect(reset.stdout).toContain(
+      'Rate limits of analyst_one: reads the default, writes the default per minute.',
+    );
+    expect((await execute()).status).toBe(200);
+
     expect(await stopWithCtrlC(first)).toBe(0);
     expect(first.output()).toContain('Stopped cleanly.');
 

@@ -21,6 +21,8 @@ export interface TestHost extends LocalHost {
   stop(): Promise<void>;
 }
 
+const TEST_RATE_LIMITS = { read: 100_000, write: 100_000 };
+
 export async function startTestHost(
   dataDir?: string,
   options: Omit<LocalHostOptions, 'dataDir'> = {},
@@ -31,6 +33,9 @@ export async function startTestHost(
     port: 0,
     waitMillis: 20,
     ...options,
+    // A test file polls one account far faster than a client would: every request is counted, but
+    // only the rate-limit tests' own accounts (with limits of their own) are ever refused.
+    execution: { rateLimits: TEST_RATE_LIMITS, ...options.execution },
     // Tests run side by side on few CPUs: niced engine processes would crawl behind the other
     // test files' hosts. The load test sets the local host's niceness itself.
     engine: { ...options.engine, pool: { niceness: 0, ...options.engine?.pool } },

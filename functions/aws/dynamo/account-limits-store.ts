@@ -6,15 +6,20 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { AccountUsage, UsageStore } from '../../core/credits';
 import type { ConcurrencyLimiter } from '../../core/executions';
+import type { PerMinute, RateClass, RateLimitSettings, RateLimits } from '../../core/rate-limits';
 import { isConditionFailure } from './client';
+
+/** The LIMITS item's attribute for each class's own rate limit. */
+const RATE_ATTRIBUTE: Record<RateClass, string> = { read: 'readsPerMinute', write: 'writesPerMinute' };
 
 /**
  * Per-account counters, each one item updated with atomic ADD (no transactions needed):
  * - running executions: pk ACCOUNT#<id>  sk SLOTS        running
  * - credits per period: pk ACCOUNT#<id>  sk USAGE#<yyyy-mm>  credits
- * - storage and limits: pk ACCOUNT#<id>  sk LIMITS       storageBytes, creditLimit
+ * - storage and limits: pk ACCOUNT#<id>  sk LIMITS       storageBytes, creditLimit, readsPerMinute,
+ *   writesPerMinute (a number or "unlimited"; absent: the deployment's default)
  */
-export class DynamoAccountCounters implements ConcurrencyLimiter, UsageStore {
+export class DynamoAccountCounters implements ConcurrencyLimiter, UsageStore, RateLimitSettings {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -168,6 +173,49 @@ export class DynamoAccountCounters implements ConcurrencyLimiter, UsageStore {
         Key: { pk: `ACCOUNT#${accountId}`, sk: 'LIMITS' },
         UpdateExpression: 'SET creditLimit = :credits',
         ExpressionAttributeValues: { ':credits': credits },
+      }),
+    );
+  }
+
+  async getRateLimits(accountId: string): Promise<Partial<RateLimits>> {
+    const item = await this.limitsItem(accountId);
+    const limits: Partial<RateLimits> = {};
+    for (const rateClass of ['read', 'write'] as const) {
+      const value = item?.[RATE_ATTRIBUTE[rateClass]];
+      if (value === 'unlimited' || typeof value === 'number') limits[rateClass] = value;
+    }
+    return limits;
+  }
+
+  async setRateLimits(
+    accountId: string,
+    limits: Partial<Record<RateClass, PerMinute | 'default'>>,
+  ): Promise<void> {
+    const set: string[] = [];
+    const remove: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, PerMinute> = {};
+    for (const [rateClass, limit] of Object.entries(limits) as [RateClass, PerMinute | 'default'][]) {
+      names[`#${rateClass}`] = RATE_ATTRIBUTE[rateClass];
+      if (limit === 'default') remove.push(`#${rateClass}`);
+      else {
+        set.push(`#${rateClass} = :${rateClass}`);
+        values[`:${rateClass}`] = limit;
+      }
+    }
+    if (!set.length && !remove.length) return;
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: `ACCOUNT#${accountId}`, sk: 'LIMITS' },
+        UpdateExpression: [
+          set.length ? `SET ${set.join(', ')}` : '',
+          remove.length ? `REMOVE ${remove.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        ExpressionAttributeNames: names,
+        ...(set.length ? { ExpressionAttributeValues: values } : {}),
       }),
     );
   }
