@@ -119,6 +119,22 @@ export async function createExecution(
   request: ExecutionRequest,
   now = new Date(),
 ): Promise<Execution> {
+  const execution = await prepareExecution(services, account, request, now);
+  await services.executions.create(execution);
+  return execution;
+}
+
+/**
+ * The execution record `createExecution` stores, once the account may run it (the credit limit):
+ * a caller that starts work on it while it is stored (a pipeline node takes its slot) builds it
+ * first.
+ */
+export async function prepareExecution(
+  services: Services,
+  account: Account,
+  request: ExecutionRequest,
+  now = new Date(),
+): Promise<Execution> {
   await assertWithinCreditLimit(services, account, now);
   const { config } = services;
   const execution: Execution = {
@@ -136,7 +152,6 @@ export async function createExecution(
     ...(request.pipelineExecutionId ? { pipelineExecutionId: request.pipelineExecutionId } : {}),
     ...(request.materializedViewName ? { materializedViewName: request.materializedViewName } : {}),
   };
-  await services.executions.create(execution);
   return execution;
 }
 

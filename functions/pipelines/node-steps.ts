@@ -1,13 +1,14 @@
 import type { Account } from '../core/accounts';
 import type { GateDecision } from '../core/dependency-gate';
+import type { Execution } from '../core/executions';
 import { dependencyGate, dependentsOf, type NodeOutcome } from '../core/pipeline-graph';
 import type { PipelineRunnerInput } from '../core/pipeline-workflow';
 import { type NodeState, type PipelineNodeRun, TERMINAL_NODE_STATES } from '../core/pipelines';
 import { recordWorkflowFailure } from '../executions/query-run';
 import {
   cancelExecution,
-  createExecution,
   type ExecutionRequest,
+  prepareExecution,
   savedQueryRequest,
   stopEngineRun,
 } from '../executions/use-cases';
@@ -118,6 +119,12 @@ export async function startNode(
   services: Services,
   pipelineExecutionId: string,
   nodeId: number,
+  /**
+   * Called with the node's execution as soon as it is built, while it is stored and the node
+   * claimed: the caller may start its first step (its slot) meanwhile. If the node does not start
+   * after all, the caller gets a state instead of an execution id and undoes what it started.
+   */
+  onPrepared?: (execution: Execution) => void,
 ): Promise<
   | {
       executionId: string;
@@ -150,10 +157,12 @@ export async function startNode(
   request.catch(() => undefined); // awaited below when the node starts
   // The execution is created while the node is claimed: one write less in a row before the run
   // starts. A node someone else claimed meanwhile (a retried Task, a cancel) leaves it cancelled.
-  const creating = request.then(async ({ account, request: executionRequest }) => ({
-    account,
-    execution: await createExecution(services, account, { ...executionRequest, pipelineExecutionId }),
-  }));
+  const creating = request.then(async ({ account, request: executionRequest }) => {
+    const execution = await prepareExecution(services, account, { ...executionRequest, pipelineExecutionId });
+    onPrepared?.(execution);
+    await services.executions.create(execution);
+    return { account, execution };
+  });
   creating.catch(() => undefined); // awaited below
   const [, startedNode] = await Promise.all([
     // The first node to start moves the pipeline to executing (the others find it done already).

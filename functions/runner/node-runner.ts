@@ -14,7 +14,7 @@ import {
   submitQuery,
 } from '../executions/query-run';
 import { readableRelations } from '../executions/readable-relations';
-import { acquireSlot } from '../executions/slots';
+import { acquireSlot, releaseSlot } from '../executions/slots';
 import { finishNode, runPipelineStep, startNode } from '../pipelines/node-steps';
 import { refreshViewWithUpstream } from '../pipelines/use-cases';
 import type { Services } from '../services';
@@ -138,15 +138,47 @@ const readableBy = (services: Services) => (accountId: string, sql: string) =>
  * of the execution: a slot, and the query's submission if it gets one.
  */
 async function startNodeStep(services: Services, input: PipelineRunnerInput): Promise<NodeProgress> {
-  const started = await startNode(services, input.pipeline_execution_id, Number(input.node_id));
-  if (!('executionId' in started)) return { status: 'finished', polls: 0, wait_seconds: 0 };
+  // The slot is taken, and what the submit reads is read, while the node is claimed and its
+  // execution stored: one round of writes less before the run starts.
+  let early: EarlyStart | undefined;
+  const started = await startNode(
+    services,
+    input.pipeline_execution_id,
+    Number(input.node_id),
+    (execution) => {
+      early = {
+        accountId: execution.accountId,
+        slot: acquireSlot(services, execution.executionId, 0, execution),
+        inputs: submitInputs(services, execution, readableBy(services)),
+      };
+      early.slot.catch(() => undefined); // awaited by whoever uses or frees it
+      early.inputs.catch(() => undefined);
+    },
+  );
+  if (!('executionId' in started)) {
+    // The node did not start after all (claimed by someone else, or it could not): free its slot.
+    if (early) await releaseEarlySlot(services, early);
+    return { status: 'finished', polls: 0, wait_seconds: 0 };
+  }
   // The slot and the submit need not wait for the node's record of its execution id; the node
   // ends, and the Task answers, only once that record is written.
   const [progress] = await Promise.all([
-    advanceNode(services, input, started.executionId, 0, started.recorded),
+    advanceNode(services, input, started.executionId, 0, started.recorded, early),
     started.recorded,
   ]);
   return progress;
+}
+
+/** A node's first step started while the node was claimed (`startNodeStep`). */
+interface EarlyStart {
+  accountId: string;
+  slot: Promise<SlotResult>;
+  inputs: Promise<SubmitInputs>;
+}
+
+async function releaseEarlySlot(services: Services, early: EarlyStart): Promise<void> {
+  const slot = await early.slot.catch(() => undefined);
+  if (slot?.status === 'acquired') await releaseSlot(services, early.accountId);
 }
 
 /** Check_n: one more step of the node's execution (a slot attempt or a status read). */
@@ -180,6 +212,8 @@ async function advanceNode(
   polls: number,
   /** The node's record of its execution id, when the Start Task writes it meanwhile. */
   recorded?: Promise<void>,
+  /** The slot and submit inputs the Start Task asked for while it claimed the node. */
+  early?: EarlyStart,
 ): Promise<NodeProgress> {
   const pipelineExecutionId = input.pipeline_execution_id;
   const nodeId = Number(input.node_id);
@@ -210,13 +244,18 @@ async function advanceNode(
     return finish();
   }
   const execution = await services.executions.get(executionId);
-  if (!execution) return finish();
+  if (!execution || (!execution.engineRunId && isTerminal(execution.state))) {
+    // Ended before it was submitted (e.g. cancelled while the node started): its slot goes back.
+    if (early) await releaseEarlySlot(services, early);
+    return finish();
+  }
   if (!execution.engineRunId) {
-    if (isTerminal(execution.state)) return finish();
-    // WaitForSlot_n was handed a slot (taken for this execution by whoever freed it): use it.
-    const handedOn = input.progress?.slot?.status === 'acquired';
+    // The Start Task took a slot already, or WaitForSlot_n was handed one (taken for this
+    // execution by whoever freed it): use it.
+    const earlySlot = early && (await early.slot.catch(() => undefined));
+    const handedOn = input.progress?.slot?.status === 'acquired' || earlySlot?.status === 'acquired';
     // What the submit reads is read while the slot is taken (wasted only when none is free).
-    const prefetched = submitInputs(services, execution, readableBy(services));
+    const prefetched = early?.inputs ?? submitInputs(services, execution, readableBy(services));
     prefetched.catch(() => undefined);
     const slot = handedOn
       ? ({ status: 'acquired', attempts: 1 } as const)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../functions/core/ids';
 import { startNode } from '../../functions/pipelines/node-steps';
+import { createNodeRunner } from '../../functions/runner/node-runner';
 import { RUNAWAY_SQL, waitUntilFinished } from '../support/executions';
 import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
 
@@ -111,7 +112,11 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect(results.result.metadata.row_count).toBe(6);
   }, 60_000); // seven runs one after the other; the first also waits for the engine process to start
 
-  it('cancels the execution it made for a node claimed meanwhile (a cancel landing as it starts)', async () => {
+  /**
+   * A one-node pipeline run whose node is cancelled just before a start's claim lands (a cancel
+   * landing as it starts), while the start creates the node's execution: `start` runs then.
+   */
+  async function startCancelledAsItStarts(start: (pipelineExecutionId: string) => Promise<unknown>) {
     const queryId = await createQuery('select 1 as one');
     const id = newId();
     const graph = {
@@ -138,7 +143,6 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
         },
       ],
     );
-    // The node is cancelled just before this start's claim lands; the execution is created meanwhile.
     const { pipelines, executions } = host.services;
     const [transitionNode, create] = [
       pipelines.transitionNode.bind(pipelines),
@@ -155,17 +159,35 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
       return create(execution);
     };
     try {
-      expect(await startNode(host.services, id, 1)).toEqual({ state: 'cancelled' });
+      const answer = await start(id);
+      expect(created).toHaveLength(1);
+      expect(await executions.get(created[0]!)).toMatchObject({
+        state: 'QUERY_STATE_CANCELLED',
+        pipelineExecutionId: id,
+      });
+      expect((await executions.listActive(host.accountId)).map((e) => e.executionId)).not.toContain(
+        created[0],
+      );
+      return answer;
     } finally {
       Object.assign(pipelines, { transitionNode });
       Object.assign(executions, { create });
     }
-    expect(created).toHaveLength(1);
-    expect(await executions.get(created[0]!)).toMatchObject({
-      state: 'QUERY_STATE_CANCELLED',
-      pipelineExecutionId: id,
-    });
-    expect((await executions.listActive(host.accountId)).map((e) => e.executionId)).not.toContain(created[0]);
+  }
+
+  it('cancels the execution it made for a node claimed meanwhile (a cancel landing as it starts)', async () => {
+    const answer = await startCancelledAsItStarts((id) => startNode(host.services, id, 1));
+    expect(answer).toEqual({ state: 'cancelled' });
+  });
+
+  it('gives back the slot its Start step took while the node was claimed by someone else', async () => {
+    const before = await host.services.limiter.running(host.accountId);
+    const runner = createNodeRunner(host.services);
+    const answer = await startCancelledAsItStarts((id) =>
+      runner({ action: 'start_node', pipeline_execution_id: id, node_id: 1 }),
+    );
+    expect(answer).toMatchObject({ status: 'finished' });
+    expect(await host.services.limiter.running(host.accountId)).toBe(before);
   });
 
   it('skips what depends on a failure and keeps unrelated branches running (the N graph)', async () => {
