@@ -108,8 +108,11 @@ function rateLimited(server: McpServer, context: Pick<ServerContext, 'services' 
       const counted = (async (...params: unknown[]) => {
         try {
           await enforceRateLimit(context.services, context.account.accountId, rateClass);
-        } catch (error) {
-          return guarded(() => Promise.reject(error));
+        } catch (refusal) {
+          // The refusal's message (or, for a store failure, the generic one) as every tool's error.
+          return guarded(async () => {
+            throw refusal;
+          });
         }
         return (callback as (...args: unknown[]) => unknown)(...params);
       }) as typeof callback;
