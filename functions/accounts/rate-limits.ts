@@ -59,21 +59,6 @@ export class RateLimitCache implements RateLimitSettings {
   }
 }
 
-/**
- * Counts one request of the account against its class's budget (its own limit, else the
- * deployment's): undefined when the class is unlimited for it.
- */
-export async function admit(
-  services: Pick<Services, 'rateLimits' | 'requestCounter' | 'config'>,
-  accountId: string,
-  rateClass: RateClass,
-  now = Date.now(),
-): Promise<RateVerdict | undefined> {
-  const own = await services.rateLimits.getRateLimits(accountId);
-  const limits = { ...services.config.rateLimits, ...own };
-  return admitRequest(services.requestCounter, limits, accountId, rateClass, now);
-}
-
 /** The verdict as response headers: the budget, what is left of it, when it renews (epoch s). */
 export function rateLimitHeaders(verdict: RateVerdict | undefined): Record<string, string> {
   if (!verdict) return {};
@@ -97,14 +82,19 @@ export class RateLimitedError extends TooManyRequestsError {
   }
 }
 
-/** Counts one request of the account; RateLimitedError when its class's budget is used up. */
+/**
+ * Counts one request of the account against its class's budget (its own limit, else the
+ * deployment's): undefined when the class is unlimited for it; RateLimitedError when the budget
+ * is used up.
+ */
 export async function enforceRateLimit(
   services: Pick<Services, 'rateLimits' | 'requestCounter' | 'config'>,
   accountId: string,
   rateClass: RateClass,
   now = Date.now(),
 ): Promise<RateVerdict | undefined> {
-  const verdict = await admit(services, accountId, rateClass, now);
+  const limits = { ...services.config.rateLimits, ...(await services.rateLimits.getRateLimits(accountId)) };
+  const verdict = await admitRequest(services.requestCounter, limits, accountId, rateClass, now);
   if (verdict && !verdict.allowed) throw new RateLimitedError(verdict, now);
   return verdict;
 }
