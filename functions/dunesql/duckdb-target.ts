@@ -289,6 +289,9 @@ const MACROS: Record<string, string> = {
     'CAST(a * fa AS HUGEINT) * shift',
     `CASE WHEN CAST(b * fb AS HUGEINT) = 0 AND a IS NOT NULL THEN ${failAs('HUGEINT', "'Division by zero'")} ELSE CAST(b * fb AS HUGEINT) END`,
   )} AS DECIMAL(38, 0)) * unit`,
+  // A whole number computed with a uint256 (typed-rewrites.ts) becomes one, as in DuneSQL (a
+  // negative one fails to convert); with an int256 it is used as it is. `w` only picks the overload.
+  wide_operand: `(w UHUGEINT, n) AS CAST(n AS UHUGEINT), (w, n) AS n`,
   // Trino's `array[n]` (typed-rewrites.ts, where the translation knows it is an array) fails past
   // either end, as Trino does, where DuckDB's answers NULL or counts from the end; NULL for a NULL
   // array or index. The failure stands in for the index, so the element keeps its type.

@@ -290,6 +290,13 @@ export class Typing {
       case 'window_function':
         // Over a window, an aggregate or a value function has the type it has without one.
         return typeOf(node.window_function.this);
+      case 'subquery': {
+        // A scalar subquery (`count(*) * 100.0 / (select count(*) from t)`) has its one column's
+        // type. Its own Typing sees none of this SELECT's FROM items: an outer column it reads
+        // stays untyped, and so does the subquery then.
+        const columns = this.queryColumns(node.subquery.this);
+        return columns?.length === 1 ? columns[0]!.type : undefined;
+      }
     }
     if (type && BOOLEAN_NODES.has(type)) return BOOLEAN;
     // Generic calls, and the calls polyglot gives a node type of their own (`map_keys`, `max`, …).

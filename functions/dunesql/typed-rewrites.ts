@@ -173,6 +173,38 @@ const fractionOfWideInteger: Rewrite = (visit) => {
   return inDouble(visit.polyglot, node, kind);
 };
 
+/** A whole-number type narrower than uint256/int256: a signed integer or a decimal of scale 0. */
+const isNarrowWholeNumber = (type: string | undefined) =>
+  /^(tinyint|smallint|integer|int|bigint)$/.test(type ?? '') ||
+  (/^decimal\(\d+,\s*0\)$/.test(type ?? '') && !isWideInteger(type));
+
+/**
+ * A uint256 or int256 with a narrower whole number: DuneSQL converts the narrower one to the wide
+ * type (a negative one fails for uint256) and computes exactly, a uint256 staying a uint256
+ * (docs.dune.com, "Implicit Casting with numeric types"). DuckDB finds no common integer type for
+ * its unsigned 128-bit integer and a signed one and computes in double: `value + gas_price *
+ * gas_used` lost the last wei.
+ */
+const wholeNumberWithWideInteger: Rewrite = (visit) => {
+  const { node, kind, scalarOf } = visit;
+  if (!Object.hasOwn(WIDE_INTEGER_OPERATORS, kind)) return undefined;
+  const { left, right } = node[kind];
+  // A number literal takes the wide type in DuckDB already, unless negative (then a double).
+  const narrow = (operand: AstNode) =>
+    nodeType(operand) !== 'literal' && isNarrowWholeNumber(scalarOf(operand));
+  const [wide, other] =
+    isWideInteger(scalarOf(left)) && narrow(right)
+      ? [left, right]
+      : narrow(left) && isWideInteger(scalarOf(right))
+        ? [right, left]
+        : [];
+  if (!wide || !other) return undefined;
+  const converted = template(visit, `${HELPER_PREFIX}wide_operand(__1, __2)`, [wide, other]);
+  const rewritten = structuredClone(node);
+  rewritten[kind][other === left ? 'left' : 'right'] = converted;
+  return rewritten;
+};
+
 /**
  * A date plus or minus an interval, either typed (a literal, a derived table's or a view's column;
  * the interval may come first in a sum): a date in Trino, a timestamp in DuckDB. The `add`/`sub`
@@ -203,6 +235,7 @@ const REWRITES: readonly Rewrite[] = [
   floatingDivision,
   decimalQuotient,
   fractionOfWideInteger,
+  wholeNumberWithWideInteger,
   dateArithmetic,
 ];
 
