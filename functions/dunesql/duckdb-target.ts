@@ -292,6 +292,8 @@ const MACROS: Record<string, string> = {
   // A whole number computed with a uint256 (typed-rewrites.ts) becomes one, as in DuneSQL (a
   // negative one fails to convert); with an int256 it is used as it is. `w` only picks the overload.
   wide_operand: `(w UHUGEINT, n) AS CAST(n AS UHUGEINT), (w, n) AS n`,
+  // Minus a uint256 (typed-rewrites.ts) fails, where DuckDB's wraps around; minus an int256 negates.
+  negate_wide: `(x UHUGEINT) AS CASE WHEN x = 0 THEN x ELSE ${failAs('UHUGEINT', "'Cannot negate the uint256 value ' || x || ': a uint256 is never negative; cast it to int256 first, e.g. -cast(value AS int256)'")} END, (x) AS -x`,
   // Trino's `array[n]` (typed-rewrites.ts, where the translation knows it is an array) fails past
   // either end, as Trino does, where DuckDB's answers NULL or counts from the end; NULL for a NULL
   // array or index. The failure stands in for the index, so the element keeps its type.

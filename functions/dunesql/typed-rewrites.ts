@@ -206,6 +206,15 @@ const wholeNumberWithWideInteger: Rewrite = (visit) => {
 };
 
 /**
+ * Minus a uint256 has no uint256 answer: DuckDB's wrapped around silently (-1 became 2^128 - 1),
+ * which a sum of balance changes then counted as a huge amount. It fails with how to write it.
+ */
+const negatedWideInteger: Rewrite = (visit) => {
+  if (visit.kind !== 'neg' || !isWideInteger(visit.scalarOf(visit.node.neg.this))) return undefined;
+  return template(visit, `${HELPER_PREFIX}negate_wide(__1)`, [visit.node.neg.this]);
+};
+
+/**
  * A date plus or minus an interval, either typed (a literal, a derived table's or a view's column;
  * the interval may come first in a sum): a date in Trino, a timestamp in DuckDB. The `add`/`sub`
  * rule also catches an interval literal after an operand of unknown type.
@@ -236,6 +245,7 @@ const REWRITES: readonly Rewrite[] = [
   decimalQuotient,
   fractionOfWideInteger,
   wholeNumberWithWideInteger,
+  negatedWideInteger,
   dateArithmetic,
 ];
 
@@ -249,6 +259,7 @@ const REWRITTEN_NODES = new Set([
   'sub',
   'mul',
   'mod',
+  'neg',
   'subscript',
   'avg',
   'concat',

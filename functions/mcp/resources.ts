@@ -84,7 +84,9 @@ Division keeps the operands' kind: \`7 / 2\` is 3 (integers), and a decimal lite
 \`1.0\` makes it a decimal division that keeps the larger scale of the two, rounded: \`1.0 / 3\`
 is 0.3 and \`count(*) * 100.0 / total\` has one decimal place. For a ratio, write a double:
 \`cast(x as double) / y\` or \`x * 1e0 / y\`. A uint256 amount divided by an integer truncates
-(\`amount / 1000000\`); divide by \`1e6\` or \`power(10, decimals)\` for a fraction.
+(\`amount / 1000000\`); divide by \`1e6\` or \`power(10, decimals)\` for a fraction. A uint256 is
+never negative: write a balance change as \`-cast(amount as int256)\` (minus a uint256 fails, as
+does a uint256 with a negative integer); with an integer column it stays an exact uint256.
 
 ## What differs on the local engine
 The local host runs DuneSQL through a translator to DuckDB. Where it differs from Trino/Athena:
