@@ -103,6 +103,7 @@ export const routes: readonly RouteDefinition[] = [
   ),
   route('GET', '/v1/query/{query_id}/results', EXECUTIONS, 'getQueryResults', RESULT_READS),
   route('GET', '/v1/query/{query_id}/results/csv', EXECUTIONS, 'getQueryResultsCsv', RESULT_READS),
+  route('GET', '/v1/endpoints/{handle}/{slug}/results', EXECUTIONS, 'getEndpointResults', RESULT_READS),
   route('POST', '/v1/usage', EXECUTIONS, 'getUsage'),
   // Materialized views
   route('POST', '/v1/materialized-views', MATVIEWS, 'upsertMaterializedView'),

@@ -11,6 +11,20 @@ export function materializedViewFullName(ownerHandle: string, name: string): str
   return `${MATERIALIZED_VIEW_CATALOG}.${ownerHandle}.${name}`;
 }
 
+/**
+ * The view a custom endpoint serves (Dune's `GET /v1/endpoints/{handle}/{slug}/results`, the Dune
+ * SDK's `client.custom.getResults`): the owner's view named after the slug, `result_` added unless
+ * written and hyphens read as underscores (`daily-volume` is `mv.<handle>.result_daily_volume`).
+ * Undefined when the slug cannot name a view.
+ */
+export function endpointViewName(handle: string, slug: string): string | undefined {
+  const written = slug.toLowerCase().replaceAll('-', '_');
+  const name = written.startsWith('result_') ? written : `result_${written}`;
+  return MATERIALIZED_VIEW_NAME.test(name) && name.length <= 128
+    ? materializedViewFullName(handle.toLowerCase(), name)
+    : undefined;
+}
+
 export interface RefreshSchedule {
   cronExpression: string;
   performance: PerformanceTier;

@@ -14,6 +14,8 @@ import {
 } from './presenter';
 import * as results from './results';
 import {
+  endpointPath,
+  endpointResultsQuery,
   executeQueryBody,
   executeQueryQuery,
   executeSqlBody,
@@ -144,6 +146,19 @@ export const getQueryResultsCsv = routeHandler(
         locationOf(event),
       ),
     ),
+);
+
+export const getEndpointResults = routeHandler(
+  {
+    path: endpointPath,
+    query: endpointResultsQuery,
+    docs: {
+      summary: "A page of a custom endpoint's result: the current version of the materialized view it serves",
+      response: executionResultsResponse,
+    },
+  },
+  ({ services, account, path, query, event }) =>
+    results.endpointResults(services, account, path, query, locationOf(event)),
 );
 
 /** Where this results endpoint lives, for `next_uri` links. */

@@ -1,14 +1,15 @@
 import type { Account } from '../core/accounts';
 import type { ResultPage, ResultPageRequest, ResultValue } from '../core/engine';
-import { ConflictError, NotFoundError } from '../core/errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import type { Execution } from '../core/executions';
+import { endpointViewName } from '../core/materialized-views';
 import { usedParameterValues } from '../core/parameters';
 import { parseColumns, parseResultFilter, parseSortBy } from '../core/result-filter';
 import { duneSqlTypeName } from '../core/sql-types';
 import { readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { executionStatus, resultMetadata } from './presenter';
-import { PARAMS_PREFIX, type ResultsQuery } from './schemas';
+import { type EndpointResultsQuery, PARAMS_PREFIX, type ResultsQuery } from './schemas';
 import { awaitExecutionEnd, queuePosition } from './use-cases';
 
 /** Rows per page at most: an oversized `limit` is lowered and `next_offset` says where to go on. */
@@ -59,6 +60,44 @@ export async function latestQueryResults(
 ) {
   const execution = await latestCompletedExecution(services, account, queryId, query.params);
   return resultsOf(services, execution, query, location);
+}
+
+/**
+ * `GET /v1/endpoints/{handle}/{slug}/results`: a custom endpoint's result, the current version of
+ * the materialized view it serves (refreshed by the view's schedule), without running anything.
+ * A private view answers its owner only; for anyone else it does not exist.
+ */
+export async function endpointResults(
+  services: Services,
+  account: Account,
+  endpoint: { handle: string; slug: string },
+  query: EndpointResultsQuery,
+  location: ResultsLocation,
+) {
+  const { handle, slug } = endpoint;
+  const fullName = endpointViewName(handle, slug);
+  if (!fullName) {
+    throw new BadRequestError(
+      `Custom endpoint slug "${slug}" does not name a materialized view: use the view's name (result_daily_volume, or daily_volume or daily-volume for it): lower-case letters, digits, underscores or hyphens.`,
+    );
+  }
+  const view = await services.materializedViews.get(fullName);
+  if (!view || (view.isPrivate && view.accountId !== account.accountId)) {
+    throw new NotFoundError(
+      `Custom endpoint ${handle}/${slug} not found: it serves the materialized view ${fullName}, which does not exist or is private to its owner. Create it with POST /v1/materialized-views {"name": "${fullName.split('.')[2]}", "query_id": …}.`,
+    );
+  }
+  const execution = view.currentExecutionId
+    ? await services.executions.get(view.currentExecutionId)
+    : undefined;
+  if (execution?.state !== 'QUERY_STATE_COMPLETED') {
+    throw new NotFoundError(
+      `Custom endpoint ${handle}/${slug} has no result yet: its view ${fullName} has not completed a refresh (POST /v1/materialized-views/${fullName}/refresh).`,
+    );
+  }
+  // The handle and slug the SDK repeats in the query string are the endpoint's, not result options.
+  const { handle: _handle, slug: _slug, ...options } = query;
+  return resultsOf(services, execution, options, location);
 }
 
 /**

@@ -128,6 +128,18 @@ const sampleAlone = [
 export const resultsQuery = z.strictObject(resultsOptions).refine(...sampleAlone);
 export type ResultsQuery = z.output<typeof resultsQuery>;
 
+/** A custom endpoint: its owner's handle and its slug (the view it serves, endpointViewName). */
+export const endpointPath = z.strictObject({
+  handle: z.string().min(1).max(64).describe("The endpoint owner's handle"),
+  slug: z.string().min(1).max(128).describe("The endpoint: the name of the owner's materialized view"),
+});
+
+/** Dune's SDK repeats `handle` and `slug` in the query string (client.custom.getResults): ignored. */
+export const endpointResultsQuery = z
+  .strictObject({ ...resultsOptions, handle: z.string().optional(), slug: z.string().optional() })
+  .refine(...sampleAlone);
+export type EndpointResultsQuery = z.output<typeof endpointResultsQuery>;
+
 /** How long a status read may wait for its execution to finish, at most (Lambda's timeout is 29 s). */
 export const MAX_STATUS_WAIT_MS = 20_000;
 /**
