@@ -22,6 +22,11 @@ export const materializedViewResponse = z.object({
   row_count: z.number().int().nullable(),
   columns: z.array(z.object({ name: z.string(), type: z.string() })),
   last_refreshed_at: z.string().nullable(),
+  endpoint_path: z
+    .string()
+    .describe(
+      'Where its current version is served as a custom endpoint: /v1/endpoints/<owner>/<name>/results.',
+    ),
   created_at: z.string(),
   updated_at: z.string(),
   schedule: z
@@ -56,6 +61,7 @@ export function materializedViewResponseOf(
     row_count: view.rowCount ?? null,
     columns: (view.columns ?? []).map((c) => ({ name: c.name, type: duneSqlTypeName(c.type) })),
     last_refreshed_at: view.lastRefreshedAt ?? null,
+    endpoint_path: endpointPathOf(view),
     created_at: view.createdAt,
     updated_at: view.updatedAt,
     ...(view.schedule
@@ -70,6 +76,11 @@ export function materializedViewResponseOf(
         }
       : {}),
   };
+}
+
+/** The custom endpoint serving the view (functions/core/materialized-views.ts, endpointViewName). */
+function endpointPathOf(view: MaterializedView): string {
+  return `/v1/endpoints/${view.ownerHandle}/${view.name.slice('result_'.length)}/results`;
 }
 
 export const materializedViewListResponse = z.object({

@@ -78,6 +78,9 @@ describe('custom endpoints: a materialized view served at /v1/endpoints/{handle}
   it('follows refreshes: a reader sees the new version once it is published', async () => {
     const first = await view('result_versioned_endpoint', 'select 1 as version', false);
     const query = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_versioned_endpoint'));
+    // The view names the endpoint that serves it.
+    expect(query.endpoint_path).toBe('/v1/endpoints/local/versioned_endpoint/results');
+    expect((await bodyOf(await host.call(query.endpoint_path))).execution_id).toBe(first);
     await host.call(`/v1/query/${query.query_id}`, {
       method: 'PATCH',
       json: { query_sql: 'select 2 as version' },
