@@ -292,6 +292,9 @@ const MACROS: Record<string, string> = {
   // A whole number computed with a uint256 (typed-rewrites.ts) becomes one, as in DuneSQL (a
   // negative one fails to convert); with an int256 it is used as it is. `w` only picks the overload.
   wide_operand: `(w UHUGEINT, n) AS CAST(n AS UHUGEINT), (w, n) AS n`,
+  // A uint256 computed with an int256 (typed-rewrites.ts) becomes one, as in DuneSQL (int256 is the
+  // wider type); DuckDB computed the two in double. `other` only picks the overload.
+  int256_with: `(x UHUGEINT, other HUGEINT) AS CAST(x AS HUGEINT), (x, other) AS x`,
   // Minus a uint256 (typed-rewrites.ts) fails, where DuckDB's wraps around; minus an int256 negates.
   negate_wide: `(x UHUGEINT) AS CASE WHEN x = 0 THEN x ELSE ${failAs('UHUGEINT', "'Cannot negate the uint256 value ' || x || ': a uint256 is never negative; cast it to int256 first, e.g. -cast(value AS int256)'")} END, (x) AS -x`,
   // Trino's `array[n]` (typed-rewrites.ts, where the translation knows it is an array) fails past

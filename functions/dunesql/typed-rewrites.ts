@@ -179,29 +179,34 @@ const isNarrowWholeNumber = (type: string | undefined) =>
   (/^decimal\(\d+,\s*0\)$/.test(type ?? '') && !isWideInteger(type));
 
 /**
- * A uint256 or int256 with a narrower whole number: DuneSQL converts the narrower one to the wide
- * type (a negative one fails for uint256) and computes exactly, a uint256 staying a uint256
- * (docs.dune.com, "Implicit Casting with numeric types"). DuckDB finds no common integer type for
+ * uint256 and int256 arithmetic with a whole number, as DuneSQL computes it (docs.dune.com,
+ * "Implicit Casting with numeric types"): the narrower operand converts to the wider type, int256
+ * counting as wider than uint256, and the result is exact. DuckDB finds no common integer type for
  * its unsigned 128-bit integer and a signed one and computes in double: `value + gas_price *
- * gas_used` lost the last wei.
+ * gas_used` lost the last wei, `amount0 + value` (int256 and uint256) too.
+ * - With a narrower whole number, that number becomes a uint256 (a negative one fails, as in
+ *   DuneSQL) or stays as it is with an int256. A number literal takes the wide type in DuckDB
+ *   already, unless negative (then a double).
+ * - With each other, a uint256 becomes an int256 when the other is one.
+ * The typing cannot tell uint256 from int256 (Athena holds both as decimal(38,0)): the helpers
+ * choose by DuckDB's type at run time.
  */
 const wholeNumberWithWideInteger: Rewrite = (visit) => {
   const { node, kind, scalarOf } = visit;
   if (!Object.hasOwn(WIDE_INTEGER_OPERATORS, kind)) return undefined;
   const { left, right } = node[kind];
-  // A number literal takes the wide type in DuckDB already, unless negative (then a double).
+  const wide = (operand: AstNode) => isWideInteger(scalarOf(operand));
   const narrow = (operand: AstNode) =>
     nodeType(operand) !== 'literal' && isNarrowWholeNumber(scalarOf(operand));
-  const [wide, other] =
-    isWideInteger(scalarOf(left)) && narrow(right)
-      ? [left, right]
-      : narrow(left) && isWideInteger(scalarOf(right))
-        ? [right, left]
-        : [];
-  if (!wide || !other) return undefined;
-  const converted = template(visit, `${HELPER_PREFIX}wide_operand(__1, __2)`, [wide, other]);
+  const helper = (name: string, operand: AstNode, other: AstNode) =>
+    template(visit, `${HELPER_PREFIX}${name}(__1, __2)`, [operand, other]);
   const rewritten = structuredClone(node);
-  rewritten[kind][other === left ? 'left' : 'right'] = converted;
+  if (wide(left) && wide(right)) {
+    rewritten[kind].left = helper('int256_with', left, right);
+    rewritten[kind].right = helper('int256_with', right, left);
+  } else if (wide(left) && narrow(right)) rewritten[kind].right = helper('wide_operand', left, right);
+  else if (narrow(left) && wide(right)) rewritten[kind].left = helper('wide_operand', right, left);
+  else return undefined;
   return rewritten;
 };
 
