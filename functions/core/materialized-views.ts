@@ -11,6 +11,11 @@ export function materializedViewFullName(ownerHandle: string, name: string): str
   return `${MATERIALIZED_VIEW_CATALOG}.${ownerHandle}.${name}`;
 }
 
+/** Whether an account may read the view: its own, or a public one. */
+export function isReadableBy(view: MaterializedView, accountId: string): boolean {
+  return !view.isPrivate || view.accountId === accountId;
+}
+
 /**
  * The view a custom endpoint serves (Dune's `GET /v1/endpoints/{handle}/{slug}/results`, the Dune
  * SDK's `client.custom.getResults`): the owner's view named after the slug, `result_` added unless

@@ -2,7 +2,7 @@ import type { Account } from '../core/accounts';
 import type { ResultPage, ResultPageRequest, ResultValue } from '../core/engine';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import type { Execution } from '../core/executions';
-import { endpointViewName } from '../core/materialized-views';
+import { endpointViewName, isReadableBy } from '../core/materialized-views';
 import { usedParameterValues } from '../core/parameters';
 import { parseColumns, parseResultFilter, parseSortBy } from '../core/result-filter';
 import { duneSqlTypeName } from '../core/sql-types';
@@ -82,7 +82,7 @@ export async function endpointResults(
     );
   }
   const view = await services.materializedViews.get(fullName);
-  if (!view || (view.isPrivate && view.accountId !== account.accountId)) {
+  if (!view || !isReadableBy(view, account.accountId)) {
     throw new NotFoundError(
       `Custom endpoint ${handle}/${slug} not found: it serves the materialized view ${fullName}, which does not exist or is private to its owner. Create it with POST /v1/materialized-views {"name": "${fullName.split('.')[2]}", "query_id": …}.`,
     );

@@ -3,6 +3,7 @@ import { validateRefreshSchedule } from '../core/cron';
 import type { PerformanceTier } from '../core/engine';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors';
 import {
+  isReadableBy,
   type MaterializedView,
   type MaterializedViewSpec,
   materializedViewFullName,
@@ -101,7 +102,7 @@ export async function readableView(
   fullName: string,
 ): Promise<MaterializedView> {
   const view = await services.materializedViews.get(fullName);
-  if (!view || (view.isPrivate && view.accountId !== account.accountId)) {
+  if (!view || !isReadableBy(view, account.accountId)) {
     throw new NotFoundError(`Materialized view ${fullName} not found.`);
   }
   return view;
