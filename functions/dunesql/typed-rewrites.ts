@@ -47,6 +47,22 @@ const zonedTimestampText: Rewrite = ({ node, kind, zonedCasts, ...visit }) => {
 };
 
 /**
+ * A cast of text to `varchar(n)` keeps its first n characters in Trino (CharacterStringCasts);
+ * DuckDB ignores the length. Text of another type is left whole (Trino refuses it when longer).
+ */
+const boundedVarchar: Rewrite = (visit) => {
+  const { node, kind } = visit;
+  if ((kind !== 'cast' && kind !== 'try_cast') || node[kind].to?.data_type !== 'var_char') return undefined;
+  const { length } = node[kind].to;
+  if (typeof length !== 'number') return undefined;
+  const source = visit.scalarOf(node[kind].this);
+  if (source !== undefined && !/^(varchar|char)\b/.test(source)) return undefined;
+  const unbounded = structuredClone(node);
+  delete unbounded[kind].to.length;
+  return template(visit, `substr(__1, 1, ${length})`, [unbounded]);
+};
+
+/**
  * `a[n]` of an array fails past either end in Trino, where DuckDB answers NULL (or counts back
  * from the end); `m[k]` of a map fails for a missing key, where DuckDB answers NULL.
  */
@@ -241,6 +257,7 @@ const dateArithmetic: Rewrite = (visit) => {
 
 const REWRITES: readonly Rewrite[] = [
   zonedTimestampText,
+  boundedVarchar,
   checkedSubscript,
   decimalAverage,
   arrayAndElement,
@@ -281,7 +298,9 @@ export function typedRewrites(
   zonedCasts: ReadonlyMap<AstNode, string> = new Map(),
 ): boolean {
   const rewritable = (node: AstNode, type: string) =>
-    REWRITTEN_NODES.has(type) || (type === 'function' && REWRITTEN_CALLS.has(functionCall(node)?.name ?? ''));
+    REWRITTEN_NODES.has(type) ||
+    (type === 'function' && REWRITTEN_CALLS.has(functionCall(node)?.name ?? '')) ||
+    ((type === 'cast' || type === 'try_cast') && node[type].to?.length !== undefined);
   if (zonedCasts.size === 0 && !someNode(statement, rewritable)) return false;
   let changed = false;
   const windowed = new Set(findAll(statement, 'window_function').map((w) => w.window_function.this));
