@@ -10,7 +10,7 @@ import { HELPER_PREFIX, offsetMinutes } from './duckdb-target';
 import type { Polyglot, TableSchema, Typing } from './nested-typing';
 import { zoneOfExpression } from './output-types';
 import type { AstNode } from './polyglot';
-import { decimalDivision, fractionalWithWideInteger, isWideInteger } from './scalar-types';
+import { decimalDivision, fractionalWithWideInteger, isWholeNumber, isWideInteger } from './scalar-types';
 
 interface Visit {
   polyglot: Polyglot;
@@ -190,9 +190,7 @@ const fractionOfWideInteger: Rewrite = (visit) => {
 };
 
 /** A whole-number type narrower than uint256/int256: a signed integer or a decimal of scale 0. */
-const isNarrowWholeNumber = (type: string | undefined) =>
-  /^(tinyint|smallint|integer|int|bigint)$/.test(type ?? '') ||
-  (/^decimal\(\d+,\s*0\)$/.test(type ?? '') && !isWideInteger(type));
+const isNarrowWholeNumber = (type: string | undefined) => isWholeNumber(type) && !isWideInteger(type);
 
 /**
  * uint256 and int256 arithmetic with a whole number, as DuneSQL computes it (docs.dune.com,
