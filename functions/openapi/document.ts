@@ -26,7 +26,7 @@ const ERROR_DESCRIPTIONS: Record<AnyStatus, string> = {
   409: 'Conflict with the resource’s current state (a concurrent change, a finished run, a name in use).',
   413: 'The request body is too large.',
   415: 'The request body’s Content-Type is not one the route reads.',
-  429: 'Too many requests: the account’s read or write budget for this minute is used up (wait `Retry-After` seconds), or the API is throttled.',
+  429: 'Too many requests: the account’s read or write budget for this minute is used up (wait `Retry-After` seconds), or the API as a whole is throttled (`Retry-After: 1`, no `X-RateLimit-*` headers).',
   500: 'Internal error; the message carries the request id.',
   501: 'Not available on this host.',
 };
@@ -88,7 +88,10 @@ function buildDocument(baseUrl: string): JsonSchema {
 
 /** What a refusal over the account's budget carries (functions/accounts/rate-limits.ts). */
 const RATE_LIMIT_HEADERS = {
-  'Retry-After': { description: 'Seconds until the budget renews.', schema: { type: 'integer' } },
+  'Retry-After': {
+    description: 'Seconds until the budget renews (1 when the whole API is throttled).',
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Limit': { description: 'Requests of this class per minute.', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Left in this minute: 0.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': {

@@ -21,6 +21,10 @@ import { createApiFunction } from './service-function';
 
 export const STAGE_NAME = 'prod';
 export const THROTTLING = { rateLimit: 50, burstLimit: 100 } as const;
+
+/** What API Gateway's own 429 (the stage throttle above, shared by every caller) says. */
+export const THROTTLED_RETRY_AFTER_SECONDS = 1;
+export const THROTTLED_MESSAGE = `The API is receiving more requests than it accepts from all callers together (${THROTTLING.rateLimit} a second, bursts of ${THROTTLING.burstLimit}). Try again in ${THROTTLED_RETRY_AFTER_SECONDS} s.`;
 /** Served base64-decoded as binary (the PNG rendering of a visualization). */
 export const BINARY_MEDIA_TYPES = ['image/png'] as const;
 export const COMPRESSION_THRESHOLD_KIB = 1;
@@ -150,6 +154,15 @@ export class Api extends Construct {
       type: ResponseType.DEFAULT_5XX,
       responseHeaders,
       templates: messageBody,
+    });
+    // The stage's throttle is a token bucket refilled every second: a static Retry-After of one
+    // second is right for it (a gateway response can only set static headers; docs/aws.md).
+    this.restApi.addGatewayResponse('Throttled', {
+      type: ResponseType.THROTTLED,
+      responseHeaders: { ...responseHeaders, 'Retry-After': `'${THROTTLED_RETRY_AFTER_SECONDS}'` },
+      templates: {
+        'application/json': JSON.stringify({ error: THROTTLED_MESSAGE }),
+      },
     });
     // REST APIs answer an unknown path or method with 403 "Missing Authentication Token"; auth is
     // done in the functions, so this can only mean "no such route".

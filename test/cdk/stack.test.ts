@@ -407,7 +407,7 @@ describe('DynamoDB', () => {
 
 describe('API Gateway', () => {
   it('answers its own errors with the JSON error body', () => {
-    template.resourceCountIs('AWS::ApiGateway::GatewayResponse', 3);
+    template.resourceCountIs('AWS::ApiGateway::GatewayResponse', 4);
     const json = { 'gatewayresponse.header.Content-Type': "'application/json'" };
     for (const type of ['DEFAULT_4XX', 'DEFAULT_5XX']) {
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
@@ -422,6 +422,22 @@ describe('API Gateway', () => {
       ResponseParameters: json,
       ResponseTemplates: { 'application/json': '{"error":"Not found"}' },
     });
+  });
+
+  it("answers the stage throttle's 429 with Retry-After and a JSON error that says why", () => {
+    const [throttled] = Object.values(
+      template.findResources('AWS::ApiGateway::GatewayResponse', {
+        Properties: { ResponseType: 'THROTTLED' },
+      }),
+    );
+    expect(throttled?.Properties.ResponseParameters).toEqual({
+      'gatewayresponse.header.Content-Type': "'application/json'",
+      'gatewayresponse.header.Retry-After': "'1'",
+    });
+    // The template is sent as is (no VTL): it must be the JSON error body itself.
+    const body = JSON.parse(throttled?.Properties.ResponseTemplates['application/json']);
+    expect(body.error).toMatch(/50 a second, bursts of 100\)\. Try again in 1 s\.$/);
+    expect(throttled?.Properties.StatusCode).toBeUndefined(); // THROTTLED's own 429
   });
 
   it('deploys a throttled prod stage and outputs its URL', () => {
