@@ -16,6 +16,8 @@ const NULL_SKIPPING: Record<string, number> = {
   any_value: 0,
   approx_distinct: 0,
   approx_percentile: 0,
+  approx_set: 0,
+  merge: 0,
   approx_most_frequent: 1,
   histogram: 0,
   map_agg: 0,

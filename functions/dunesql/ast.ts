@@ -109,6 +109,7 @@ const AGGREGATES = new Set([
   'approx_distinct',
   'approx_percentile',
   'approx_set',
+  'merge',
   'array_agg',
   'map_agg',
   'map_union',

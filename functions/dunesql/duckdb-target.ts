@@ -367,6 +367,18 @@ const MACROS: Record<string, string> = {
   // that order. polyglot would write a two-argument max as GREATEST.
   max_n: '(x, n) AS max(x, n)',
   min_n: '(x, n) AS min(x, n)',
+  // Trino's HyperLogLog sketches, exact here (as approx_distinct is): a sketch is the list of its
+  // distinct values' hashes, so cardinality() counts them and merge() unions them. NULL inputs
+  // are skipped; a sketch of none is NULL (empty_approx_set() is the empty one, cardinality 0).
+  // The optional second argument, Trino's maximum standard error, changes nothing exact.
+  approx_set: ['(x)', '(x, max_standard_error)']
+    .map(
+      (head) =>
+        `${head} AS CASE WHEN count(x) = 0 THEN NULL ELSE list_distinct(list(CASE WHEN x IS NOT NULL THEN hash(x) END)) END`,
+    )
+    .join(', '),
+  merge: `(sketch) AS CASE WHEN count(sketch) = 0 THEN NULL ELSE list_distinct(flatten(list(sketch))) END`,
+  empty_approx_set: `() AS CAST([] AS UBIGINT[])`,
   // The buckets most frequent values and their counts (exact here).
   approx_most_frequent: `(buckets, x, capacity) AS map_from_entries(list_transform(list_slice(list_reverse_sort(list_transform(map_entries(histogram(x)), e -> ROW(e.value, e.key))), 1, buckets), e -> ROW(struct_extract(e, 2), CAST(struct_extract(e, 1) AS BIGINT))))`,
   // Bits of x as a bits-wide two's complement integer.
@@ -1231,6 +1243,9 @@ export const DUCKDB_RULES: RuleSet = {
       'human_readable_seconds',
       'multimap_agg',
       'approx_most_frequent',
+      'approx_set',
+      'merge',
+      'empty_approx_set',
       'json_value',
       'json_query',
       'bit_count',

@@ -1039,6 +1039,21 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         [
+          'approx_set(x) → HyperLogLog',
+          'merge(hll) → HyperLogLog',
+          'cardinality(hll) → bigint',
+          'empty_approx_set() → HyperLogLog',
+        ],
+        'HyperLogLog sketches, to count distinct values over ranges without re-reading them: approx_set sums up a group’s distinct values (NULLs skipped; a group with none is NULL), merge unions sketches (daily ones into a week’s), cardinality estimates how many distinct values a sketch holds (empty_approx_set() has 0).',
+        "select cardinality(merge(s)) from (select approx_set(x) as s from (values (1, 'a'), (1, 'b'), (2, 'b'), (2, 'c')) as t (d, x) group by d)",
+        '3',
+        {
+          localNote:
+            'counted exactly, as approx_distinct: a sketch holds its values’ hashes (what a selected sketch shows); not over a window, and not castable to varbinary',
+        },
+      ),
+      trino(
+        [
           'approx_percentile(x, p) → bigint for integers, else double',
           'approx_percentile(x, array[p1, p2, …]) → array',
           'approx_percentile(x, w, p) → bigint for integers, else double',
@@ -1579,7 +1594,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
  */
 export const ATHENA_ONLY_FAMILIES = [
   'Geospatial (`ST_*`, Bing tiles)',
-  'HyperLogLog and set digest sketches (`approx_set`, `merge`, `cardinality(hll)`, `make_set_digest`)',
+  'set digest sketches (`make_set_digest`, `jaccard_index`)',
   'quantile digest and T-digest (`qdigest_agg`, `tdigest_agg`, `value_at_quantile`)',
   'machine learning (`learn_classifier`, `classify`)',
   'IP address (`contains(cidr, ip)`)',
