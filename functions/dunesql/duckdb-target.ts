@@ -709,6 +709,14 @@ const windowAggregate: Rule = (_args, context, node) => {
   const aggregate = node.window_function.this;
   const kind = nodeType(aggregate);
   if (kind === 'count_if') return context.template('CAST(__1 AS BIGINT)', [node]);
+  const sketch = callName(aggregate);
+  if (sketch === 'approx_set' || sketch === 'merge') {
+    // The local sketches are aggregate macros, which DuckDB cannot run over a window.
+    throw new UnsupportedConstruct(
+      sketch,
+      `${sketch}() over a window is not supported on the local engine; write approx_distinct(x) over (…) for a running distinct count, or ${sketch}() in a grouped query.`,
+    );
+  }
   if (callName(aggregate) === 'approx_percentile' && aggregate.aggregate_function.args.length === 2) {
     const [value, percentage] = aggregate.aggregate_function.args;
     const window = structuredClone(node);

@@ -376,6 +376,24 @@ describe('errors point at the SQL the user wrote', () => {
     expect(error.position).toEqual({ line: 2, column: 3 });
   });
 
+  it('refuses a HyperLogLog sketch over a window, with the windowed distinct count to write', async () => {
+    for (const [sql, name] of [
+      ['select x,\n  cardinality(approx_set(x) over (order by x)) from t', 'approx_set'],
+      ['select x,\n  cardinality(merge(s) over ()) from t', 'merge'],
+    ] as const) {
+      const error = await failure(sql);
+      expect(error.kind).toBe('unsupported');
+      expect(error.message).toMatch(`${name}() over a window is not supported on the local engine`);
+      expect(error.message).toMatch(/approx_distinct\(x\) over/);
+      expect(error.position).toEqual({ line: 2, column: 15 });
+    }
+    // Grouped, both run (diff-70 in the corpus checks their answers).
+    expect(
+      (await run('select cardinality(merge(s)) from (select approx_set(x) as s from (values 1, 2) as t (x))'))
+        .rows,
+    ).toEqual([['2']]);
+  });
+
   it('reads two words that are not a statement as a syntax error, not an aliased name', async () => {
     const error = await failure('selec nothing');
     expect(error.kind).toBe('syntax');
