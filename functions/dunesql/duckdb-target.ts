@@ -1148,6 +1148,9 @@ export const DUCKDB_RULES: RuleSet = {
     args.length === 2 && zoneName(args[1]!) !== undefined
       ? context.template(AT_TIME_ZONE.replace('__1', `${HELPER_PREFIX}from_unixtime(__1)`), args)
       : context.template(`${HELPER_PREFIX}from_unixtime(__1)`, args.slice(0, 1)),
+  // Seconds since the epoch, a double. polyglot writes EPOCH itself, but not under CAST or AT TIME
+  // ZONE, where the call was left as is (from_unixtime(to_unixtime(x), zone) failed).
+  to_unixtime: (args, context) => context.template('epoch(__1)', args),
   // Trino's greatest/least and array_max/array_min are NULL when any value is NULL; DuckDB's skip
   // NULLs, which would answer silently otherwise.
   max: topN('max_n'),

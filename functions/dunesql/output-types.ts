@@ -34,13 +34,13 @@ export function outputTypes(
    */
   tables: readonly TypeHintedTable[] = [],
 ): OutputTypes {
-  const zonedCasts = new Map<AstNode, string>();
+  const zoned = new Map<AstNode, string>();
   try {
-    const { columns } = queryOutputs(statement, new Map(), { tables, zonedCasts }, 0);
-    return { hints: columns.map((column) => column.hint), zonedCasts };
+    const { columns } = queryOutputs(statement, new Map(), { tables, zoned }, 0);
+    return { hints: columns.map((column) => column.hint), zoned };
   } catch {
     // Only hints: a statement shaped in a way this does not expect runs with DuckDB's types.
-    return { hints: [], zonedCasts: new Map() };
+    return { hints: [], zoned: new Map() };
   }
 }
 
@@ -48,16 +48,28 @@ export interface OutputTypes {
   /** The output columns' engine types where DuckDB's cannot tell, by position. */
   hints: (string | undefined)[];
   /**
-   * The casts to varchar of a zone-moved timestamp that comes through a column (of a CTE, a
-   * subquery or a view), with its zone: Trino writes the zone after it (typedRewrites).
+   * Expressions of a zone-moved timestamp that comes through a column (of a CTE, a subquery or a
+   * view), with its zone: casts of one to varchar (Trino writes the zone after it) and compared
+   * operands (Trino compares instants); typedRewrites.
    */
-  zonedCasts: ReadonlyMap<AstNode, string>;
+  zoned: ReadonlyMap<AstNode, string>;
 }
+
+/** Each comparison's operands, by polyglot node type. */
+export const COMPARED_OPERANDS: Readonly<Record<string, readonly string[]>> = {
+  eq: ['left', 'right'],
+  neq: ['left', 'right'],
+  lt: ['left', 'right'],
+  lte: ['left', 'right'],
+  gt: ['left', 'right'],
+  gte: ['left', 'right'],
+  between: ['this', 'low', 'high'],
+};
 
 /** What the analysis reads from and writes to along the way. */
 interface Analysis {
   tables: readonly TypeHintedTable[];
-  zonedCasts: Map<AstNode, string>;
+  zoned: Map<AstNode, string>;
 }
 
 interface HintedColumn {
@@ -126,8 +138,9 @@ function selectOutputs(
   const ctes = withCtes(select, outerCtes);
   const scope = fromScope(select, ctes, analysis, depth);
   const inner = (query: AstNode) => queryOutputs(query, ctes, analysis, depth + 1);
-  for (const clause of [select.expressions, select.where, select.having]) {
-    collectZonedCasts(clause, scope, analysis.zonedCasts, inner);
+  const joinConditions = (select.joins ?? []).map((join: AstNode) => join.on);
+  for (const clause of [select.expressions, select.where_clause, select.having, joinConditions]) {
+    collectZoned(clause, scope, analysis.zoned, inner);
   }
   const joinsOnColumns = (select.joins ?? []).some(
     (join: AstNode) => join.using?.length || /natural/i.test(String(join.kind ?? '')),
@@ -157,14 +170,14 @@ function selectOutputs(
  * The casts to varchar in a clause whose operand is a zone-moved timestamp, read in the clause's
  * scope; a subquery inside it (`(SELECT …)`, `IN (SELECT …)`) is read in its own, by `inner`.
  */
-function collectZonedCasts(
+function collectZoned(
   node: AstNode,
   scope: readonly ScopeItem[],
   found: Map<AstNode, string>,
   inner: (query: AstNode) => unknown,
 ): void {
   if (Array.isArray(node)) {
-    for (const child of node) collectZonedCasts(child, scope, found, inner);
+    for (const child of node) collectZoned(child, scope, found, inner);
     return;
   }
   if (!node || typeof node !== 'object') return;
@@ -173,12 +186,16 @@ function collectZonedCasts(
     inner(node);
     return;
   }
-  if ((type === 'cast' || type === 'try_cast') && node[type].to?.data_type === 'var_char') {
-    const zone = zoneOf(node[type].this, scope);
-    if (zone) found.set(node, zone);
+  const zonedOperands =
+    (type === 'cast' || type === 'try_cast') && node[type].to?.data_type === 'var_char'
+      ? [node]
+      : (COMPARED_OPERANDS[type ?? ''] ?? []).map((key) => node[type!][key]);
+  for (const expression of zonedOperands) {
+    const zone = expression && zoneOf(expression === node ? node[type!].this : expression, scope);
+    if (zone) found.set(expression, zone);
   }
   for (const key of Object.keys(node)) {
-    if (key !== 'span') collectZonedCasts(node[key], scope, found, inner);
+    if (key !== 'span') collectZoned(node[key], scope, found, inner);
   }
 }
 

@@ -247,7 +247,7 @@ export async function translate(
         ...(options.uploads ?? []),
       ]);
       changed = filtersIntoInputs(polyglot, statement) || changed;
-      changed = typedRewrites(polyglot, statement, options.tables ?? [], typesOut.zonedCasts) || changed;
+      changed = typedRewrites(polyglot, statement, options.tables ?? [], typesOut.zoned) || changed;
     }
     changed = applyRules(polyglot, statement, rules, types) || changed;
   } catch (error) {

@@ -8,7 +8,7 @@ import { walkTyped } from './athena-varbinary-casts';
 import { inDouble, WIDE_INTEGER_OPERATORS } from './athena-wide-integers';
 import { HELPER_PREFIX, offsetMinutes } from './duckdb-target';
 import type { Polyglot, TableSchema, Typing } from './nested-typing';
-import { zoneOfExpression } from './output-types';
+import { COMPARED_OPERANDS, zoneOfExpression } from './output-types';
 import type { AstNode } from './polyglot';
 import { decimalDivision, fractionalWithWideInteger, isWholeNumber, isWideInteger } from './scalar-types';
 
@@ -19,8 +19,8 @@ interface Visit {
   typing: () => Typing | undefined;
   /** The operand's scalar type name (`bigint`, `decimal(2,1)`), if it is a known scalar. */
   scalarOf: (operand: AstNode) => string | undefined;
-  /** Casts to varchar of a zone-moved timestamp read through a column, with its zone. */
-  zonedCasts: ReadonlyMap<AstNode, string>;
+  /** Casts to varchar and compared operands of a zone-moved timestamp read through a column, with its zone. */
+  zoned: ReadonlyMap<AstNode, string>;
   /** Aggregates held by an OVER clause, which takes the aggregate itself, not an expression of it. */
   windowed: ReadonlySet<AstNode>;
 }
@@ -37,11 +37,11 @@ const powerOfTen = (exponent: number) => `1${'0'.repeat(exponent)}`;
 const tenToMinus = (exponent: number) => (exponent === 0 ? '1' : `0.${'0'.repeat(exponent - 1)}1`);
 
 /** A timestamp moved to a zone, cast to varchar: Trino writes the zone after it (DuckDB: UTC). */
-const zonedTimestampText: Rewrite = ({ node, kind, zonedCasts, ...visit }) => {
+const zonedTimestampText: Rewrite = ({ node, kind, zoned, ...visit }) => {
   if ((kind !== 'cast' && kind !== 'try_cast') || node[kind].to?.data_type !== 'var_char') return undefined;
-  const zone = zonedCasts.get(node) ?? zoneOfExpression(node[kind].this);
+  const zone = zoned.get(node) ?? zoneOfExpression(node[kind].this);
   if (zone === undefined) return undefined;
-  return template({ node, kind, zonedCasts, ...visit }, `strftime(__1, '%Y-%m-%d %H:%M:%S.%g ${zone}')`, [
+  return template({ node, kind, zoned, ...visit }, `strftime(__1, '%Y-%m-%d %H:%M:%S.%g ${zone}')`, [
     node[kind].this,
   ]);
 };
@@ -123,12 +123,36 @@ const zonedUnixTime: Rewrite = (visit) => {
   const [timestamp] = visit.node.function.args;
   const zone = zoneOfExpression(timestamp);
   if (zone === undefined) return undefined;
+  return template(visit, `to_unixtime(${instantIn(zone)})`, [timestamp]);
+};
+
+/** The instant of `__1`, a timestamp held as its wall-clock time in `zone`. */
+function instantIn(zone: string): string {
   const minutes = offsetMinutes(zone);
-  const instant =
-    minutes === undefined
-      ? `timezone('${zone}', CAST(__1 AS TIMESTAMP))`
-      : `CAST(CAST(__1 AS TIMESTAMP) - to_minutes(${minutes}) AS TIMESTAMP WITH TIME ZONE)`;
-  return template(visit, `to_unixtime(${instant})`, [timestamp]);
+  return minutes === undefined
+    ? `timezone('${zone}', CAST(__1 AS TIMESTAMP))`
+    : `CAST(CAST(__1 AS TIMESTAMP) - to_minutes(${minutes}) AS TIMESTAMP WITH TIME ZONE)`;
+}
+
+/**
+ * A timestamp moved to a zone, compared: Trino compares instants (an unzoned timestamp read in the
+ * session's zone, UTC), so `block_time at time zone 'America/New_York' >= timestamp '2024-01-01'`
+ * is `block_time >= 2024-01-01 00:00 UTC`. DuckDB held the moved value as its wall-clock time there
+ * and compared that, off by the zone's offset: each moved operand is compared as its instant.
+ */
+const zonedComparison: Rewrite = (visit) => {
+  const operands = COMPARED_OPERANDS[visit.kind];
+  if (!operands) return undefined;
+  const comparison = { ...visit.node[visit.kind] };
+  let moved = false;
+  for (const key of operands) {
+    const operand = comparison[key];
+    const zone = operand === undefined ? undefined : (visit.zoned.get(operand) ?? zoneOfExpression(operand));
+    if (zone === undefined) continue;
+    comparison[key] = template(visit, instantIn(zone), [operand]);
+    moved = true;
+  }
+  return moved ? { [visit.kind]: comparison } : undefined;
 };
 
 /**
@@ -260,6 +284,7 @@ const REWRITES: readonly Rewrite[] = [
   decimalAverage,
   arrayAndElement,
   zonedUnixTime,
+  zonedComparison,
   decimalRound,
   floatingDivision,
   decimalQuotient,
@@ -285,21 +310,21 @@ const REWRITTEN_NODES = new Set([
   'concat',
   'at_time_zone',
 ]);
-const REWRITTEN_CALLS = new Set(['round', 'to_unixtime', 'at_timezone']);
+const REWRITTEN_CALLS = new Set(['round', 'to_unixtime', 'at_timezone', 'from_unixtime']);
 
 /** Applies the rewrites to the statement, in place; true if any changed it. */
 export function typedRewrites(
   polyglot: Polyglot,
   statement: AstNode,
   tables: readonly TableSchema[],
-  /** Casts to varchar of a zone-moved timestamp read through a column, with its zone (output-types.ts). */
-  zonedCasts: ReadonlyMap<AstNode, string> = new Map(),
+  /** Casts to varchar and compared operands of a zone-moved timestamp read through a column (output-types.ts). */
+  zoned: ReadonlyMap<AstNode, string> = new Map(),
 ): boolean {
   const rewritable = (node: AstNode, type: string) =>
     REWRITTEN_NODES.has(type) ||
     (type === 'function' && REWRITTEN_CALLS.has(functionCall(node)?.name ?? '')) ||
     ((type === 'cast' || type === 'try_cast') && node[type].to?.length !== undefined);
-  if (zonedCasts.size === 0 && !someNode(statement, rewritable)) return false;
+  if (zoned.size === 0 && !someNode(statement, rewritable)) return false;
   let changed = false;
   const windowed = new Set(findAll(statement, 'window_function').map((w) => w.window_function.this));
   walkTyped(polyglot, statement, tables, (node, kind, typing) => {
@@ -307,7 +332,7 @@ export function typedRewrites(
       const type = typing()?.typeOf(operand);
       return type?.kind === 'scalar' ? type.name : undefined;
     };
-    const visit: Visit = { polyglot, node, kind, typing, scalarOf, zonedCasts, windowed };
+    const visit: Visit = { polyglot, node, kind, typing, scalarOf, zoned, windowed };
     for (const rewrite of REWRITES) {
       const replacement = rewrite(visit);
       if (replacement) {
