@@ -1142,7 +1142,8 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         { notLocal: 'group by width_bucket(x, low, high, n) and count(*) for fixed-width buckets.' },
       ),
       trino('checksum(x) → varbinary', 'An order-insensitive checksum of the group.', undefined, undefined, {
-        notLocal: 'use bit_xor(hash(x)) for a comparable order-insensitive fingerprint.',
+        notLocal:
+          'for an order-insensitive fingerprint that runs on both engines: bitwise_xor_agg(from_big_endian_64(xxhash64(to_utf8(cast(x as varchar))))).',
       }),
     ],
   },
