@@ -18,6 +18,8 @@ const NULL_SKIPPING: Record<string, number> = {
   approx_percentile: 0,
   approx_set: 0,
   merge: 0,
+  tdigest_agg: 0,
+  qdigest_agg: 0,
   approx_most_frequent: 1,
   histogram: 0,
   map_agg: 0,

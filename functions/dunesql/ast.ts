@@ -110,6 +110,8 @@ const AGGREGATES = new Set([
   'approx_percentile',
   'approx_set',
   'merge',
+  'tdigest_agg',
+  'qdigest_agg',
   'array_agg',
   'map_agg',
   'map_union',

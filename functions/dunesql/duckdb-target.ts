@@ -256,6 +256,13 @@ const PARSE_DURATION_MACRO =
     .join('') +
   `ELSE ${failAs('DOUBLE', `'Unknown time unit: ' || regexp_extract(s, ${DURATION_TEXT}, 2)`)} END) AS BIGINT)) END`;
 
+/** The local digests (`tdigest_agg`, `qdigest_agg`): their struct field, value type and quantile. */
+const DIGESTS = [
+  { kind: 'tdigest', type: 'DOUBLE', quantile: 'quantile_cont' },
+  { kind: 'qdigest', type: 'BIGINT', quantile: 'quantile_disc' },
+  { kind: 'qdigest', type: 'DOUBLE', quantile: 'quantile_disc' },
+] as const;
+
 const MACROS: Record<string, string> = {
   // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact. Trino's
   // sum of bigint (and of integer) is a bigint; DuckDB's a HUGEINT.
@@ -377,8 +384,39 @@ const MACROS: Record<string, string> = {
         `${head} AS CASE WHEN count(x) = 0 THEN NULL ELSE list_distinct(list(CASE WHEN x IS NOT NULL THEN hash(x) END)) END`,
     )
     .join(', '),
-  merge: `(sketch) AS CASE WHEN count(sketch) = 0 THEN NULL ELSE list_distinct(flatten(list(sketch))) END`,
+  // merge() of a digest column (below) joins their values; of anything else, HyperLogLog sketches.
+  merge: [
+    ...DIGESTS.map(
+      ({ kind, type }) =>
+        `(sketch STRUCT(${kind} ${type}[])) AS CASE WHEN count(sketch) = 0 THEN NULL ELSE {'${kind}': list_sort(flatten(list(sketch.${kind})))} END`,
+    ),
+    '(sketch) AS CASE WHEN count(sketch) = 0 THEN NULL ELSE list_distinct(flatten(list(sketch))) END',
+  ].join(', '),
   empty_approx_set: `() AS CAST([] AS UBIGINT[])`,
+  // Trino's T-digests and quantile digests, exact here: a digest holds its group's values, sorted
+  // (a T-digest's as doubles); value_at_quantile interpolates between them for a T-digest and
+  // answers one of them for a quantile digest, as Trino's estimates do. A digest of none is NULL.
+  // Aggregated in place (`value_at_quantile(tdigest_agg(x), 0.5)`) they are quantile_cont and
+  // quantile_disc of the values themselves (DUCKDB_RULES); these macros take digest columns.
+  tdigest_agg: `(x) AS CASE WHEN count(x) = 0 THEN NULL ELSE {'tdigest': list_sort(list_filter(list(CAST(x AS DOUBLE)), v -> v IS NOT NULL))} END`,
+  qdigest_agg: ['BIGINT', 'DOUBLE']
+    .map(
+      (type) =>
+        `(x ${type}) AS CASE WHEN count(x) = 0 THEN NULL ELSE {'qdigest': list_sort(list_filter(list(x), v -> v IS NOT NULL))} END`,
+    )
+    .join(', '),
+  // A digest column's quantile (one, or an array of them: values_at_quantiles), and that of a
+  // group's digests merged (`value_at_quantile(merge(digest), q)`).
+  value_at_quantile: DIGESTS.map(
+    ({ kind, type, quantile }) =>
+      `(digest STRUCT(${kind} ${type}[]), q) AS list_aggregate(digest.${kind}, '${quantile}', q)`,
+  ).join(', '),
+  merged_quantile: DIGESTS.map(
+    ({ kind, type, quantile }) =>
+      `(digest STRUCT(${kind} ${type}[]), q) AS list_aggregate(flatten(list(digest.${kind})), '${quantile}', q)`,
+  ).join(', '),
+  // A quantile digest's quantile is one of its values, a bigint for integers (Trino's qdigest(bigint)).
+  qdigest_quantile: ['BIGINT', 'DOUBLE'].map((type) => `(x ${type}, q) AS quantile_disc(x, q)`).join(', '),
   // The buckets most frequent values and their counts (exact here).
   approx_most_frequent: `(buckets, x, capacity) AS map_from_entries(list_transform(list_slice(list_reverse_sort(list_transform(map_entries(histogram(x)), e -> ROW(e.value, e.key))), 1, buckets), e -> ROW(struct_extract(e, 2), CAST(struct_extract(e, 1) AS BIGINT))))`,
   // Bits of x as a bits-wide two's complement integer.
@@ -699,6 +737,40 @@ const topN =
 
 const COUNTING = new Set(['count', 'count_if', 'approx_distinct']);
 
+/** A digest of values each counted once; Trino's weighted forms are refused locally. */
+const unweightedDigest =
+  (name: string): Rule =>
+  (args, context, node) => {
+    if (args.length > 1) {
+      throw new UnsupportedConstruct(
+        name,
+        `${name}() with weights is not supported on the local engine; write approx_percentile(x, w, p) for a weighted quantile.`,
+      );
+    }
+    return helper(name)(args, context, node);
+  };
+
+/**
+ * value_at_quantile(d, q) and values_at_quantiles(d, qs): a macro cannot tell the type of an
+ * aggregate argument, so a digest aggregated in place (`value_at_quantile(tdigest_agg(x), 0.5)`)
+ * is the quantile of the group's values themselves, and merged digests (`merge(digest)`) that of
+ * their values together; a digest column goes to the macro.
+ */
+const digestQuantile: Rule = (args, context) => {
+  const [digest, quantile] = args;
+  const inner: AstNode[] | undefined = functionCall(digest)?.args;
+  const call = inner?.length === 1 && args.length === 2 ? callName(digest) : undefined;
+  const [template, operand] =
+    call === 'tdigest_agg'
+      ? ['quantile_cont(CAST(__1 AS DOUBLE), __2)', inner![0]]
+      : call === 'qdigest_agg'
+        ? [`${HELPER_PREFIX}qdigest_quantile(__1, __2)`, inner![0]]
+        : call === 'merge'
+          ? [`${HELPER_PREFIX}merged_quantile(__1, __2)`, inner![0]]
+          : [`${HELPER_PREFIX}value_at_quantile(__1, __2)`, digest];
+  return context.template(template, [operand, quantile!]);
+};
+
 /**
  * Window aggregates with Trino's types: a windowed sum of a column sums its 64-bit halves (exact for
  * uint256, bigint stays bigint); a windowed sum of a count is a bigint; count_if is a bigint.
@@ -710,11 +782,11 @@ const windowAggregate: Rule = (_args, context, node) => {
   const kind = nodeType(aggregate);
   if (kind === 'count_if') return context.template('CAST(__1 AS BIGINT)', [node]);
   const sketch = callName(aggregate);
-  if (sketch === 'approx_set' || sketch === 'merge') {
+  if (['approx_set', 'merge', 'tdigest_agg', 'qdigest_agg'].includes(sketch)) {
     // The local sketches are aggregate macros, which DuckDB cannot run over a window.
     throw new UnsupportedConstruct(
       sketch,
-      `${sketch}() over a window is not supported on the local engine; write approx_distinct(x) over (…) for a running distinct count, or ${sketch}() in a grouped query.`,
+      `${sketch}() over a window is not supported on the local engine; write ${sketch.endsWith('digest_agg') ? 'approx_percentile(x, p) over (…) for a running quantile' : 'approx_distinct(x) over (…) for a running distinct count'}, or ${sketch}() in a grouped query.`,
     );
   }
   if (callName(aggregate) === 'approx_percentile' && aggregate.aggregate_function.args.length === 2) {
@@ -1327,6 +1399,10 @@ export const DUCKDB_RULES: RuleSet = {
   length: helper('length'),
   substring: helper('substr'),
   reverse: helper('reverse'),
+  tdigest_agg: unweightedDigest('tdigest_agg'),
+  qdigest_agg: unweightedDigest('qdigest_agg'),
+  value_at_quantile: digestQuantile,
+  values_at_quantiles: digestQuantile,
   // Three arguments: Trino's weighted form, approx_percentile(x, w, p).
   approx_percentile: (args, context, node) =>
     args.length === 3

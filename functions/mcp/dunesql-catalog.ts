@@ -1054,6 +1054,22 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         [
+          'tdigest_agg(x) → tdigest',
+          'qdigest_agg(x) → qdigest',
+          'value_at_quantile(digest, q) → double (tdigest), the value type (qdigest)',
+          'values_at_quantiles(digest, array[q1, …]) → array',
+          'merge(digest) → digest',
+        ],
+        'Quantile sketches, to keep quantiles of many groups (a digest per day) and combine them later: a T-digest estimates between values, a quantile digest answers one of them (NULLs skipped; a group with none is NULL).',
+        'select value_at_quantile(merge(d), 0.5) from (select tdigest_agg(x) as d from (values (1, 1), (1, 2), (2, 3)) as t (g, x) group by g)',
+        '2.0',
+        {
+          localNote:
+            'exact: a digest holds its values (a T-digest interpolates between them); not over a window, and not weighted (tdigest_agg(x, w), qdigest_agg(x, w): use approx_percentile(x, w, p))',
+        },
+      ),
+      trino(
+        [
           'approx_percentile(x, p) → bigint for integers, else double',
           'approx_percentile(x, array[p1, p2, …]) → array',
           'approx_percentile(x, w, p) → bigint for integers, else double',
@@ -1596,7 +1612,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
 export const ATHENA_ONLY_FAMILIES = [
   'Geospatial (`ST_*`, Bing tiles)',
   'set digest sketches (`make_set_digest`, `jaccard_index`)',
-  'quantile digest and T-digest (`qdigest_agg`, `tdigest_agg`, `value_at_quantile`)',
+  'quantile digest and T-digest functions beyond their quantiles (`quantile_at_value`, `truncated_mean`, `scale_tdigest`, weighted digests)',
   'machine learning (`learn_classifier`, `classify`)',
   'IP address (`contains(cidr, ip)`)',
   'color and Teradata functions',

@@ -97,10 +97,10 @@ The local host runs DuneSQL through a translator to DuckDB. Where it differs fro
 - \`try()\` of an expression with \`now()\` or \`random()\` fails locally.
 - \`format_datetime\`, \`parse_datetime\`, \`date_format\` and \`date_parse\` need a literal pattern
   with the common letters.
-- A few Trino functions are not available locally, among them \`checksum\`,
-  \`numeric_histogram\` and the digest sketches (\`tdigest_agg\`, \`qdigest_agg\`); the function
-  reference marks each one and says what to write instead. HyperLogLog sketches (\`approx_set\`,
-  \`merge\`, \`cardinality\`) run, exactly.
+- A few Trino functions are not available locally, among them \`checksum\` and
+  \`numeric_histogram\`; the function reference marks each one and says what to write instead.
+  HyperLogLog sketches (\`approx_set\`, \`merge\`, \`cardinality\`) and digests (\`tdigest_agg\`,
+  \`qdigest_agg\`, \`value_at_quantile\`) run, exactly.
 - Statements other than one read-only query are refused.
 
 ## The sandbox

@@ -376,16 +376,19 @@ describe('errors point at the SQL the user wrote', () => {
     expect(error.position).toEqual({ line: 2, column: 3 });
   });
 
-  it('refuses a HyperLogLog sketch over a window, with the windowed distinct count to write', async () => {
+  it('refuses a sketch or digest over a window, with the windowed aggregate to write', async () => {
     for (const [sql, name] of [
       ['select x,\n  cardinality(approx_set(x) over (order by x)) from t', 'approx_set'],
       ['select x,\n  cardinality(merge(s) over ()) from t', 'merge'],
+      ['select x,\n  value_at_quantile(tdigest_agg(x) over (), 0.5) from t', 'tdigest_agg'],
     ] as const) {
       const error = await failure(sql);
       expect(error.kind).toBe('unsupported');
       expect(error.message).toMatch(`${name}() over a window is not supported on the local engine`);
-      expect(error.message).toMatch(/approx_distinct\(x\) over/);
-      expect(error.position).toEqual({ line: 2, column: 15 });
+      expect(error.message).toMatch(
+        name === 'tdigest_agg' ? /approx_percentile\(x, p\) over/ : /approx_distinct\(x\) over/,
+      );
+      expect(error.position).toEqual({ line: 2, column: name === 'tdigest_agg' ? 21 : 15 });
     }
     // Grouped, both run (diff-70 in the corpus checks their answers).
     expect(
