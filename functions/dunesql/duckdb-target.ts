@@ -781,15 +781,15 @@ const windowAggregate: Rule = (_args, context, node) => {
   const aggregate = node.window_function.this;
   const kind = nodeType(aggregate);
   if (kind === 'count_if') return context.template('CAST(__1 AS BIGINT)', [node]);
-  const sketch = callName(aggregate);
-  if (['approx_set', 'merge', 'tdigest_agg', 'qdigest_agg'].includes(sketch)) {
+  const name = callName(aggregate);
+  if (['approx_set', 'merge', 'tdigest_agg', 'qdigest_agg'].includes(name)) {
     // The local sketches are aggregate macros, which DuckDB cannot run over a window.
     throw new UnsupportedConstruct(
-      sketch,
-      `${sketch}() over a window is not supported on the local engine; write ${sketch.endsWith('digest_agg') ? 'approx_percentile(x, p) over (…) for a running quantile' : 'approx_distinct(x) over (…) for a running distinct count'}, or ${sketch}() in a grouped query.`,
+      name,
+      `${name}() over a window is not supported on the local engine; write ${name.endsWith('digest_agg') ? 'approx_percentile(x, p) over (…) for a running quantile' : 'approx_distinct(x) over (…) for a running distinct count'}, or ${name}() in a grouped query.`,
     );
   }
-  if (callName(aggregate) === 'approx_percentile' && aggregate.aggregate_function.args.length === 2) {
+  if (name === 'approx_percentile' && aggregate.aggregate_function.args.length === 2) {
     const [value, percentage] = aggregate.aggregate_function.args;
     const window = structuredClone(node);
     window.window_function.this = context.template('approx_quantile(CAST(__1 AS DOUBLE), __2)', [

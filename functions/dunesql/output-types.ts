@@ -167,8 +167,9 @@ function selectOutputs(
 }
 
 /**
- * The casts to varchar in a clause whose operand is a zone-moved timestamp, read in the clause's
- * scope; a subquery inside it (`(SELECT …)`, `IN (SELECT …)`) is read in its own, by `inner`.
+ * The casts to varchar and the compared operands in a clause that are zone-moved timestamps, read
+ * in the clause's scope; a subquery inside it (`(SELECT …)`, `IN (SELECT …)`) is read in its own,
+ * by `inner`.
  */
 function collectZoned(
   node: AstNode,
@@ -186,13 +187,14 @@ function collectZoned(
     inner(node);
     return;
   }
-  const zonedOperands =
-    (type === 'cast' || type === 'try_cast') && node[type].to?.data_type === 'var_char'
-      ? [node]
-      : (COMPARED_OPERANDS[type ?? ''] ?? []).map((key) => node[type!][key]);
-  for (const expression of zonedOperands) {
-    const zone = expression && zoneOf(expression === node ? node[type!].this : expression, scope);
-    if (zone) found.set(expression, zone);
+  if ((type === 'cast' || type === 'try_cast') && node[type].to?.data_type === 'var_char') {
+    const zone = zoneOf(node[type].this, scope);
+    if (zone) found.set(node, zone);
+  }
+  for (const key of COMPARED_OPERANDS[type ?? ''] ?? []) {
+    const operand = node[type!][key];
+    const zone = operand && zoneOf(operand, scope);
+    if (zone) found.set(operand, zone);
   }
   for (const key of Object.keys(node)) {
     if (key !== 'span') collectZoned(node[key], scope, found, inner);
