@@ -216,6 +216,10 @@ const fractionOfWideInteger: Rewrite = (visit) => {
 /** A whole-number type narrower than uint256/int256: a signed integer or a decimal of scale 0. */
 const isNarrowWholeNumber = (type: string | undefined) => isWholeNumber(type) && !isWideInteger(type);
 
+/** An operand of a narrower whole-number type, not a literal (DuckDB gives a literal the wide type). */
+const isNarrowOperand = (scalarOf: Visit['scalarOf'], operand: AstNode) =>
+  nodeType(operand) !== 'literal' && isNarrowWholeNumber(scalarOf(operand));
+
 /**
  * uint256 and int256 arithmetic with a whole number, as DuneSQL computes it (docs.dune.com,
  * "Implicit Casting with numeric types"): the narrower operand converts to the wider type, int256
@@ -234,8 +238,7 @@ const wholeNumberWithWideInteger: Rewrite = (visit) => {
   if (!Object.hasOwn(WIDE_INTEGER_OPERATORS, kind)) return undefined;
   const { left, right } = node[kind];
   const wide = (operand: AstNode) => isWideInteger(scalarOf(operand));
-  const narrow = (operand: AstNode) =>
-    nodeType(operand) !== 'literal' && isNarrowWholeNumber(scalarOf(operand));
+  const narrow = (operand: AstNode) => isNarrowOperand(scalarOf, operand);
   const helper = (name: string, operand: AstNode, other: AstNode) =>
     template(visit, `${HELPER_PREFIX}${name}(__1, __2)`, [operand, other]);
   const rewritten = structuredClone(node);
@@ -245,6 +248,54 @@ const wholeNumberWithWideInteger: Rewrite = (visit) => {
   } else if (wide(left) && narrow(right)) rewritten[kind].right = helper('wide_operand', left, right);
   else if (narrow(left) && wide(right)) rewritten[kind].left = helper('wide_operand', right, left);
   else return undefined;
+  return rewritten;
+};
+
+/** Where a conditional expression's possible results sit: `[holder, key]` pairs, by node type. */
+function resultSlots(node: AstNode, kind: string): [AstNode, string | number][] {
+  const body = node[kind];
+  switch (kind) {
+    case 'coalesce':
+      return body.expressions.map((_: AstNode, i: number) => [body.expressions, i]);
+    case 'case':
+      return [
+        ...body.whens.map((when: AstNode[]) => [when, 1] as [AstNode, number]),
+        ...(body.else_ ? [[body, 'else_'] as [AstNode, string]] : []),
+      ];
+    case 'if_func':
+      return [
+        [body, 'true_value'],
+        ...(body.false_value ? [[body, 'false_value'] as [AstNode, string]] : []),
+      ];
+    case 'function':
+      return ['greatest', 'least'].includes(functionCall(node)?.name ?? '')
+        ? body.args.map((_: AstNode, i: number) => [body.args, i])
+        : [];
+    default:
+      return [];
+  }
+}
+
+/**
+ * A uint256 (or int256) with a narrower whole number among the results of `coalesce`, `CASE`,
+ * `if` or `greatest`/`least`: DuneSQL converts the number to the wide type, so `coalesce(value,
+ * gas_used)` is a uint256; DuckDB found no common integer type and typed it an int256 (a JSON
+ * number where Dune writes a string). Each narrower result converts as in arithmetic (a negative
+ * one fails to become a uint256).
+ */
+const wideIntegerAlternatives: Rewrite = (visit) => {
+  const { node, kind, scalarOf } = visit;
+  const slots = resultSlots(node, kind);
+  if (slots.length < 2) return undefined;
+  const reference = slots.map(([holder, key]) => holder[key]).find((r) => isWideInteger(scalarOf(r)));
+  const narrow = (operand: AstNode) => isNarrowOperand(scalarOf, operand);
+  if (!reference || !slots.some(([holder, key]) => narrow(holder[key]))) return undefined;
+  const rewritten = structuredClone(node);
+  for (const [holder, key] of resultSlots(rewritten, kind)) {
+    if (narrow(holder[key])) {
+      holder[key] = template(visit, `${HELPER_PREFIX}wide_operand(__1, __2)`, [reference, holder[key]]);
+    }
+  }
   return rewritten;
 };
 
@@ -290,6 +341,7 @@ const REWRITES: readonly Rewrite[] = [
   decimalQuotient,
   fractionOfWideInteger,
   wholeNumberWithWideInteger,
+  wideIntegerAlternatives,
   negatedWideInteger,
   dateArithmetic,
 ];
@@ -309,8 +361,18 @@ const REWRITTEN_NODES = new Set([
   'avg',
   'concat',
   'at_time_zone',
+  'coalesce',
+  'case',
+  'if_func',
 ]);
-const REWRITTEN_CALLS = new Set(['round', 'to_unixtime', 'at_timezone', 'from_unixtime']);
+const REWRITTEN_CALLS = new Set([
+  'round',
+  'to_unixtime',
+  'at_timezone',
+  'from_unixtime',
+  'greatest',
+  'least',
+]);
 
 /** Applies the rewrites to the statement, in place; true if any changed it. */
 export function typedRewrites(
