@@ -370,6 +370,8 @@ const MACROS: Record<string, string> = {
   json_query: `(j, p) AS CASE WHEN json_type(j, ${SQL_JSON_PATH}) IN ('OBJECT', 'ARRAY') THEN CAST(json_extract(j, ${SQL_JSON_PATH}) AS VARCHAR) END`,
   // Each key's values as an array (aggregate).
   multimap_agg: `(k, v) AS map_from_entries(list_transform(list_distinct(list(k)), key -> ROW(key, list_transform(list_filter(list(ROW(k, v)), e -> struct_extract(e, 1) IS NOT DISTINCT FROM key), e -> struct_extract(e, 2)))))`,
+  // The elements in a random order: sorted by a random number each.
+  shuffle: `(a) AS list_transform(list_sort(list_transform(a, v -> {'r': random(), 'v': v})), s -> s.v)`,
   // Trino's top-n aggregates, max(x, n) and min(x, n): the n largest (smallest) values, an array in
   // that order. polyglot would write a two-argument max as GREATEST.
   max_n: '(x, n) AS max(x, n)',
@@ -1329,6 +1331,7 @@ export const DUCKDB_RULES: RuleSet = {
       'approx_set',
       'merge',
       'empty_approx_set',
+      'shuffle',
       'json_value',
       'json_query',
       'bit_count',

@@ -1312,6 +1312,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'array[array[1, 2], array[1, 3], array[2, 3]]',
       ),
       trino(
+        'shuffle(array) → array',
+        'The elements in a random order.',
+        'array_sort(shuffle(array[3, 1, 2]))',
+        'array[1, 2, 3]',
+      ),
+      trino(
         'trim_array(array, n) → array',
         'The array without its last n elements.',
         'trim_array(array[1, 2, 3], 1)',
