@@ -34,6 +34,9 @@ export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<Pipel
     { execution?: PipelineExecution; nodes: Map<number, PipelineNodeRun> }
   >();
 
+  /** Each run's transition on its way to the store: the next one waits for it. */
+  private readonly transitions = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly store: PipelineStore,
     readonly capacity = 200,
@@ -84,20 +87,38 @@ export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<Pipel
     return node ? structuredClone(node) : this.store.getNode(pipelineExecutionId, nodeId);
   }
 
+  /**
+   * One transition of a run at a time, and none its stored state refuses: this process wrote that
+   * state, so a transition from another one could only fail at the store. Every root node of a run
+   * moves it from pending to executing as it starts; one write lands, the others were conditional
+   * writes that failed, on the one thread DynamoDB's stand-in answers on, as the nodes started.
+   */
   async transition(
     pipelineExecutionId: string,
     from: readonly PipelineState[],
     changes: PipelineChanges,
   ): Promise<PipelineExecution | undefined> {
-    const updated = await this.store.transition(pipelineExecutionId, from, changes);
-    if (updated) {
-      const entry = this.entries.get(pipelineExecutionId);
-      if (entry) entry.execution = structuredClone(updated);
-      const writes = this.loading.get(pipelineExecutionId);
-      if (writes) writes.execution = structuredClone(updated);
-      this.changes.wake(pipelineExecutionId);
+    const previous = this.transitions.get(pipelineExecutionId);
+    const attempt = (async () => {
+      await previous?.catch(() => undefined);
+      const stored = this.entries.get(pipelineExecutionId)?.execution.state;
+      if (stored !== undefined && !from.includes(stored)) return undefined;
+      return this.store.transition(pipelineExecutionId, from, changes);
+    })();
+    this.transitions.set(pipelineExecutionId, attempt);
+    try {
+      const updated = await attempt;
+      if (updated) {
+        const entry = this.entries.get(pipelineExecutionId);
+        if (entry) entry.execution = structuredClone(updated);
+        const writes = this.loading.get(pipelineExecutionId);
+        if (writes) writes.execution = structuredClone(updated);
+        this.changes.wake(pipelineExecutionId);
+      }
+      return updated;
+    } finally {
+      if (this.transitions.get(pipelineExecutionId) === attempt) this.transitions.delete(pipelineExecutionId);
     }
-    return updated;
   }
 
   changed(pipelineExecutionId: string, seen: PipelineState, millis: number): Promise<void> {

@@ -314,6 +314,38 @@ describe('caches in front of DynamoDB', () => {
       expect(reads()).toBe(0);
     });
 
+    it('moves a run once when its root nodes all try at once, without writes the store must refuse', async () => {
+      const { store, reads: writes } = counting<PipelineStore>(pipelines, 'transition');
+      const cache = new SoleWriterPipelineCache(store);
+      const { execution, nodes } = pipeline();
+      await cache.create(execution, nodes);
+      const id = execution.pipelineExecutionId;
+      const startedAt = new Date().toISOString();
+      const tries = await Promise.all(
+        [1, 2, 3].map(() => cache.transition(id, ['pending'], { state: 'executing', startedAt })),
+      );
+      expect(tries.filter(Boolean)).toHaveLength(1);
+      expect(writes()).toBe(1);
+      expect((await pipelines.get(id))!.execution.state).toBe('executing');
+      // A transition the stored state allows still goes to the store, after the one before it.
+      const [finished, cancelled] = await Promise.all([
+        cache.transition(id, ['executing'], { state: 'completed', endedAt: startedAt }),
+        cache.transition(id, ['pending', 'executing'], { state: 'cancelled', endedAt: startedAt }),
+      ]);
+      expect(finished?.state).toBe('completed');
+      expect(cancelled).toBeUndefined();
+      expect(writes()).toBe(2);
+      expect((await cache.get(id))!.execution).toEqual((await pipelines.get(id))!.execution);
+      // Not cached (another process's run, or evicted): the store decides.
+      const other = pipeline();
+      await pipelines.create(other.execution, other.nodes);
+      const fresh = new SoleWriterPipelineCache(store);
+      expect(
+        await fresh.transition(other.execution.pipelineExecutionId, ['executing'], { state: 'failed' }),
+      ).toBeUndefined();
+      expect(writes()).toBe(3);
+    });
+
     it('applies a write that lands while the first read is in flight', async () => {
       const cache = new SoleWriterPipelineCache(pipelines);
       const { execution, nodes } = pipeline();
