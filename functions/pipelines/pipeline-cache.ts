@@ -99,15 +99,12 @@ export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<Pipel
     changes: PipelineChanges,
   ): Promise<PipelineExecution | undefined> {
     const previous = this.transitions.get(pipelineExecutionId);
+    // The attempt ends once the cache holds what it wrote, so the next one reads it.
     const attempt = (async () => {
       await previous?.catch(() => undefined);
       const stored = this.entries.get(pipelineExecutionId)?.execution.state;
       if (stored !== undefined && !from.includes(stored)) return undefined;
-      return this.store.transition(pipelineExecutionId, from, changes);
-    })();
-    this.transitions.set(pipelineExecutionId, attempt);
-    try {
-      const updated = await attempt;
+      const updated = await this.store.transition(pipelineExecutionId, from, changes);
       if (updated) {
         const entry = this.entries.get(pipelineExecutionId);
         if (entry) entry.execution = structuredClone(updated);
@@ -116,6 +113,10 @@ export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<Pipel
         this.changes.wake(pipelineExecutionId);
       }
       return updated;
+    })();
+    this.transitions.set(pipelineExecutionId, attempt);
+    try {
+      return await attempt;
     } finally {
       if (this.transitions.get(pipelineExecutionId) === attempt) this.transitions.delete(pipelineExecutionId);
     }
