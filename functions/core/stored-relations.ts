@@ -34,3 +34,14 @@ export function missingRelationMessage(name: string, holds: string): string {
 export function mayNameCatalog(sql: string, catalogs: readonly string[]): boolean {
   return new RegExp(`(^|[^\\w"])"?(${catalogs.join('|')})"?\\s*\\.`, 'i').test(sql);
 }
+
+/**
+ * Whether SQL may list the stored relations rather than read them: it names information_schema, or
+ * is a SHOW or DESCRIBE statement (functions/dunesql/information-schema.ts).
+ */
+export function mayListRelations(sql: string): boolean {
+  return (
+    /\binformation_schema\b/i.test(sql) ||
+    /^(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*(?:SHOW|DESCRIBE|DESC)\b/i.test(sql)
+  );
+}

@@ -42,6 +42,6 @@ export function refuseEngineInternals(statement: AstNode): void {
 function refusal(construct: string): UnsupportedConstruct {
   return new UnsupportedConstruct(
     construct,
-    `${construct} is an engine-internal name, not part of DuneSQL. To explore the data, use information_schema.tables and information_schema.columns (or the catalog endpoints / searchTables).`,
+    `${construct} is an engine-internal name, not part of DuneSQL. To explore the data, use information_schema.tables and information_schema.columns, SHOW TABLES FROM <schema> and DESCRIBE <table> (or the catalog endpoints / searchTables).`,
   );
 }

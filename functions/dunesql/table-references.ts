@@ -2,6 +2,7 @@ import type { SqlTableReferenceParser, TableReference } from '../core/lineage';
 import { unreadableSqlError } from '../core/lineage';
 import { QUERY_VIEW_NAME, type QueryViewOccurrence } from '../core/query-views';
 import { nodeType } from './ast';
+import { isCatalogStatement } from './information-schema';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { lineColumnAt, type PreparedSource, prepareSource, userOffset } from './source-text';
 
@@ -26,6 +27,7 @@ interface Identifier {
 export class DuneSqlTableReferenceParser implements SqlTableReferenceParser {
   async tablesReadBy(sql: string): Promise<TableReference[]> {
     const { statement } = await parseQuery(sql);
+    if (!statement) return [];
     const found = new Map<string, TableReference>();
     collectTables(statement, new Set(), (table, scope) => addTable(table, scope, found));
     return [...found.values()];
@@ -33,6 +35,7 @@ export class DuneSqlTableReferenceParser implements SqlTableReferenceParser {
 
   async queryViewsCalledBy(sql: string): Promise<QueryViewOccurrence[]> {
     const { statement, source } = await parseQuery(sql);
+    if (!statement) return [];
     const occurrences: QueryViewOccurrence[] = [];
     collectTables(statement, new Set(), (table, scope) => {
       const name: Identifier | null = table.name;
@@ -46,7 +49,8 @@ export class DuneSqlTableReferenceParser implements SqlTableReferenceParser {
   }
 }
 
-async function parseQuery(sql: string): Promise<{ statement: AstNode; source: PreparedSource }> {
+/** The query's syntax tree; none for a catalog statement (SHOW TABLES, DESCRIBE), which reads no table. */
+async function parseQuery(sql: string): Promise<{ statement?: AstNode; source: PreparedSource }> {
   const polyglot = await loadPolyglot();
   const source = prepareSource(sql);
   if (source.unterminatedComment !== undefined) {
@@ -66,6 +70,7 @@ async function parseQuery(sql: string): Promise<{ statement: AstNode; source: Pr
     throw unreadableSqlError(`expected one statement, found ${parsed.ast.length}`);
   }
   const statement = parsed.ast[0];
+  if (isCatalogStatement(source.withoutComments)) return { source };
   if (!QUERY_KINDS.has(nodeType(statement) ?? '')) {
     throw unreadableSqlError(
       'only a query (SELECT, WITH ... SELECT, VALUES, set operations) has tables to read',
@@ -114,6 +119,8 @@ function addTable(table: AstNode, scope: ReadonlySet<string>, found: Map<string,
   const [catalog, schema, name] = parts.map((part) => (part ? part.name : undefined));
   if (!name) return;
   if (!catalog && !schema && scope.has(name.toLowerCase())) return;
+  // A catalog's information_schema lists its tables; it is not a stored table (information-schema.ts).
+  if (schema?.toLowerCase() === 'information_schema') return;
   const text = parts
     .filter((part): part is Identifier => Boolean(part))
     .map((part) => (part.quoted ? `"${part.name.replaceAll('"', '""')}"` : part.name))

@@ -13,6 +13,7 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
+import { catalogStatementQuery, type ListedTable, readInformationSchema } from './information-schema';
 import { RefusedOperation, refuseMistypedOperands } from './mistyped-operands';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
@@ -138,6 +139,12 @@ export interface TranslateOptions {
    * (output-types.ts).
    */
   storedTypes?: readonly TypeHintedTable[];
+  /**
+   * What information_schema and the SHOW statements list (`listedTables`: the public tables with
+   * their DuneSQL types and descriptions, and the stored relations the account may read). Without
+   * it they list nothing.
+   */
+  catalog?: readonly ListedTable[];
 }
 
 type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
@@ -218,6 +225,10 @@ export async function translate(
           lineColumnAt(sql, firstWordOffset(sql)),
         );
   }
+  if (kind === 'show' || kind === 'describe') {
+    const query = catalogStatementQuery(source.withoutComments, options.catalog ?? []);
+    if (query !== undefined) return translate(query, target, options);
+  }
   if (!QUERY_NODES.has(kind)) {
     throw new DuneSqlError(
       'not_a_query',
@@ -237,8 +248,11 @@ export async function translate(
   }
   try {
     refuseEngineInternals(statement);
+    changed = readInformationSchema(statement, options.catalog ?? [], (query, table) =>
+      derivedTableNode(polyglot, query, table),
+    );
     if (target === 'duckdb') {
-      changed = nameUnaliasedInnerColumns(polyglot, statement);
+      changed = nameUnaliasedInnerColumns(polyglot, statement) || changed;
       // Read before the rewrites and rules change the expressions it recognises (and after the
       // naming, which rebuilds the items it names: the casts it finds are the ones rewritten).
       typesOut = outputTypes(statement, [
@@ -439,11 +453,8 @@ function readStoredRelations(
       return undefined;
     }
     read.add(relation);
-    const derived = derivedTable(polyglot, relation);
-    derived.subquery.alias = structuredClone(table.alias ?? table.name);
-    derived.subquery.column_aliases = structuredClone(table.column_aliases ?? []);
     changed = true;
-    return derived;
+    return derivedTableNode(polyglot, textRelationQuery(relation), table);
   });
   return changed;
 }
@@ -458,16 +469,22 @@ class UnknownRelation extends Error {
   }
 }
 
-/** `(SELECT <typed c0> AS "<name>", … FROM "<database>"."<table>") AS t` as a FROM item node. */
-function derivedTable(polyglot: Polyglot, relation: TextStoredRelation): AstNode {
+/** `SELECT <typed c0> AS "<name>", … FROM "<database>"."<table>"`: a stored relation read from its text table. */
+function textRelationQuery(relation: TextStoredRelation): string {
   const columns = relation.columns.length
     ? relation.columns.map((column, i) => `${textColumnAs(`c${i}`, column.type)} AS ${quote(column.name)}`)
     : ['*'];
-  const sql = `SELECT * FROM (SELECT ${columns.join(', ')} FROM ${quote(relation.table.database)}.${quote(relation.table.name)}) AS t`;
-  const parsed = polyglot.parse(sql, polyglot.Dialect.Trino);
-  if (!parsed.success || !parsed.ast)
-    throw internalError(`stored relation ${relation.name}: ${parsed.error}`);
-  return (parsed.ast[0] as AstNode).select.from.expressions[0];
+  return `SELECT ${columns.join(', ')} FROM ${quote(relation.table.database)}.${quote(relation.table.name)}`;
+}
+
+/** `(<query>) AS <the table's alias or name>(<its column aliases>)`: a FROM item node in the table's place. */
+function derivedTableNode(polyglot: Polyglot, query: string, table: AstNode): AstNode {
+  const parsed = polyglot.parse(`SELECT * FROM (${query}) AS t`, polyglot.Dialect.Trino);
+  if (!parsed.success || !parsed.ast) throw internalError(`derived table: ${parsed.error}`);
+  const derived = (parsed.ast[0] as AstNode).select.from.expressions[0];
+  derived.subquery.alias = structuredClone(table.alias ?? table.name);
+  derived.subquery.column_aliases = structuredClone(table.column_aliases ?? []);
+  return derived;
 }
 
 function dataType(polyglot: Polyglot, sqlType: string): AstNode {

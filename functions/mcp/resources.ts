@@ -53,6 +53,10 @@ reads every column, calldata included. Name the columns; use \`getTableSize\` wi
 a time range to estimate what a query scans.
 
 ## Look before you aggregate
+- A table's columns, their types and what they hold: \`searchTables\` with \`includeSchema\`, or
+  in SQL \`describe ethereum.transactions\` (also \`show tables from dex\`, \`show schemas\`, and
+  \`information_schema.columns\`; \`dune.\` and \`mv.\` for uploaded tables and views). They read no
+  data, so they cost the minimum.
 - Explore with \`limit 10\` (with a time filter: a limit alone does not stop a scan with a
   sort or aggregate above it). \`tablesample bernoulli (1)\` reads a 1% sample.
 - Aggregate in SQL (\`group by\`, \`count\`, \`sum\`) instead of fetching raw rows.

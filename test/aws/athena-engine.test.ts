@@ -466,6 +466,26 @@ describe('the Athena engine behind the QueryEngine port', () => {
     expect(calls()).toEqual([]);
   });
 
+  it("answers information_schema and SHOW from the service's catalog, never Glue's (which lists the view version tables)", async () => {
+    const views = new AthenaQueryEngine(
+      new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
+        workGroups: { medium: 'svc-medium', large: 'svc-large' },
+      }),
+      new S3ResultStore(s3.client, { bucket: 'svc-results' }),
+      { now: () => now, viewsDatabase: 'svc_views' },
+    );
+    await views.submit(request('SHOW COLUMNS FROM mv.alice.result_flows', { relations }));
+    await views.submit(request('SELECT data_type FROM information_schema.columns', { relations }));
+    const [listed, columns] = athena
+      .commandCalls(StartQueryExecutionCommand)
+      .map((call) => call.args[0].input.QueryString!);
+    expect(listed).toContain("('mv', 'alice', 'result_flows', 'n', 1, NULL, 'YES', 'bigint', NULL, NULL)");
+    expect(columns).toContain("'ethereum', 'transactions', 'value', 9, NULL, 'YES', 'uint256'");
+    for (const sql of [listed, columns]) {
+      expect(sql).not.toMatch(/information_schema|svc_views|v_[0-9a-f]{16}/i);
+    }
+  });
+
   it('reads an Athena outage or throttling as engine_unavailable, not as the SQL’s fault', async () => {
     const internal =
       'INTERNAL_ERROR_QUERY_ENGINE: Amazon Athena experienced an internal error while executing this query.';

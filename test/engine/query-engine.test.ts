@@ -79,14 +79,17 @@ describe('running a query over the sample data', () => {
     ['(SELECT 1) UNION ALL (SELECT 2)', 2],
     ['SELECT x FROM (VALUES (1), (2)) AS t (x) INTERSECT SELECT 2', 1],
     ['SELECT x FROM unnest(sequence(1, 4)) AS t (x) EXCEPT SELECT 4', 3],
+    // Catalog statements list the catalog (information-schema.ts): a table's columns, a schema's tables.
+    ['DESCRIBE dex.trades', 24],
+    ['SHOW TABLES FROM ethereum', 4],
   ])('accepts query forms: %s', async (sql, rows) => {
     const result = await engine.run(runRequest(sql));
     expect(result.rowCount).toBe(rows);
   });
 
   it.each([
-    ['DESCRIBE dex.trades', 'DESCRIBE'],
-    ['SHOW TABLES', 'SHOW'],
+    ['SHOW CREATE TABLE dex.trades', 'SHOW'],
+    ['SHOW FUNCTIONS', 'SHOW'],
     ['EXPLAIN SELECT 1', 'EXPLAIN'],
   ])('refuses statements that are not queries in DuneSQL: %s', async (sql, kind) => {
     const failure = await failureOf(engine.run(runRequest(sql)));

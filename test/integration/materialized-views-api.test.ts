@@ -71,6 +71,18 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     ).toBe(404);
     const snoop = await readValue('select * from mv.local.result_trades_by_chain', otherKey);
     expect(snoop).toMatchObject({ state: 'QUERY_STATE_FAILED', error: { type: 'execution_error' } });
+
+    // mv's information_schema lists the view with its DuneSQL types, to its owner only.
+    expect(await readValue('show columns from mv.local.result_trades_by_chain')).toEqual([
+      { Column: 'blockchain', Type: 'varchar', Extra: '', Comment: '' },
+      { Column: 'trades', Type: 'bigint', Extra: '', Comment: '' },
+      { Column: 'bought_raw', Type: 'uint256', Extra: '', Comment: '' },
+    ]);
+    const listedInSql = 'select table_schema, table_name, table_type from mv.information_schema.tables';
+    expect(await readValue(listedInSql)).toEqual([
+      { table_schema: 'local', table_name: 'result_trades_by_chain', table_type: 'VIEW' },
+    ]);
+    expect(await readValue(listedInSql, otherKey)).toEqual([]);
   });
 
   it('replaces the table atomically: readers see the old version until a refresh completes, and a failed refresh changes nothing', async () => {

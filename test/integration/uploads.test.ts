@@ -436,6 +436,43 @@ describe('uploaded tables', () => {
     expect((await runSql('select v from dune.alice.shared')).rows).toEqual([{ v: 'shared' }]);
   });
 
+  it('lists its tables in dune.information_schema and SHOW, to others only the public ones', async () => {
+    for (const [table, isPrivate] of [
+      ['listed_open', false],
+      ['listed_closed', true],
+    ] as const) {
+      await alice.uploads.create({
+        namespace: 'alice',
+        table_name: table,
+        schema: [
+          { name: 'address', type: ColumnType.Varbinary },
+          { name: 'amount', type: ColumnType.Uint256, nullable: true },
+        ],
+        is_private: isPrivate,
+      });
+    }
+    const listed =
+      "select table_name from dune.information_schema.tables where table_name like 'listed%' order by 1";
+    expect((await runSql(listed)).rows).toEqual([
+      { table_name: 'listed_closed' },
+      { table_name: 'listed_open' },
+    ]);
+    expect((await runSql(listed, bobKey)).rows).toEqual([{ table_name: 'listed_open' }]);
+    expect((await runSql("show tables from dune.alice like 'listed%'", bobKey)).rows).toEqual([
+      { Table: 'listed_open' },
+    ]);
+    expect((await runSql('describe dune.alice.listed_closed')).rows).toEqual([
+      { Column: 'address', Type: 'varbinary', Extra: '', Comment: '' },
+      { Column: 'amount', Type: 'uint256', Extra: '', Comment: '' },
+    ]);
+    const hidden = await runSql('show columns from dune.alice.listed_closed', bobKey);
+    expect(hidden.status.error.message).toMatch(/dune\.alice\.listed_closed does not exist/);
+    expect((await runSql('show schemas from dune', bobKey)).rows).toEqual([
+      { Schema: 'alice' },
+      { Schema: 'information_schema' },
+    ]);
+  });
+
   it('refuses bad input with a clear 4xx and leaves the table as it was', async () => {
     await alice.uploads.create({
       namespace: 'alice',

@@ -143,6 +143,24 @@ describe('set operations, windows and Dune syntax', () => {
   });
 });
 
+describe('the catalog', () => {
+  it('is not a table: information_schema views and SHOW or DESCRIBE statements read none', async () => {
+    expect(
+      await tables(
+        'select c.column_name from information_schema.columns c join mv.information_schema.tables t using (table_name) join dex.trades on true',
+      ),
+    ).toEqual(['dex.trades']);
+    for (const sql of [
+      'describe dex.trades',
+      '-- its tables\nSHOW TABLES FROM mv.alice',
+      'show schemas from dune;',
+    ]) {
+      expect(await tables(sql)).toEqual([]);
+    }
+    expect((await rejection('show create table dex.trades')).message).toMatch(/only a query/);
+  });
+});
+
 describe('SQL that cannot be read', () => {
   it('reports a syntax error with its line and column in the SQL as written', async () => {
     const error = await rejection('select *\nfrom dex.trades\nwher x = 0xab');

@@ -8,7 +8,14 @@ import {
 } from '../../core/engine';
 import { RESULT_LIMITS, resultLimitOf, resultTooLarge, storageQuotaUsedUp } from '../../core/result-limits';
 import { STORED_RELATION_CATALOGS, versionTableName, versionTablePrefix } from '../../core/stored-relations';
-import { DuneSqlError, type TableSchema, type TextStoredRelation, translate } from '../../dunesql';
+import { BASE_TABLES } from '../../datasets/base-tables';
+import {
+  DuneSqlError,
+  listedTables,
+  type TableSchema,
+  type TextStoredRelation,
+  translate,
+} from '../../dunesql';
 import { athenaColumnType } from '../catalog/glue-tables';
 import { ResultLimitExceeded, type ResultManifest, type S3Location } from '../results/s3-result-store';
 import type { AthenaQueries, AthenaStatistics } from './athena-queries';
@@ -77,6 +84,7 @@ export class AthenaQueryEngine implements QueryEngine {
       relationCatalogs: STORED_RELATION_CATALOGS,
       ...(this.options.viewsDatabase ? { hiddenDatabases: [this.options.viewsDatabase] } : {}),
       tables: this.options.tables ?? [],
+      catalog: listedTables(BASE_TABLES, request.relations),
       uploads: (request.relations ?? [])
         .filter((relation) => relation.uploadFiles)
         .map(({ schema, name, columns }) => ({ schema, name, columns: columns.map(uploadColumnOnAthena) })),
@@ -236,7 +244,10 @@ async function inUserSql(
 ) {
   let position = failure.position;
   if (position) {
-    const translation = await translate(run.sql, 'athena', { tables }).catch(() => undefined);
+    const translation = await translate(run.sql, 'athena', {
+      tables,
+      catalog: listedTables(BASE_TABLES),
+    }).catch(() => undefined);
     const offset = translation && offsetOf(translation.sql, position);
     position = (offset !== undefined && (await translation?.userPosition(offset, 'characters'))) || position;
   }

@@ -13,7 +13,13 @@ import {
 import { resultTooLarge } from '../../core/result-limits';
 import { duneSqlTypeName, timestampZone, YEAR_MONTH_INTERVAL } from '../../core/sql-types';
 import { BASE_TABLES } from '../../datasets/base-tables';
-import { DUCKDB_GLOBAL_SETTINGS, DuneSqlError, sessionMacrosFor, translate } from '../../dunesql';
+import {
+  DUCKDB_GLOBAL_SETTINGS,
+  DuneSqlError,
+  listedTables,
+  sessionMacrosFor,
+  translate,
+} from '../../dunesql';
 import { yearMonthIntervalText } from '../../dunesql/duckdb-target';
 import { dunesqlFailure, type RanStatement, toQueryFailure } from './duckdb-errors';
 import { type RelationFile, relationSetup } from './relations';
@@ -370,7 +376,12 @@ async function toDuckDb(job: EngineJob, elapsed: () => number): Promise<RanState
   if (known) return known;
   try {
     const tables = views.length ? [...TYPED_BASE_TABLES, ...views] : TYPED_BASE_TABLES;
-    const translation = await translate(job.sql, 'duckdb', { tables, uploads, storedTypes: stored });
+    const translation = await translate(job.sql, 'duckdb', {
+      tables,
+      uploads,
+      storedTypes: stored,
+      catalog: listedTables(BASE_TABLES, job.relations),
+    });
     const statement = { sql: translation.sql, translation };
     translations.set(key, statement);
     return statement;
