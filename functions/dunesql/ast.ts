@@ -143,6 +143,9 @@ const AGGREGATES = new Set([
   'window_function',
 ]);
 
+/** Whether a function name (lower case) is an aggregate's. */
+export const isAggregateName = (name: string) => AGGREGATES.has(name);
+
 /**
  * Whether an expression computes an aggregate or window value at this query level (subqueries are
  * their own level). DuckDB types a macro's arguments before aggregation, so a macro that picks an

@@ -1,4 +1,13 @@
-import { columnName, containsAggregate, functionCall, mapFreeColumns, nodeType, stringLiteral } from './ast';
+import {
+  columnName,
+  containsAggregate,
+  functionCall,
+  isAggregateName,
+  mapFreeColumns,
+  nodeType,
+  rewrite,
+  stringLiteral,
+} from './ast';
 import { chainUtilityRules } from './chain-utility-functions';
 import { jodaToStrftime, mysqlToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
@@ -279,8 +288,8 @@ const MACROS: Record<string, string> = {
   window_sum: `(x UHUGEINT, high, low) AS ${exactSum('high', 'low')}, (x BIGINT, high, low) AS ${bigintSum('high')}, (x, high, low) AS high`,
   // Only for a unit that is not a literal (literal units become time_bucket, which keeps the type).
   date_trunc: `(unit, x DATE) AS date_trunc(unit, x)::DATE, (unit, x) AS date_trunc(unit, x)`,
-  // Every overload typed: an argument DuckDB cannot type (an aggregate) fails loudly instead of
-  // silently taking the DATE path.
+  // Every overload typed, so no argument silently takes the DATE path (an aggregate argument is
+  // typed through a lambda first: bindAggregateArguments).
   date_add: `(unit, n, x DATE) AS (x + n * ('1 ' || unit)::INTERVAL)::DATE, (unit, n, x TIMESTAMP) AS x + n * ('1 ' || unit)::INTERVAL, (unit, n, x TIMESTAMPTZ) AS x + n * ('1 ' || unit)::INTERVAL`,
   // Trino counts whole units elapsed (date_sub in DuckDB), not boundaries crossed (DuckDB date_diff).
   date_diff: `(unit, a, b) AS date_sub(unit, a, b)`,
@@ -637,6 +646,57 @@ const SESSION_SETTINGS = [
   // Dune's timestamps are UTC; now() and from_unixtime() must not follow the machine's zone.
   "SET TimeZone = 'UTC'",
 ];
+
+/**
+ * The helper macros that pick an overload by an argument's type (`(x DATE) AS …, (x TIMESTAMP) AS …`).
+ * DuckDB expands a macro before it binds aggregates, so an aggregate or window argument has no type
+ * there: with two typed overloads the call fails as ambiguous, with one typed and one untyped
+ * DuckDB takes the typed one whatever the type (`max(block_time) + interval '1' hour` took the
+ * DATE path and failed; `- interval '1' day` silently lost the time of day). Aggregate macros and
+ * the window helpers, whose aggregate arguments are their purpose, are left out.
+ */
+const TYPE_DISPATCHED_MACROS = new Set(
+  Object.entries(MACROS)
+    .filter(([name, definition]) => {
+      const overloads = [...definition.matchAll(/(?:^|,\s*)\(([^()]*)\)\s+AS\s/g)].map((m) => m[1]!);
+      return (
+        overloads.length > 1 &&
+        overloads.some((parameters) => /\b\w+\s+[A-Z]{3,}/.test(parameters)) &&
+        !isAggregateName(name) &&
+        !/^(sum_|window_)/.test(name)
+      );
+    })
+    .map(([name]) => name),
+);
+
+/**
+ * Each typed-overload helper call with an aggregate or window argument takes that argument through
+ * a lambda, `transform(ARRAY[max(x)], v -> helper(v))[1]`: DuckDB binds the list first, so the
+ * lambda's parameter has the aggregate's type when the macro picks its overload.
+ */
+export function bindAggregateArguments(statement: AstNode, template: RuleContext['template']): boolean {
+  let changed = false;
+  let depth = 0;
+  rewrite(statement, (node) => {
+    const name = functionCall(node)?.name ?? '';
+    if (!name.startsWith(HELPER_PREFIX) || !TYPE_DISPATCHED_MACROS.has(name.slice(HELPER_PREFIX.length))) {
+      return undefined;
+    }
+    const args: AstNode[] = node.function?.args ?? [];
+    const bound = args.flatMap((arg, i) => (containsAggregate(arg) ? [i] : []));
+    if (bound.length === 0) return undefined;
+    let replaced: AstNode = node;
+    for (const i of bound) {
+      const parameter = `${HELPER_PREFIX}bound_${++depth}`;
+      const value = args[i];
+      args[i] = template(parameter, []);
+      replaced = template(`list_transform(ARRAY[__1], ${parameter} -> __2)[1]`, [value, replaced]);
+    }
+    changed = true;
+    return replaced;
+  });
+  return changed;
+}
 
 const macroStatement = (name: string) =>
   `CREATE OR REPLACE TEMP MACRO ${HELPER_PREFIX}${name}${MACROS[name]}`;

@@ -5,6 +5,7 @@ import { ATHENA_RULES, ATHENA_TYPES, textColumnAs } from './athena-target';
 import { varbinaryCastsAsHex } from './athena-varbinary-casts';
 import { wideIntegerArithmetic } from './athena-wide-integers';
 import {
+  bindAggregateArguments,
   DUCKDB_RULES,
   DUCKDB_TYPES,
   HELPER_PREFIX,
@@ -248,9 +249,10 @@ export async function translate(
   }
   try {
     refuseEngineInternals(statement);
-    changed = readInformationSchema(statement, options.catalog ?? [], (query, table) =>
-      derivedTableNode(polyglot, query, table),
-    );
+    changed =
+      readInformationSchema(statement, options.catalog ?? [], (query, table) =>
+        derivedTableNode(polyglot, query, table),
+      ) || changed;
     if (target === 'duckdb') {
       changed = nameUnaliasedInnerColumns(polyglot, statement) || changed;
       // Read before the rewrites and rules change the expressions it recognises (and after the
@@ -274,7 +276,12 @@ export async function translate(
     }
     throw error;
   }
-  if (target === 'duckdb') changed = nameUnaliasedColumns(polyglot, statement) || changed;
+  if (target === 'duckdb') {
+    changed =
+      bindAggregateArguments(statement, (expression, args) => instantiate(polyglot, expression, args)) ||
+      changed;
+    changed = nameUnaliasedColumns(polyglot, statement) || changed;
+  }
   const relationsRead = new Set<TextStoredRelation>();
   if (
     target === 'athena' &&

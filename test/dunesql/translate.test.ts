@@ -841,3 +841,32 @@ describe('output types DuckDB cannot tell (local results)', () => {
     expect(await hints("select block_time at time zone 'Bad Zone; --' from dex.trades")).toEqual([undefined]);
   });
 });
+
+describe('aggregate arguments of helpers that pick an overload by type', () => {
+  const values = `(VALUES (timestamp '2024-03-01 12:34:56', date '2024-03-01', 0xabcd)) AS t(ts, d, b)`;
+
+  it('are typed through a lambda, so a timestamp keeps its time and a date stays a date', async () => {
+    const { rows } = await run(
+      `select max(ts) - interval '1' day, max(d) + interval '1' day, to_iso8601(max(d)), reverse(max(b)) from ${values}`,
+    );
+    expect(rows).toEqual([['2024-02-29 12:34:56', '2024-03-02', '2024-03-01', '\\xCD\\xAB']]);
+  });
+
+  it('also over a window, and with two aggregate arguments', async () => {
+    const windowed = await run(`select to_iso8601(max(ts) over ()) from ${values}`);
+    expect(windowed.rows).toEqual([['2024-03-01T12:34:56.000']]);
+    const { rows } = await run(
+      `select cardinality(sequence(min(d), max(d) + interval '2' day)) from ${values}`,
+    );
+    expect(rows).toEqual([['3']]);
+  });
+
+  it('leave a column argument as it was: no lambda where DuckDB can type the argument', async () => {
+    const plain = await translate(`select to_iso8601(ts), ts - interval '1' day from ${values}`, 'duckdb');
+    expect(plain.sql).not.toContain('list_transform');
+    const bound = await translate(`select to_iso8601(max(ts)) from ${values}`, 'duckdb');
+    expect(bound.sql).toMatch(
+      /LIST_TRANSFORM\(\[MAX\(ts\)\], dunesql_bound_\d+ -> DUNESQL_TO_ISO8601\(dunesql_bound_\d+\)\)\[1\]/i,
+    );
+  });
+});
