@@ -188,6 +188,23 @@ export function readInformationSchema(
   return changed;
 }
 
+/**
+ * Drops the public catalog from the tables the statement names: `delta_prod.ethereum.blocks`, as
+ * Dune's Spellbook writes it, is `ethereum.blocks` (the engines have no catalog of that name).
+ */
+export function dropPublicCatalog(statement: AstNode): boolean {
+  let changed = false;
+  rewrite(statement, (node, type) => {
+    if (type !== 'table' || !node.table.catalog || !node.table.schema) return undefined;
+    if (lower(String(node.table.catalog.name)) !== PUBLIC_CATALOG) return undefined;
+    if (lower(String(node.table.schema.name)) === SCHEMA_NAME) return undefined;
+    node.table.catalog = null;
+    changed = true;
+    return node;
+  });
+  return changed;
+}
+
 const NAME = '(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)';
 const QUALIFIED = String.raw`${NAME}(?:\s*\.\s*${NAME}){0,2}`;
 const PATTERN = "'(?:[^']|'')*'";

@@ -2,7 +2,7 @@ import type { SqlTableReferenceParser, TableReference } from '../core/lineage';
 import { unreadableSqlError } from '../core/lineage';
 import { QUERY_VIEW_NAME, type QueryViewOccurrence } from '../core/query-views';
 import { nodeType } from './ast';
-import { isCatalogStatement } from './information-schema';
+import { isCatalogStatement, PUBLIC_CATALOG } from './information-schema';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { lineColumnAt, type PreparedSource, prepareSource, userOffset } from './source-text';
 
@@ -115,7 +115,9 @@ function collectTables(node: AstNode, scope: ReadonlySet<string>, visit: TableVi
 }
 
 function addTable(table: AstNode, scope: ReadonlySet<string>, found: Map<string, TableReference>): void {
-  const parts = [table.catalog, table.schema, table.name] as (Identifier | null)[];
+  // `delta_prod.ethereum.blocks` is the public table `ethereum.blocks` (information-schema.ts).
+  const publicCatalog = table.catalog?.name.toLowerCase() === PUBLIC_CATALOG && table.schema;
+  const parts = [publicCatalog ? null : table.catalog, table.schema, table.name] as (Identifier | null)[];
   const [catalog, schema, name] = parts.map((part) => (part ? part.name : undefined));
   if (!name) return;
   if (!catalog && !schema && scope.has(name.toLowerCase())) return;

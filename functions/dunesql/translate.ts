@@ -14,7 +14,12 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
-import { catalogStatementQuery, type ListedTable, readInformationSchema } from './information-schema';
+import {
+  catalogStatementQuery,
+  dropPublicCatalog,
+  type ListedTable,
+  readInformationSchema,
+} from './information-schema';
 import { RefusedOperation, refuseMistypedOperands } from './mistyped-operands';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
@@ -239,7 +244,7 @@ export async function translate(
   const { rules, types } = TARGETS[target];
   const deterministic = isDeterministic(statement);
   let typesOut: OutputTypes | undefined;
-  let changed = false;
+  let changed = dropPublicCatalog(statement);
   try {
     refuseMistypedOperands(polyglot, statement, options.tables ?? [], options.uploads);
   } catch (error) {

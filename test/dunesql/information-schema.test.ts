@@ -227,6 +227,17 @@ describe('information_schema', () => {
   });
 });
 
+describe('the public catalog', () => {
+  it('names the public tables too, on both hosts: delta_prod.tokens.erc20 is tokens.erc20', async () => {
+    for (const target of ['duckdb', 'athena'] as const) {
+      const translation = await translate('select symbol from Delta_Prod.tokens.erc20 t', target, {
+        catalog: CATALOG,
+      });
+      expect(translation.sql).toMatch(/FROM tokens\.erc20 (AS )?t$/);
+    }
+  });
+});
+
 describe('SHOW and DESCRIBE', () => {
   it('SHOW SCHEMAS lists the schemas, LIKE filters them', async () => {
     expect(await rows('show schemas')).toEqual({

@@ -158,6 +158,11 @@ describe('the catalog', () => {
       expect(await tables(sql)).toEqual([]);
     }
     expect((await rejection('show create table dex.trades')).message).toMatch(/only a query/);
+    // The public catalog's name is the public table itself.
+    expect(await tables('select * from DELTA_PROD.ethereum.blocks join dex.trades on true')).toEqual([
+      'ethereum.blocks',
+      'dex.trades',
+    ]);
   });
 });
 
