@@ -211,6 +211,7 @@ const PATTERN = "'(?:[^']|'')*'";
 const LIKE = String.raw`(?:\s+LIKE\s+(${PATTERN}))?`;
 const END = String.raw`\s*;?\s*$`;
 
+const SHOW_CATALOGS = new RegExp(String.raw`^\s*SHOW\s+CATALOGS${LIKE}${END}`, 'i');
 const SHOW_SCHEMAS = new RegExp(
   String.raw`^\s*SHOW\s+SCHEMAS(?:\s+(?:FROM|IN)\s+(${NAME}))?${LIKE}${END}`,
   'i',
@@ -227,7 +228,9 @@ const DESCRIBE = new RegExp(String.raw`^\s*(?:DESCRIBE|DESC)\s+(${QUALIFIED})${E
 
 /** Whether the statement (without comments) is one of the catalog statements this module answers. */
 export function isCatalogStatement(text: string): boolean {
-  return [SHOW_SCHEMAS, SHOW_TABLES, SHOW_COLUMNS, DESCRIBE].some((statement) => statement.test(text));
+  return [SHOW_CATALOGS, SHOW_SCHEMAS, SHOW_TABLES, SHOW_COLUMNS, DESCRIBE].some((statement) =>
+    statement.test(text),
+  );
 }
 
 /** The parts of a dotted name, unquoted, folded to lower case (Trino's names are case-insensitive). */
@@ -237,29 +240,47 @@ function nameParts(text: string): string[] {
   );
 }
 
-/** `catalog.information_schema.<view>` as SQL names it (the public catalog's without a prefix). */
-const viewOf = (catalog: string, view: ViewName) =>
-  catalog === PUBLIC_CATALOG ? `information_schema.${view}` : `${catalog}.information_schema.${view}`;
-
 function knownCatalog(catalog: string): string {
   if (!CATALOGS.includes(catalog)) throw new DuneSqlError('unsupported', unknownCatalog(catalog));
   return catalog;
 }
 
 /**
- * The query a catalog statement (`SHOW SCHEMAS|TABLES|COLUMNS`, `DESCRIBE`) stands for, over
- * information_schema with Trino's output columns; undefined for any other statement. `text` is
- * the statement without comments.
+ * The query a catalog statement (`SHOW CATALOGS|SCHEMAS|TABLES|COLUMNS`, `DESCRIBE`) stands for,
+ * with Trino's output columns, over the rows of the information_schema view it lists (only those of
+ * the schema or table it names, so its SQL stays small); undefined for any other statement. `text`
+ * is the statement without comments.
  */
 export function catalogStatementQuery(text: string, tables: readonly ListedTable[]): string | undefined {
   const like = (column: string, pattern: string | undefined) =>
-    pattern ? ` AND ${column} LIKE ${pattern}` : '';
-  const hasSchema = (catalog: string, schema: string) =>
-    tables.some((table) => table.catalog === catalog && lower(table.schema) === schema);
-  let match = SHOW_SCHEMAS.exec(text);
+    pattern ? ` WHERE ${column} LIKE ${pattern}` : '';
+  /** `SELECT <columns> FROM (<the view's rows>) AS v [WHERE <column> LIKE <pattern>] ORDER BY <order>`. */
+  const listing = (
+    columns: string,
+    view: ViewName,
+    catalog: string,
+    listed: readonly ListedTable[],
+    filter: string,
+    order: string,
+  ) =>
+    `SELECT ${columns} FROM (${informationSchemaQuery(view, catalog, listed)}) AS v${filter} ORDER BY ${order}`;
+
+  let match = SHOW_CATALOGS.exec(text);
+  if (match) {
+    const rows = CATALOGS.map((catalog) => `(${literal(catalog)})`).join(', ');
+    return `SELECT "Catalog" FROM (VALUES ${rows}) AS v("Catalog")${like('"Catalog"', match[1])} ORDER BY 1`;
+  }
+  match = SHOW_SCHEMAS.exec(text);
   if (match) {
     const catalog = knownCatalog(match[1] === undefined ? PUBLIC_CATALOG : nameParts(match[1])[0]!);
-    return `SELECT schema_name AS "Schema" FROM ${viewOf(catalog, 'schemata')} WHERE true${like('schema_name', match[2])} ORDER BY 1`;
+    return listing(
+      'schema_name AS "Schema"',
+      'schemata',
+      catalog,
+      tables,
+      like('schema_name', match[2]),
+      '1',
+    );
   }
   match = SHOW_TABLES.exec(text);
   if (match) {
@@ -274,13 +295,14 @@ export function catalogStatementQuery(text: string, tables: readonly ListedTable
       throw new DuneSqlError('syntax', `SHOW TABLES FROM takes a schema, not ${match[1]}.`);
     const catalog = knownCatalog(parts.length === 2 ? parts[0]! : PUBLIC_CATALOG);
     const schema = parts.at(-1)!;
-    if (!hasSchema(catalog, schema)) {
+    const inSchema = tables.filter((table) => table.catalog === catalog && lower(table.schema) === schema);
+    if (inSchema.length === 0) {
       throw new DuneSqlError(
         'unsupported',
         `Schema ${catalog === PUBLIC_CATALOG ? '' : `${catalog}.`}${schema} does not exist (SHOW SCHEMAS${catalog === PUBLIC_CATALOG ? '' : ` FROM ${catalog}`} lists them).`,
       );
     }
-    return `SELECT table_name AS "Table" FROM ${viewOf(catalog, 'tables')} WHERE table_schema = ${literal(schema)}${like('table_name', match[2])} ORDER BY 1`;
+    return listing('table_name AS "Table"', 'tables', catalog, inSchema, like('table_name', match[2]), '1');
   }
   match = SHOW_COLUMNS.exec(text) ?? DESCRIBE.exec(text);
   if (match) {
@@ -294,16 +316,25 @@ export function catalogStatementQuery(text: string, tables: readonly ListedTable
     }
     const catalog = knownCatalog(parts.length === 3 ? parts[0]! : PUBLIC_CATALOG);
     const [schema, name] = parts.slice(-2) as [string, string];
-    const full = parts.join('.');
-    if (!tables.some((t) => t.catalog === catalog && lower(t.schema) === schema && lower(t.name) === name)) {
+    const table = tables.filter(
+      (t) => t.catalog === catalog && lower(t.schema) === schema && lower(t.name) === name,
+    );
+    if (table.length === 0) {
       throw new DuneSqlError(
         'unsupported',
         catalog === PUBLIC_CATALOG
-          ? `Table ${full} does not exist (SHOW TABLES FROM ${schema} lists a schema's tables; searchTables finds them by keyword).`
-          : `Table ${full} does not exist: no ${STORED_RELATION_CATALOGS[catalog]} of that name is readable by this account.`,
+          ? `Table ${parts.join('.')} does not exist (SHOW TABLES FROM ${schema} lists a schema's tables; searchTables finds them by keyword).`
+          : `Table ${parts.join('.')} does not exist: no ${STORED_RELATION_CATALOGS[catalog]} of that name is readable by this account.`,
       );
     }
-    return `SELECT column_name AS "Column", data_type AS "Type", coalesce(extra_info, '') AS "Extra", coalesce(comment, '') AS "Comment" FROM ${viewOf(catalog, 'columns')} WHERE table_schema = ${literal(schema)} AND table_name = ${literal(name)}${like('column_name', match[2])} ORDER BY ordinal_position`;
+    return listing(
+      `column_name AS "Column", data_type AS "Type", coalesce(extra_info, '') AS "Extra", coalesce(comment, '') AS "Comment"`,
+      'columns',
+      catalog,
+      table,
+      like('column_name', match[2]),
+      'ordinal_position',
+    );
   }
   return undefined;
 }

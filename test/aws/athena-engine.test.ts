@@ -484,6 +484,20 @@ describe('the Athena engine behind the QueryEngine port', () => {
     for (const sql of [listed, columns]) {
       expect(sql).not.toMatch(/information_schema|svc_views|v_[0-9a-f]{16}/i);
     }
+
+    // Six copies of the public catalog's columns are longer than Athena takes: refused before it.
+    athena.resetHistory();
+    const joined = Array.from({ length: 6 }, (_, i) => `information_schema.columns c${i}`).join(', ');
+    const tooLong = await views
+      .submit(request(`SELECT count(*) FROM ${joined}`))
+      .catch((error: unknown) => error);
+    expect(tooLong).toMatchObject({
+      type: 'execution_error',
+      message: expect.stringMatching(
+        /^The query is [\d,]+ bytes once translated for Athena, which takes at most 262,144/,
+      ),
+    });
+    expect(calls()).toEqual([]);
   });
 
   it('reads an Athena outage or throttling as engine_unavailable, not as the SQL’s fault', async () => {

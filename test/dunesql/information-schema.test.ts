@@ -239,6 +239,22 @@ describe('the public catalog', () => {
 });
 
 describe('SHOW and DESCRIBE', () => {
+  it('SHOW CATALOGS lists the public, uploaded-table and materialized-view catalogs', async () => {
+    expect(await rows('show catalogs')).toEqual({
+      columns: ['Catalog'],
+      rows: [['delta_prod'], ['dune'], ['mv']],
+    });
+    expect((await rows("show catalogs like 'd%'")).rows).toEqual([['delta_prod'], ['dune']]);
+  });
+
+  it('list only the rows of the schema or table they name, so their SQL stays small', async () => {
+    const translation = await translate('describe ethereum.transactions', 'athena', {
+      catalog: listedTables(BASE_TABLES),
+    });
+    expect(translation.sql).not.toContain("'dex'");
+    expect(Buffer.byteLength(translation.sql)).toBeLessThan(5_000);
+  });
+
   it('SHOW SCHEMAS lists the schemas, LIKE filters them', async () => {
     expect(await rows('show schemas')).toEqual({
       columns: ['Schema'],

@@ -91,6 +91,7 @@ export class AthenaQueryEngine implements QueryEngine {
     }).catch((error: unknown) => {
       throw translationFailure(error);
     });
+    assertWithinQueryLength(translation.sql);
     // The run may read the views its SQL names (any version of each: all are equally readable).
     const client = await this.options.isolation?.clientFor(
       request.executionId,
@@ -222,6 +223,22 @@ function timeoutFailure(run: EngineRun, statistics: AthenaStatistics): QueryFail
 }
 
 /** DuneSQL that cannot be translated fails as it does locally, positioned in the user's SQL. */
+/** StartQueryExecution refuses a longer query string, and the quota is not adjustable (docs/aws.md). */
+export const ATHENA_MAX_QUERY_BYTES = 262_144;
+
+/**
+ * The translation can be longer than the SQL the user wrote (an information_schema view is written
+ * out as its rows): past Athena's limit the run fails here, saying why, not as Athena's 400.
+ */
+function assertWithinQueryLength(sql: string): void {
+  const bytes = Buffer.byteLength(sql, 'utf8');
+  if (bytes <= ATHENA_MAX_QUERY_BYTES) return;
+  throw new QueryFailure(
+    'execution_error',
+    `The query is ${bytes.toLocaleString('en-US')} bytes once translated for Athena, which takes at most ${ATHENA_MAX_QUERY_BYTES.toLocaleString('en-US')}. Each information_schema view it reads is written out as its rows: read fewer of them, or list one table with DESCRIBE <table> or one schema with SHOW TABLES FROM <schema>; otherwise split the query with a materialized view.`,
+  );
+}
+
 function translationFailure(error: unknown): unknown {
   if (!(error instanceof DuneSqlError)) return error;
   return new QueryFailure(
