@@ -15,9 +15,9 @@ import type { AstNode } from './polyglot';
  * decimal(38,0)). So both hosts answer alike, in DuneSQL type names, with the catalog's column
  * descriptions as comments. As in Trino, each catalog has its own information_schema:
  * `information_schema.tables` lists the public tables, `dune.information_schema.tables` the
- * uploaded ones, `mv.information_schema.tables` the materialized views. `SHOW SCHEMAS`,
- * `SHOW TABLES`, `SHOW COLUMNS` and `DESCRIBE` are rewritten to queries over those views, with
- * Trino's output columns.
+ * uploaded ones, `mv.information_schema.tables` the materialized views. `SHOW CATALOGS`, `SHOW SCHEMAS`,
+ * `SHOW TABLES`, `SHOW COLUMNS` and `DESCRIBE` are rewritten to queries over the rows of those
+ * views they list, with Trino's output columns.
  */
 
 /** The catalog Dune's public tables live in, as Trino names it (`delta_prod.ethereum.blocks`). */
