@@ -127,6 +127,16 @@ const relations = [
   },
 ];
 
+/** An engine whose materialized views' version tables live in the Glue database svc_views. */
+const engineWithViews = () =>
+  new AthenaQueryEngine(
+    new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
+      workGroups: { medium: 'svc-medium', large: 'svc-large' },
+    }),
+    new S3ResultStore(s3.client, { bucket: 'svc-results' }),
+    { now: () => now, viewsDatabase: 'svc_views' },
+  );
+
 /** The athena calls made, in order, by command name. */
 const calls = () => athena.calls().map((call) => call.args[0].constructor.name.replace(/Command$/, ''));
 
@@ -430,13 +440,7 @@ describe('the Athena engine behind the QueryEngine port', () => {
   });
 
   it('reads a materialized view through its version table, and refuses one the account may not read', async () => {
-    const views = new AthenaQueryEngine(
-      new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
-        workGroups: { medium: 'svc-medium', large: 'svc-large' },
-      }),
-      new S3ResultStore(s3.client, { bucket: 'svc-results' }),
-      { now: () => now, viewsDatabase: 'svc_views' },
-    );
+    const views = engineWithViews();
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: QUERY_ID });
     await views.submit(request('SELECT n FROM mv.alice.result_flows', { relations }));
     expect(calls()).toEqual(['StartQueryExecution']);
@@ -467,13 +471,7 @@ describe('the Athena engine behind the QueryEngine port', () => {
   });
 
   it("answers information_schema and SHOW from the service's catalog, never Glue's (which lists the view version tables)", async () => {
-    const views = new AthenaQueryEngine(
-      new AthenaQueries(new AthenaClient({ region: 'us-east-1' }), {
-        workGroups: { medium: 'svc-medium', large: 'svc-large' },
-      }),
-      new S3ResultStore(s3.client, { bucket: 'svc-results' }),
-      { now: () => now, viewsDatabase: 'svc_views' },
-    );
+    const views = engineWithViews();
     await views.submit(request('SHOW COLUMNS FROM mv.alice.result_flows', { relations }));
     await views.submit(request('SELECT data_type FROM information_schema.columns', { relations }));
     const [listed, columns] = athena
