@@ -671,7 +671,7 @@ const TYPE_DISPATCHED_MACROS = new Set(
 
 /**
  * Each typed-overload helper call with an aggregate or window argument takes that argument through
- * a lambda, `transform(ARRAY[max(x)], v -> helper(v))[1]`: DuckDB binds the list first, so the
+ * a lambda, `list_transform([max(x)], v -> helper(v))[1]`: DuckDB binds the list first, so the
  * lambda's parameter has the aggregate's type when the macro picks its overload.
  */
 export function bindAggregateArguments(statement: AstNode, template: RuleContext['template']): boolean {

@@ -141,11 +141,7 @@ function viewRows(
 }
 
 /** One catalog's view as a query over literal rows, its columns typed as Trino types them. */
-export function informationSchemaQuery(
-  view: ViewName,
-  catalog: string,
-  tables: readonly ListedTable[],
-): string {
+function informationSchemaQuery(view: ViewName, catalog: string, tables: readonly ListedTable[]): string {
   const columns = VIEW_COLUMNS[view];
   const rows = viewRows(view, catalog, tables).map((row) => `(${row.map(literal).join(', ')})`);
   const names = columns.map((_, i) => `c${i}`);

@@ -271,6 +271,13 @@ describe('SHOW and DESCRIBE', () => {
     expect((await rows('show tables from delta_prod.ethereum')).rows).toEqual([['transactions']]);
   });
 
+  it('reads a LIKE pattern and quoted names as values, never as SQL', async () => {
+    expect((await rows("show tables from ethereum like ''' or true --'")).rows).toEqual([]);
+    expect((await failure('show columns from "ethereum"."x\' or true --"')).message).toContain(
+      "Table ethereum.x' or true -- does not exist",
+    );
+  });
+
   it('SHOW COLUMNS and DESCRIBE list Column, Type, Extra, Comment in column order', async () => {
     const expected = {
       columns: ['Column', 'Type', 'Extra', 'Comment'],
