@@ -1,5 +1,5 @@
 import type { TableDefinition } from '../core/catalog';
-import { duneSqlTypeName } from '../core/sql-types';
+import { duckDbTypeOf, duneSqlTypeName } from '../core/sql-types';
 import { STORED_RELATION_CATALOGS } from '../core/stored-relations';
 import { rewrite } from './ast';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
@@ -34,7 +34,9 @@ export interface ListedTable {
 
 /**
  * What information_schema lists: the public tables, and the stored relations the account may read
- * (materialized views with their engine types, uploads with their declared ones).
+ * (materialized views with their engine types, uploads with their declared ones). Each column is
+ * typed as a query's result types it: the catalog's `timestamp` is `timestamp(3)`, as both engines
+ * read it.
  */
 export function listedTables(
   publicTables: readonly TableDefinition[],
@@ -51,7 +53,10 @@ export function listedTables(
       schema: table.schema,
       name: table.table,
       description: table.description,
-      columns: table.columns,
+      columns: table.columns.map((column) => ({
+        ...column,
+        type: duneSqlTypeName(duckDbTypeOf(column.type)),
+      })),
     })),
     ...storedRelations.map(({ catalog, schema, name, columns }) => ({
       catalog,

@@ -117,7 +117,18 @@ describe('information_schema', () => {
         null,
         null,
       ],
-      ['delta_prod', 'ethereum', 'transactions', 'block_time', '1', null, 'YES', 'timestamp', 'When.', null],
+      [
+        'delta_prod',
+        'ethereum',
+        'transactions',
+        'block_time',
+        '1',
+        null,
+        'YES',
+        'timestamp(3)',
+        'When.',
+        null,
+      ],
       [
         'delta_prod',
         'ethereum',
@@ -282,7 +293,7 @@ describe('SHOW and DESCRIBE', () => {
     const expected = {
       columns: ['Column', 'Type', 'Extra', 'Comment'],
       rows: [
-        ['block_time', 'timestamp', '', 'When.'],
+        ['block_time', 'timestamp(3)', '', 'When.'],
         ['hash', 'varbinary', '', "The transaction's hash."],
         ['value', 'uint256', '', "Wei, the sender's 'value'."],
       ],
