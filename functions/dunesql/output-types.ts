@@ -1,4 +1,5 @@
 import { timestampZone, YEAR_MONTH_INTERVAL, zonedTimestampType } from '../core/sql-types';
+import { type AliasReference, collectAliasReferences } from './alias-references';
 import { functionCall, nodeType, stringLiteral } from './ast';
 import type { AstNode } from './polyglot';
 
@@ -35,12 +36,13 @@ export function outputTypes(
   tables: readonly TypeHintedTable[] = [],
 ): OutputTypes {
   const zoned = new Map<AstNode, string>();
+  const aliases = { found: [] as AliasReference[], outer: [] };
   try {
-    const { columns } = queryOutputs(statement, new Map(), { tables, zoned }, 0);
-    return { hints: columns.map((column) => column.hint), zoned };
+    const { columns } = queryOutputs(statement, new Map(), { tables, zoned, aliases }, 0);
+    return { hints: columns.map((column) => column.hint), zoned, aliasReferences: aliases.found };
   } catch {
     // Only hints: a statement shaped in a way this does not expect runs with DuckDB's types.
-    return { hints: [], zoned: new Map() };
+    return { hints: [], zoned: new Map(), aliasReferences: [] };
   }
 }
 
@@ -53,6 +55,8 @@ export interface OutputTypes {
    * operands (Trino compares instants); typedRewrites.
    */
   zoned: ReadonlyMap<AstNode, string>;
+  /** Select-list aliases named where Trino reads only FROM's columns (alias-references.ts). */
+  aliasReferences: AliasReference[];
 }
 
 /** Each comparison's operands, by polyglot node type. */
@@ -70,6 +74,8 @@ export const COMPARED_OPERANDS: Readonly<Record<string, readonly string[]>> = {
 interface Analysis {
   tables: readonly TypeHintedTable[];
   zoned: Map<AstNode, string>;
+  /** Alias references found (alias-references.ts), and the FROM columns of the enclosing queries. */
+  aliases: { found: AliasReference[]; outer: (ReadonlySet<string> | undefined)[] };
 }
 
 interface HintedColumn {
@@ -137,7 +143,17 @@ function selectOutputs(
 ): Outputs {
   const ctes = withCtes(select, outerCtes);
   const scope = fromScope(select, ctes, analysis, depth);
-  const inner = (query: AstNode) => queryOutputs(query, ctes, analysis, depth + 1);
+  const { aliases } = analysis;
+  const fromColumns = collectAliasReferences(select, scope, aliases.outer, aliases.found);
+  // A subquery in an expression sees this query's FROM columns around its own.
+  const inner = (query: AstNode) => {
+    aliases.outer.push(fromColumns);
+    try {
+      return queryOutputs(query, ctes, analysis, depth + 1);
+    } finally {
+      aliases.outer.pop();
+    }
+  };
   const joinConditions = (select.joins ?? []).map((join: AstNode) => join.on);
   for (const clause of [select.expressions, select.where_clause, select.having, joinConditions]) {
     collectZoned(clause, scope, analysis.zoned, inner);

@@ -23,6 +23,7 @@ import {
 import { RefusedOperation, refuseMistypedOperands } from './mistyped-operands';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
+import { foreignConstruct } from './other-dialects';
 import { type OutputTypes, outputTypes, type TypeHintedTable } from './output-types';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
@@ -199,6 +200,8 @@ export async function translate(
     throw new DuneSqlError('syntax', 'The query contains no SQL statement.');
   }
   if (!parsed.success || !parsed.ast) {
+    // Another dialect's form is often why: say what to write instead.
+    refuseOtherDialects(polyglot, sql, source);
     const offset = parsed.errorStart;
     throw new DuneSqlError(
       'syntax',
@@ -214,6 +217,7 @@ export async function translate(
         : `Only one statement can run per query, but this SQL has ${parsed.ast.length} statements separated by ";". Run them as separate queries (a single trailing ";" is fine).`,
     );
   }
+  refuseOtherDialects(polyglot, sql, source);
   const statement = parsed.ast[0];
   const kind = nodeType(statement) ?? 'unknown';
   // polyglot reads any two words (`selec nothing`, also Trino's `TABLE t`) as an aliased name.
@@ -267,6 +271,13 @@ export async function translate(
         ...(options.tables ?? []),
         ...(options.uploads ?? []),
       ]);
+      // DuckDB would read these as the aliases; Athena refuses them itself, as Trino does.
+      const alias = typesOut.aliasReferences[0];
+      if (alias) {
+        const at =
+          alias.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, alias.offset));
+        throw new DuneSqlError('syntax', alias.message, at);
+      }
       changed = filtersIntoInputs(polyglot, statement) || changed;
       changed = typedRewrites(polyglot, statement, options.tables ?? [], typesOut.zoned) || changed;
     }
@@ -346,6 +357,17 @@ export async function translate(
     nestedColumns,
     outputTypes: typesOut?.hints ?? [],
   };
+}
+
+/**
+ * Refuses forms of other SQL dialects that polyglot parses and DuckDB would run (other-dialects.ts),
+ * on both targets, so what runs on one host runs on the other and on Dune.
+ */
+function refuseOtherDialects(polyglot: Polyglot, sql: string, source: PreparedSource): void {
+  const foreign = foreignConstruct(polyglot, source.text);
+  if (foreign) {
+    throw new DuneSqlError('syntax', foreign.message, lineColumnAt(sql, userOffset(source, foreign.offset)));
+  }
 }
 
 /** Statement nodes that are queries. */

@@ -76,6 +76,17 @@ Reading a saved query as a table, \`select * from query_<id>\` (or
 \`"query_<id>(name='value')"\` with parameter values), is a **query view**: handy for reuse, but
 it runs the called query again inside yours every time; materialize it when it is expensive.
 
+## Write Trino, not another dialect
+DuneSQL is Trino SQL. Forms of MySQL, Postgres, DuckDB, BigQuery or Spark are refused with the
+DuneSQL to write: \`interval '7' day\` (not \`interval 7 day\` or \`interval '7 days'\`),
+\`cast(x as varchar)\` (not \`x::varchar\`, nor \`string\`, \`text\`, \`int64\`), \`OFFSET n LIMIT m\`
+(in that order), no \`ILIKE\`, \`TOP\`, \`GROUP BY ALL\`, \`SELECT * EXCLUDE\`, backquotes or
+\`[1, 2]\` literals (\`array[1, 2]\`); \`date_format\` not \`strftime\`, \`date_diff\` not \`datediff\`,
+\`length\` not \`len\`, \`coalesce\` not \`ifnull\`, \`array_join(array_agg(x), ',')\` not \`string_agg\`,
+\`approx_percentile(x, 0.5)\` not \`median\`, \`max_by\` not \`arg_max\`. GROUP BY, HAVING, WHERE and the
+select list cannot name the select list's aliases (\`group by 1\`, or repeat the expression);
+ORDER BY can.
+
 ## Values are never converted between types
 Trino converts no value between text and numbers or dates, and adds intervals, not numbers, to
 dates. Each of these is refused before it runs (on Athena with "Cannot apply operator"), with the fix:

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { DuneSqlError, translate } from '../../functions/dunesql';
+
+async function refusal(sql: string, target: 'duckdb' | 'athena'): Promise<DuneSqlError> {
+  const error = await translate(sql, target).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, `${sql} translated for ${target}`).toBeInstanceOf(DuneSqlError);
+  return error as DuneSqlError;
+}
+
+/**
+ * Forms of MySQL, Postgres, DuckDB, BigQuery or Spark SQL that polyglot parses and DuckDB runs, but
+ * Trino (Athena, Dune) refuses: each is refused on both hosts, at the construct, with what to write.
+ */
+describe("other dialects' forms are not DuneSQL", () => {
+  it.each([
+    [
+      'select count(*) from dex.trades where block_time > now() - interval 7 day',
+      "interval's value as a string: interval '7' day",
+      60,
+    ],
+    ["select now() - interval '7 days'", "value and unit apart: interval '7' day", 16],
+    ["select now() - interval '2' hours", "unit in the singular: interval '2' hour", 16],
+    ['select amount_usd::varchar from dex.trades', 'no :: cast: write cast(x as varchar)', 18],
+    ["select count(*) from dex.trades where project ilike 'UNI%'", 'no ILIKE', 47],
+    ['select `project` from dex.trades', 'write "project" (double quotes)', 8],
+    ['select project from dex.trades limit 2 offset 1', 'OFFSET before LIMIT: … OFFSET 1 LIMIT 2', 40],
+    ['select top 3 project from dex.trades', 'no SELECT TOP: write LIMIT 3', 8],
+    ['select blockchain, count(*) from dex.trades group by all', 'no GROUP BY ALL', 54],
+    ['select * exclude (amount_usd) from dex.trades', 'no SELECT * EXCLUDE', 10],
+    ['select t.* replace (1 as x) from dex.trades t', 'no SELECT * REPLACE', 12],
+    ['select 7 // 2', 'no // operator', 10],
+    ['from dex.trades select project', 'starts with SELECT', 1],
+    ["select {'a': 1}", 'no { } literals', 8],
+    ['select [1, 2, 3]', 'array[1, 2, 3], not [1, 2, 3]', 8],
+    ['select x from (values 1) t(x) where x in [1, 2]', 'array[1, 2, 3], not [1, 2, 3]', 42],
+    [
+      'select project from dex.trades order by amount_usd desc limit 1 with ties',
+      'FETCH FIRST 1 ROWS WITH TIES',
+      65,
+    ],
+    ['select cast(amount_usd as int64) from dex.trades', 'int64 is not a DuneSQL type: write bigint', 27],
+    ['select try_cast(round(amount_usd, 2) as string) from dex.trades', 'write varchar', 41],
+    [
+      "select strftime(block_time, '%Y') from dex.trades",
+      "strftime() is not a DuneSQL function: write date_format(x, '%Y-%m-%d')",
+      8,
+    ],
+    ['select len(project) from dex.trades', 'len() is not a DuneSQL function: write length(s)', 8],
+    ["select string_agg(project, ',') from dex.trades", 'write array_join(array_agg(x)', 8],
+    ['select median(amount_usd) from dex.trades', 'approx_percentile(x, 0.5)', 8],
+    ['select ifnull(amount_usd, 0) from dex.trades', 'coalesce(x, y)', 8],
+    ['select * from generate_series(1, 3)', 'unnest(sequence(1, 10))', 15],
+    [
+      "select datediff('day', min(block_time), max(block_time)) from dex.trades",
+      "date_diff('day', start, end)",
+      8,
+    ],
+    // Before a syntax error: the other dialect's form is why, so it is what the message names.
+    ['select x::int from t where', 'no :: cast', 9],
+  ])('%s', async (sql, message, column) => {
+    for (const target of ['duckdb', 'athena'] as const) {
+      const error = await refusal(sql, target);
+      expect(error.kind).toBe('syntax');
+      expect(error.message).toContain(message);
+      expect(error.position).toEqual({ line: 1, column });
+    }
+  });
+
+  it('positions the construct in the SQL as written, past comments, multi-byte text and 0x literals', async () => {
+    const sql = "-- a comment\nselect 'é', 0xab,\n  len(project) from dex.trades";
+    expect((await refusal(sql, 'duckdb')).position).toEqual({ line: 3, column: 3 });
+  });
+
+  it.each([
+    // Trino's own forms these must not be mistaken for.
+    "select now() - interval '7' day, interval '1 00:00:00' day to second, interval '2' month",
+    'select project from dex.trades order by amount_usd offset 1 limit 2',
+    'select project from dex.trades order by amount_usd fetch first 1 rows with ties',
+    'select blockchain, project, count(*) from dex.trades group by all blockchain, project',
+    "select array[1, 2][1], map(array['k'], array[1])['k'], X'0102', 0xab, uint256 '5'",
+    "select 2 * replace('3', 'x', '') as n",
+    'with list (n) as (select 1) select n from list',
+    'select u.first, u.left from (values (1, 2)) as u(first, left)',
+    // Dune's own varchar utilities, written as Dune's docs do (LEFT is a keyword).
+    `select "left"('123456', 2), "right"('123456', 2)`,
+    "select cast(amount_usd as varchar), try_cast('1' as bigint) from dex.trades",
+    "select date_add('day', -7, now()), date_diff('day', now(), now()), length('x'), coalesce(1, 2)",
+    'select "project", listagg(project, \',\') within group (order by project) from dex.trades group by 1',
+  ])('%s still translates', async (sql) => {
+    await expect(translate(sql, 'duckdb')).resolves.toMatchObject({ target: 'duckdb' });
+    await expect(translate(sql, 'athena')).resolves.toMatchObject({ target: 'athena' });
+  });
+});
