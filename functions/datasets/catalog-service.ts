@@ -16,6 +16,16 @@ export interface RankedEntry {
   score: number;
 }
 
+/** Ranked matches, best first, and the query's words no table matched (when some did). */
+export interface RankedSearch {
+  ranked: RankedEntry[];
+  /**
+   * Empty when every word matched one table; otherwise the tables match only some words, and
+   * these matched none (`nft trades` here: no NFT tables, only trades of tokens).
+   */
+  unmatchedWords: string[];
+}
+
 interface SearchDocument {
   id: string;
   fullName: string;
@@ -77,13 +87,14 @@ export class CatalogService {
 
   /**
    * Ranked full-text search over names, descriptions and columns. All words must match (with
-   * prefix and light fuzzy matching); if none does, any word may. An empty query or `*` browses.
+   * prefix and light fuzzy matching); if no table matches them all, any word may, and the words
+   * no table matched are named. An empty query or `*` browses.
    */
   async search(
     account: Account | undefined,
     text: string,
     filter: CatalogFilter = {},
-  ): Promise<RankedEntry[]> {
+  ): Promise<RankedSearch> {
     const { entries: base, index } = await this.load();
     const user = await this.userEntries(account);
     const visible = new Map(
@@ -94,7 +105,11 @@ export class CatalogService {
     const indexes = user.length ? [index, buildIndex(user)] : [index];
     const query = text.trim();
     if (query === '' || query === '*') {
-      return [...visible.values()].map((entry) => ({ entry, score: entry.definition.popularity ?? 0 }));
+      const ranked = [...visible.values()].map((entry) => ({
+        entry,
+        score: entry.definition.popularity ?? 0,
+      }));
+      return { ranked, unmatchedWords: [] };
     }
     const options = {
       prefix: (term: string) => term.length >= 3,
@@ -107,16 +122,24 @@ export class CatalogService {
         .flatMap((idx) => idx.search(query, { ...options, combineWith }))
         .sort((a, b) => b.score - a.score);
     let hits = searchAll('AND');
-    if (hits.length === 0) hits = searchAll('OR');
+    let unmatchedWords: string[] = [];
+    if (hits.length === 0) {
+      hits = searchAll('OR');
+      const matched = new Set(hits.flatMap((hit) => hit.queryTerms));
+      unmatchedWords = [...new Set(tokenize(query).map((word) => word.toLowerCase()))].filter(
+        (word) => !matched.has(word),
+      );
+    }
     // A query that spells (part of) a table's name wins over matches spread across its text.
     const spelled = `_${query.toLowerCase().replace(/[\s.]+/g, '_')}_`;
-    return hits
+    const ranked = hits
       .map((hit) => {
         const entry = visible.get(hit.id)!;
         const named = `_${entry.definition.fullName.toLowerCase().replace(/\./g, '_')}_`.includes(spelled);
         return { entry, score: named ? hit.score * 2 + 10 : hit.score };
       })
       .sort((a, b) => b.score - a.score);
+    return { ranked, unmatchedWords };
   }
 
   /** Decoded tables whose events were emitted by the contract (from definitions and from the data). */

@@ -154,10 +154,16 @@ export const datasetSearchResponse = z.object({
   total: z.number().int(),
   results: z.array(searchResultResponse),
   pagination: paginationSchema,
+  unmatched_words: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Present when no table matches every word of the query: the results match some words, and these words matched no table.',
+    ),
 });
 
 export function datasetSearchResponseOf(
-  found: { ranked: RankedEntry[]; total: number },
+  found: { ranked: RankedEntry[]; total: number; unmatchedWords?: string[] },
   detail: SearchDetail,
   page: { limit: number; offset: number },
 ): z.output<typeof datasetSearchResponse> {
@@ -165,6 +171,7 @@ export function datasetSearchResponseOf(
     total: found.total,
     results: found.ranked.map(({ entry, score }) => searchResultOf(entry, detail, score)),
     pagination: pagination(found.total, page.limit, page.offset),
+    ...(found.unmatchedWords?.length ? { unmatched_words: found.unmatchedWords } : {}),
   };
 }
 

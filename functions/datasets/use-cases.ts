@@ -22,18 +22,25 @@ export function getDataset(
   return catalog.get(account, fullName);
 }
 
-/** A page of ranked matches, best first, and how many tables match. */
+/**
+ * A page of ranked matches, best first, how many tables match, and the query's words no table
+ * matched when the tables match only some of them.
+ */
 export async function searchDatasets(
   catalog: CatalogService,
   account: Account,
   search: TableSearch,
-): Promise<{ ranked: RankedEntry[]; total: number }> {
-  const ranked = await catalog.search(account, search.query, {
+): Promise<{ ranked: RankedEntry[]; total: number; unmatchedWords: string[] }> {
+  const { ranked, unmatchedWords } = await catalog.search(account, search.query, {
     categories: search.categories,
     blockchains: search.blockchains,
     schemas: search.schemas,
   });
-  return { ranked: ranked.slice(search.offset, search.offset + search.limit), total: ranked.length };
+  return {
+    ranked: ranked.slice(search.offset, search.offset + search.limit),
+    total: ranked.length,
+    unmatchedWords,
+  };
 }
 
 /** A page of the decoded tables that hold a contract's events. */

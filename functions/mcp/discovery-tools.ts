@@ -92,7 +92,14 @@ export function registerDiscoveryTools(server: ToolRegistrar, { services, accoun
         limit: tableSearch.limit.unwrap().max(50).default(10),
         offset: tableSearch.offset,
       },
-      outputSchema: { tables: z.array(tableSummary), ...paging },
+      outputSchema: {
+        tables: z.array(tableSummary),
+        ...paging,
+        unmatchedWords: z
+          .array(z.string())
+          .optional()
+          .describe('Words of the query no table matched; the tables shown match the others.'),
+      },
       annotations: annotate('Search tables', { readOnly: true, idempotent: true }),
     },
     (args) =>
@@ -102,11 +109,24 @@ export function registerDiscoveryTools(server: ToolRegistrar, { services, accoun
         const tables = found.ranked.map(({ entry }) => summaryOf(entry, includeSchema));
         const next = args.offset + tables.length;
         const nextOffset = next < found.total ? next : null;
+        const partial = tables.length > 0 && found.unmatchedWords.length > 0;
+        // Said first: an agent must not take trades of tokens for the NFT trades it asked for.
+        const caveat = partial
+          ? `No table matches every word of "${args.query}": nothing matches ${found.unmatchedWords.map((word) => `"${word}"`).join(', ')}, so these tables hold other data that matches the other words. `
+          : '';
         const text =
           tables.length === 0
             ? `No tables match "${args.query}". Try fewer or broader words, or "*" to browse.`
-            : `${found.total} tables match; showing ${tables.length} from offset ${args.offset}${nextOffset !== null ? ` (more with offset ${nextOffset})` : ''}:\n${tables.map(summaryLine).join('\n')}`;
-        return ok({ tables, total: found.total, nextOffset }, text);
+            : `${caveat}${found.total} tables match; showing ${tables.length} from offset ${args.offset}${nextOffset !== null ? ` (more with offset ${nextOffset})` : ''}:\n${tables.map(summaryLine).join('\n')}`;
+        return ok(
+          {
+            tables,
+            total: found.total,
+            nextOffset,
+            ...(partial ? { unmatchedWords: found.unmatchedWords } : {}),
+          },
+          text,
+        );
       }),
   );
 

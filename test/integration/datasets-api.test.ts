@@ -10,6 +10,7 @@ interface SearchResponse {
     score?: number;
     row_count: number | null;
   }[];
+  unmatched_words?: string[];
   pagination: { limit: number; offset: number; next_offset: number | null; has_more: boolean };
 }
 
@@ -35,6 +36,14 @@ describe('dataset catalog over REST (local HTTP server, dynalite, DuckDB data)',
     expect(result.results.every((r) => r.category === 'decoded' || r.category === 'spell')).toBe(true);
     const scores = result.results.map((r) => r.score ?? 0);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it('names the words no table matched when the results match only some of the query', async () => {
+    const partial = await search({ query: 'nft trades' });
+    expect(partial.unmatched_words).toEqual(['nft']);
+    expect(partial.results.map((r) => r.full_name)).toContain('dex.trades');
+    // Every word matched a table: no unmatched_words.
+    expect(await search({ query: 'uniswap swap' })).not.toHaveProperty('unmatched_words');
   });
 
   it('filters by blockchain, category and schema, and pages with next_offset', async () => {

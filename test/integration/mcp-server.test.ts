@@ -121,6 +121,15 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     expect(found.structuredContent.tables[0]).not.toHaveProperty('columns');
     expect(found.content[0].text).toContain(names[0]);
 
+    expect(found.structuredContent).not.toHaveProperty('unmatchedWords');
+    // No NFT tables: what matches "trades" is shown, after saying "nft" matched nothing.
+    const partial = await call('searchTables', { query: 'nft trades' });
+    expect(partial.structuredContent.unmatchedWords).toEqual(['nft']);
+    expect(partial.structuredContent.tables.map((t: Json) => t.fullName)).toContain('dex.trades');
+    expect(partial.content[0].text).toMatch(
+      /^No table matches every word of "nft trades": nothing matches "nft"/,
+    );
+
     const withSchema = await call('searchTables', { query: 'dex trades', includeSchema: true, limit: 1 });
     expect(withSchema.structuredContent.tables[0].columns.length).toBeGreaterThan(3);
 
