@@ -156,6 +156,8 @@ export function foreignConstruct(polyglot: Polyglot, text: string): ForeignConst
   if (!tokens) return undefined; // polyglot parsed it; a tokenizer failure is no reason to refuse it
   /** For each open parenthesis, whether it is a CAST's (whose `AS` names a type). */
   const castParens: boolean[] = [];
+  // FIRST and LAST are Trino's navigation functions inside MATCH_RECOGNIZE (Athena runs it).
+  const navigates = tokens.some((token) => token.kind === 'word' && token.text === 'match_recognize');
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const found =
@@ -167,7 +169,7 @@ export function foreignConstruct(polyglot: Polyglot, text: string): ForeignConst
         : token.kind === 'symbol'
           ? foreignSymbol(tokens, i, castParens)
           : token.kind === 'word'
-            ? foreignWord(tokens, i, castParens.at(-1) === true)
+            ? foreignWord(tokens, i, castParens.at(-1) === true, navigates)
             : undefined;
     if (found) return { offset: found.at.start, message: found.message };
   }
@@ -217,7 +219,7 @@ function foreignSymbol(tokens: readonly Token[], i: number, castParens: boolean[
 }
 
 /** Another dialect's keyword, function or type at the word `tokens[i]`. */
-function foreignWord(tokens: readonly Token[], i: number, inCast: boolean): Found {
+function foreignWord(tokens: readonly Token[], i: number, inCast: boolean, navigates: boolean): Found {
   const [previous, token, next, after] = [tokens[i - 1], tokens[i]!, tokens[i + 1], tokens[i + 2]];
   const here = (message: string, at = token) => ({ at, message });
   const word = token.text;
@@ -266,6 +268,7 @@ function foreignWord(tokens: readonly Token[], i: number, inCast: boolean): Foun
         ? here(`${next.text} is not a DuneSQL type: write ${FOREIGN_TYPES[next.text]}.`, next)
         : undefined;
   }
+  if (navigates && (word === 'first' || word === 'last')) return undefined;
   return next?.text === '(' && Object.hasOwn(FOREIGN_FUNCTIONS, word) && !namesColumns(tokens, i)
     ? here(`${word}() is not a DuneSQL function: write ${FOREIGN_FUNCTIONS[word]}.`)
     : undefined;

@@ -93,4 +93,15 @@ describe("other dialects' forms are not DuneSQL", () => {
     await expect(translate(sql, 'duckdb')).resolves.toMatchObject({ target: 'duckdb' });
     await expect(translate(sql, 'athena')).resolves.toMatchObject({ target: 'athena' });
   });
+
+  it("leaves FIRST and LAST to MATCH_RECOGNIZE, where they are Trino's (Athena runs it)", async () => {
+    const sql = `select * from dex.trades match_recognize (
+      order by block_time measures first(a.amount_usd) as opening, last(a.amount_usd) as closing
+      pattern (a+) define a as a.amount_usd > 0)`;
+    const refused = await translate(sql, 'athena').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(String(refused ?? '')).not.toMatch(/is not a DuneSQL function/);
+  });
 });
