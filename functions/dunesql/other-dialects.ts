@@ -150,8 +150,15 @@ const AFTER_GROUPING = new Set([
   'except',
 ]);
 
-/** The first construct of another dialect in the (prepared) DuneSQL text, if any. */
-export function foreignConstruct(polyglot: Polyglot, text: string): ForeignConstruct | undefined {
+/**
+ * The first construct of another dialect in the (prepared) DuneSQL text, if any. `unparsed`: the
+ * text does not parse, so a word that can only be another dialect's clause there (QUALIFY) is why.
+ */
+export function foreignConstruct(
+  polyglot: Polyglot,
+  text: string,
+  unparsed = false,
+): ForeignConstruct | undefined {
   const tokens = tokensOf(polyglot, text);
   if (!tokens) return undefined; // polyglot parsed it; a tokenizer failure is no reason to refuse it
   /** For each open parenthesis, whether it is a CAST's (whose `AS` names a type). */
@@ -169,7 +176,7 @@ export function foreignConstruct(polyglot: Polyglot, text: string): ForeignConst
         : token.kind === 'symbol'
           ? foreignSymbol(tokens, i, castParens)
           : token.kind === 'word'
-            ? foreignWord(tokens, i, castParens.at(-1) === true, navigates)
+            ? foreignWord(tokens, i, castParens.at(-1) === true, navigates, unparsed)
             : undefined;
     if (found) return { offset: found.at.start, message: found.message };
   }
@@ -219,7 +226,13 @@ function foreignSymbol(tokens: readonly Token[], i: number, castParens: boolean[
 }
 
 /** Another dialect's keyword, function or type at the word `tokens[i]`. */
-function foreignWord(tokens: readonly Token[], i: number, inCast: boolean, navigates: boolean): Found {
+function foreignWord(
+  tokens: readonly Token[],
+  i: number,
+  inCast: boolean,
+  navigates: boolean,
+  unparsed: boolean,
+): Found {
   const [previous, token, next, after] = [tokens[i - 1], tokens[i]!, tokens[i + 1], tokens[i + 2]];
   const here = (message: string, at = token) => ({ at, message });
   const word = token.text;
@@ -263,6 +276,12 @@ function foreignWord(tokens: readonly Token[], i: number, inCast: boolean, navig
         ? here('DuneSQL has no GROUP BY ALL: list the grouped columns or their positions (GROUP BY 1, 2).')
         : undefined;
     }
+    case 'qualify':
+      return unparsed
+        ? here(
+            'DuneSQL has no QUALIFY: compute the window function in a subquery and filter it outside (select * from (select …, row_number() over (…) as rn from …) where rn = 1).',
+          )
+        : undefined;
     case 'as':
       return inCast && next?.kind === 'word' && Object.hasOwn(FOREIGN_TYPES, next.text)
         ? here(`${next.text} is not a DuneSQL type: write ${FOREIGN_TYPES[next.text]}.`, next)

@@ -201,7 +201,7 @@ export async function translate(
   }
   if (!parsed.success || !parsed.ast) {
     // Another dialect's form is often why: say what to write instead.
-    refuseOtherDialects(polyglot, sql, source);
+    refuseOtherDialects(polyglot, sql, source, true);
     const offset = parsed.errorStart;
     throw new DuneSqlError(
       'syntax',
@@ -363,8 +363,13 @@ export async function translate(
  * Refuses forms of other SQL dialects that polyglot parses and DuckDB would run (other-dialects.ts),
  * on both targets, so what runs on one host runs on the other and on Dune.
  */
-function refuseOtherDialects(polyglot: Polyglot, sql: string, source: PreparedSource): void {
-  const foreign = foreignConstruct(polyglot, source.text);
+function refuseOtherDialects(
+  polyglot: Polyglot,
+  sql: string,
+  source: PreparedSource,
+  unparsed = false,
+): void {
+  const foreign = foreignConstruct(polyglot, source.text, unparsed);
   if (foreign) {
     throw new DuneSqlError('syntax', foreign.message, lineColumnAt(sql, userOffset(source, foreign.offset)));
   }

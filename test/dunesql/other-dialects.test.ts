@@ -60,6 +60,11 @@ describe("other dialects' forms are not DuneSQL", () => {
     ],
     // Before a syntax error: the other dialect's form is why, so it is what the message names.
     ['select x::int from t where', 'no :: cast', 9],
+    [
+      'select blockchain, amount_usd from dex.trades qualify row_number() over (partition by blockchain order by amount_usd desc) = 1',
+      'no QUALIFY: compute the window function in a subquery',
+      47,
+    ],
   ])('%s', async (sql, message, column) => {
     for (const target of ['duckdb', 'athena'] as const) {
       const error = await refusal(sql, target);
@@ -89,6 +94,8 @@ describe("other dialects' forms are not DuneSQL", () => {
     "select cast(amount_usd as varchar), try_cast('1' as bigint) from dex.trades",
     "select date_add('day', -7, now()), date_diff('day', now(), now()), length('x'), coalesce(1, 2)",
     'select "project", listagg(project, \',\') within group (order by project) from dex.trades group by 1',
+    // A column may be called qualify.
+    'select qualify from (values 1) as t(qualify)',
   ])('%s still translates', async (sql) => {
     await expect(translate(sql, 'duckdb')).resolves.toMatchObject({ target: 'duckdb' });
     await expect(translate(sql, 'athena')).resolves.toMatchObject({ target: 'athena' });
