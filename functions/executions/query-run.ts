@@ -194,7 +194,8 @@ async function recordSuccess(
     });
   }
   const credits = runCredits(result, execution.tier);
-  const endedAt = new Date().toISOString();
+  const endedAtMillis = Date.now();
+  const endedAt = new Date(endedAtMillis).toISOString();
   const active = ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'] as const;
   // A refresh publishes the view's new version before its execution reads COMPLETED, so whoever
   // sees the execution completed also sees the new version. (A cancel landing in between
@@ -225,9 +226,10 @@ async function recordSuccess(
   ]);
   const completed = await services.executions.transition(executionId, active, {
     state: 'QUERY_STATE_COMPLETED',
-    // A run that went from queued to done between two polls was never seen running.
-    executionStartedAt:
-      current?.executionStartedAt ?? new Date(Date.now() - result.engineMillis).toISOString(),
+    // Its engine time before its end (not before now: the pointer writes above took time too),
+    // rather than when a status read first saw it running: execution_time_millis is then the
+    // engine time the run is charged for.
+    executionStartedAt: new Date(endedAtMillis - result.engineMillis).toISOString(),
     executionEndedAt: endedAt,
     result: { columns: result.columns, rowCount: result.rowCount, resultBytes: result.resultBytes },
     engineMillis: result.engineMillis,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditsFor } from '../../functions/core/credits';
 import { RUNAWAY_SQL, submitSql, waitForStatus, waitUntilFinished } from '../support/executions';
 import { bodyOf, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
@@ -42,6 +43,11 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
       result_metadata: { column_names: ['blockchain', 'trades'], row_count: 1 },
     });
     expect(status.execution_cost_credits).toBeGreaterThan(0);
+    // The time shown as executing is the engine time charged for, though the run's pointer moved
+    // (a write) between its end and its COMPLETED.
+    expect(status.execution_cost_credits).toBe(
+      creditsFor(status.result_metadata.execution_time_millis, 'medium'),
+    );
     for (const field of ['submitted_at', 'execution_started_at', 'execution_ended_at', 'expires_at']) {
       expect(Date.parse(status[field])).not.toBeNaN();
     }
