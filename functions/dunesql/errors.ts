@@ -22,6 +22,8 @@ export class UnsupportedConstruct extends Error {
     /** The name as the user wrote it (a function or type), used to find its position. */
     readonly construct: string,
     message: string,
+    /** `syntax` for what Trino refuses in analysis (an unknown function), as Athena reports it. */
+    readonly kind: 'unsupported' | 'syntax' = 'unsupported',
   ) {
     super(message);
   }

@@ -14,6 +14,7 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, UnsupportedConstruct } from './errors';
+import { refuseUnknownFunctions } from './function-names';
 import {
   catalogStatementQuery,
   dropPublicCatalog,
@@ -152,6 +153,11 @@ export interface TranslateOptions {
    * it they list nothing.
    */
   catalog?: readonly ListedTable[];
+  /**
+   * DuckDB only, and only the engine's own tests set it: DuckDB's function names pass (to observe
+   * a sandbox from inside a DuneSQL run, e.g. `txid_current()`); users' SQL never gets it.
+   */
+  duckDbFunctionsForEngineTests?: boolean;
 }
 
 type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
@@ -258,6 +264,7 @@ export async function translate(
   }
   try {
     refuseEngineInternals(statement);
+    if (target === 'duckdb' && !options.duckDbFunctionsForEngineTests) refuseUnknownFunctions(statement);
     changed =
       readInformationSchema(statement, options.catalog ?? [], (query, table) =>
         derivedTableNode(polyglot, query, table),
@@ -285,7 +292,7 @@ export async function translate(
   } catch (error) {
     if (error instanceof UnsupportedConstruct) {
       throw new DuneSqlError(
-        'unsupported',
+        error.kind,
         error.message,
         await findConstruct(polyglot, sql, source, error.construct),
       );

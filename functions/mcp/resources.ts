@@ -85,7 +85,8 @@ DuneSQL to write: \`interval '7' day\` (not \`interval 7 day\` or \`interval '7 
 \`length\` not \`len\`, \`coalesce\` not \`ifnull\`, \`array_join(array_agg(x), ',')\` not \`string_agg\`,
 \`approx_percentile(x, 0.5)\` not \`median\`, \`max_by\` not \`arg_max\`. GROUP BY, HAVING, WHERE and the
 select list cannot name the select list's aliases (\`group by 1\`, or repeat the expression);
-ORDER BY can.
+ORDER BY can. A function that is neither Trino's nor Dune's is refused ("Function 'x' not
+registered"): the functions resource lists what there is.
 
 ## Values are never converted between types
 Trino converts no value between text and numbers or dates, and adds intervals, not numbers, to

@@ -118,8 +118,8 @@ export function engineForTheseTests(options: Partial<DuckDbQueryEngineOptions> =
  * sandbox) over a fixture without sample data: set up before the file's tests, closed after them.
  * `run` runs SQL and reads its first rows.
  */
-export function oneProcessEngine() {
-  const setup = engineForTheseTests({ pool: { size: 1 } });
+export function oneProcessEngine(options: Partial<DuckDbQueryEngineOptions> = {}) {
+  const setup = engineForTheseTests({ ...options, pool: { size: 1 } });
   return {
     get fixture() {
       return setup.fixture;

@@ -12,7 +12,8 @@ import { failureOf, oneProcessEngine, runRequest } from './fixture';
  * Which sandbox a run had is read from `txid_current()`: DuckDB numbers the transactions of an
  * instance, so a new sandbox starts at the same number every time, and a reused one goes on counting.
  */
-const setup = oneProcessEngine();
+// txid_current() and setseed() are DuckDB's, not DuneSQL: allowed here to look inside the sandbox.
+const setup = oneProcessEngine({ duckDbFunctionsForEngineTests: true });
 
 /** Runs the SQL and returns its first row. */
 const firstRow = async (sql: string, overrides: Parameters<typeof runRequest>[1] = {}) =>

@@ -130,7 +130,7 @@ describe('pipeline webhooks: the final status posted, signed, retried, recorded'
 
   it('tells a failure and its node errors; a retry tells the same receiver how it ended', async () => {
     const ok = await createQuery('select 1 as one');
-    const boom = await createQuery("select error('boom') as never");
+    const boom = await createQuery("select cast('boom' as integer) as never");
     const started = await bodyOf(
       await host.call('/v1/pipelines/execute', {
         json: {

@@ -192,7 +192,7 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
 
   it('skips what depends on a failure and keeps unrelated branches running (the N graph)', async () => {
     const ok = await createQuery('select 1 as one');
-    const boom = await createQuery("select error('boom') as never");
+    const boom = await createQuery("select cast('boom' as integer) as never");
     const graph = {
       pipeline: {
         nodes: [
@@ -240,7 +240,7 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
   });
 
   it('fails fast with on_failure "stop": the first failure stops every other node', async () => {
-    const boom = await createQuery("select error('boom') as never");
+    const boom = await createQuery("select cast('boom' as integer) as never");
     const slow = await createQuery(RUNAWAY_SQL);
     const after = await createQuery('select 1 as one');
     const started = await bodyOf(
@@ -430,7 +430,7 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
   });
 
   it('refuses to retry when the lineage changed since the run (409)', async () => {
-    const root = await createQuery("select error('not yet') as e from mv.local.result_pipe_a");
+    const root = await createQuery("select cast('not yet' as integer) as e from mv.local.result_pipe_a");
     const first = await bodyOf(await host.call(`/v1/query/${root}/pipeline/execute`, { json: {} }));
     const failed = await waitForPipeline(first.pipeline_execution_id);
     expect(failed.status).toBe('failed');

@@ -54,6 +54,11 @@ export interface DuckDbQueryEngineOptions {
    * security boundary); the host never does, so no user can reach it.
    */
   rawDuckDbForEngineTests?: boolean;
+  /**
+   * Translates DuneSQL but lets DuckDB's own function names through (`txid_current()`), which
+   * users' SQL may not call. Only the engine's own tests set it, to observe a sandbox from inside.
+   */
+  duckDbFunctionsForEngineTests?: boolean;
 }
 
 /** A run submitted and awaited in one call (tests, benchmarks); aborting the signal cancels it. */
@@ -146,6 +151,7 @@ export class DuckDbQueryEngine implements QueryEngine {
       executionId: request.executionId,
       sql: request.sql,
       dialect: this.options.rawDuckDbForEngineTests ? 'duckdb' : 'dunesql',
+      ...(this.options.duckDbFunctionsForEngineTests ? { duckDbFunctions: true } : {}),
       tier: request.tier,
       timeoutMs: request.timeoutMs,
       warehousePath: this.options.warehousePath,

@@ -49,6 +49,8 @@ export interface EngineJob {
    * user-facing path can (see DuckDbQueryEngineOptions.rawDuckDbForEngineTests).
    */
   dialect: 'dunesql' | 'duckdb';
+  /** DuneSQL with DuckDB's function names allowed: engine tests only (DuckDbQueryEngineOptions). */
+  duckDbFunctions?: boolean;
   tier: PerformanceTier;
   timeoutMs: number;
   warehousePath: string;
@@ -369,9 +371,10 @@ async function toDuckDb(job: EngineJob, elapsed: () => number): Promise<RanState
     columns: columns.map((column) => ({ name: column.name, type: duneSqlTypeName(column.type) })),
   }));
   const key =
-    uploads.length || stored.length
+    (job.duckDbFunctions ? 'duckdb functions\n' : '') +
+    (uploads.length || stored.length
       ? `${job.sql}\n${JSON.stringify(uploads)}\n${JSON.stringify(stored)}`
-      : job.sql;
+      : job.sql);
   const known = translations.get(key);
   if (known) return known;
   try {
@@ -381,6 +384,7 @@ async function toDuckDb(job: EngineJob, elapsed: () => number): Promise<RanState
       uploads,
       storedTypes: stored,
       catalog: listedTables(BASE_TABLES, job.relations),
+      duckDbFunctionsForEngineTests: job.duckDbFunctions,
     });
     const statement = { sql: translation.sql, translation };
     translations.set(key, statement);
