@@ -28,6 +28,9 @@ export interface EngineSubmitRequest {
   relations?: ReadableRelation[];
 }
 
+/** What a check of SQL that is not run needs (QueryEngine.check). */
+export type EngineCheckRequest = Pick<EngineSubmitRequest, 'sql' | 'relations'>;
+
 /**
  * Stored data exposed to SQL as `<catalog>.<schema>.<name>`: a materialized view's current refresh
  * (a stored execution result) or an uploaded table's current generation.
@@ -134,6 +137,12 @@ export interface QueryEngine {
    * used up, engine unreachable or throttling).
    */
   submit(request: EngineSubmitRequest): Promise<EngineRun>;
+  /**
+   * The failure the engine would end a run of this SQL with before running it (syntax, a form or
+   * function the dialect lacks, a comparison Trino refuses), found without running it; undefined
+   * when none. Tables and columns are checked only when a run binds them.
+   */
+  check(request: EngineCheckRequest): Promise<QueryFailure | undefined>;
   /** The run's state now; a run the engine no longer knows fails `engine_unavailable`. */
   status(run: EngineRun): Promise<EngineRunStatus>;
   /** Stops the run (it then ends `failed` with type `cancelled`); harmless once it has ended. */

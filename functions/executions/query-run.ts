@@ -332,7 +332,10 @@ async function recordRunFailure(services: Services, execution: Execution, error:
  * An error inside one is reported at its call, naming it; one after it moves back by what the
  * inlining added. The local engine writes the position into the message too (Athena's is cut out).
  */
-function asWritten(execution: Execution, failure: QueryFailure): { message: string; position?: Position } {
+export function asWritten(
+  execution: Pick<Execution, 'sql' | 'queryViews'>,
+  failure: QueryFailure,
+): { message: string; position?: Position } {
   const { position } = failure;
   if (!position || !execution.queryViews?.length) return { message: failure.message, position };
   const written = positionAsWritten(execution.sql, execution.queryViews, position);

@@ -12,8 +12,10 @@ import {
   resultPageSchema,
   tierSchema,
 } from '../executions/schemas';
+import { checkSavedQuery } from '../executions/sql-check';
 import { usageOf } from '../executions/usage';
 import { awaitExecutionEnd, executeSavedQuery } from '../executions/use-cases';
+import { logger } from '../http/logger';
 import { newQuerySchema, parameterList, queryEditSchema, queryIdSchema } from '../queries/schemas';
 import { createQuery, readableQuery, updateQuery } from '../queries/use-cases';
 import type { Services } from '../services';
@@ -66,6 +68,44 @@ const savedQuery = z.object({
 
 const executionState = z.enum(EXECUTION_STATES);
 
+/** A saved query with what the check of its SQL found (createServiceQuery, updateServiceQuery). */
+const checkedQuery = savedQuery.extend({
+  sqlCheck: z
+    .object({
+      ok: z.boolean(),
+      error: z
+        .object({
+          type: z.string(),
+          message: z.string(),
+          position: z.object({ line: z.number(), column: z.number() }).optional(),
+        })
+        .optional(),
+    })
+    .optional()
+    .describe(
+      'Whether a run would fail before it starts (syntax, functions); tables and columns are checked when it runs.',
+    ),
+});
+
+/**
+ * The saved query with the check of its SQL, and the sentence the model reads about it: what a
+ * run would fail with, and how to fix it. A check that cannot be made is left out: the query is
+ * saved either way, and a failed tool call would invite saving it again.
+ */
+async function withSqlCheck(
+  { services, account }: Pick<Context, 'services' | 'account'>,
+  saved: z.infer<typeof savedQuery>,
+): Promise<{ structured: z.infer<typeof checkedQuery>; note: string }> {
+  const sqlCheck = await checkSavedQuery(services, account, saved.queryId).catch((error: unknown) => {
+    logger.warn('checking a saved query failed', { queryId: saved.queryId, error: error as Error });
+    return undefined;
+  });
+  const note = sqlCheck?.error
+    ? `\nWarning: a run of this SQL would fail now (${sqlCheck.error.type}): ${sqlCheck.error.message}\nFix it with updateServiceQuery {"queryId": ${saved.queryId}, "query": "..."} before running it.`
+    : '';
+  return { structured: sqlCheck ? { ...saved, sqlCheck } : saved, note };
+}
+
 interface Context {
   services: Services;
   account: Account;
@@ -95,7 +135,7 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
     {
       title: 'Create a saved query',
       description:
-        "Saves a query written in DuneSQL (Trino SQL plus Dune's extensions: 0x… varbinary literals, varbinary_* functions, uint256) under the caller's account and returns its queryId; it does not run it. Find tables first with searchTables and filter on their partition column; a saved query reads as a table, query_<id> (or \"query_<id>(name='value')\" with parameter values); functions: resource service://docs/query-engine-functions-and-operators, tips: service://docs/query-engine-writing-efficient-queries. Next: executeQueryById with the returned queryId.",
+        "Saves a query written in DuneSQL (Trino SQL plus Dune's extensions: 0x… varbinary literals, varbinary_* functions, uint256) under the caller's account and returns its queryId; it does not run it. Find tables first with searchTables and filter on their partition column; a saved query reads as a table, query_<id> (or \"query_<id>(name='value')\" with parameter values); functions: resource service://docs/query-engine-functions-and-operators, tips: service://docs/query-engine-writing-efficient-queries. The answer's sqlCheck says whether a run would fail before it starts (syntax, another dialect's forms, unknown functions). Next: executeQueryById with the returned queryId.",
       inputSchema: {
         name: newQuery.name.describe('A short title.'),
         query: newQuery.querySql.describe('The DuneSQL (Trino) text; {{name}} marks a declared parameter.'),
@@ -104,7 +144,7 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
         tags: newQuery.tags,
         isPrivate: newQuery.isPrivate.describe('Private queries are visible only to you (default false).'),
       },
-      outputSchema: savedQuery.shape,
+      outputSchema: checkedQuery.shape,
       annotations: annotate('Create a saved query'),
     },
     (args) =>
@@ -118,9 +158,10 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
           isPrivate: args.isPrivate,
         });
         const saved = savedQueryOf(created);
+        const { structured, note } = await withSqlCheck({ services, account }, saved);
         return ok(
-          saved,
-          `Created query ${saved.queryId} "${saved.name}" (version ${saved.version}). Run it with executeQueryById {"queryId": ${saved.queryId}}.`,
+          structured,
+          `Created query ${saved.queryId} "${saved.name}" (version ${saved.version}). Run it with executeQueryById {"queryId": ${saved.queryId}}.${note}`,
         );
       }),
   );
@@ -153,7 +194,7 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
     {
       title: 'Update a saved query',
       description:
-        "Changes any of a saved query's SQL (DuneSQL, the Trino dialect of Dune; see resource service://docs/query-engine-functions-and-operators), name, description, tags (replaced as a whole) or parameters; only the owner can. The version grows by one. Next: executeQueryById to run the new version.",
+        "Changes any of a saved query's SQL (DuneSQL, the Trino dialect of Dune; see resource service://docs/query-engine-functions-and-operators), name, description, tags (replaced as a whole) or parameters; only the owner can. The version grows by one; sqlCheck says whether a run would fail before it starts. Next: executeQueryById to run the new version.",
       inputSchema: {
         queryId,
         query: queryEdit.querySql.describe('New DuneSQL (Trino) text.'),
@@ -162,7 +203,7 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
         tags: queryEdit.tags,
         parameters: parameters.optional(),
       },
-      outputSchema: savedQuery.shape,
+      outputSchema: checkedQuery.shape,
       annotations: annotate('Update a saved query', { destructive: true, idempotent: true }),
     },
     (args) =>
@@ -175,7 +216,8 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
           parameters: args.parameters,
         });
         const saved = savedQueryOf(updated);
-        return ok(saved, `Updated query ${saved.queryId} to version ${saved.version}.`);
+        const { structured, note } = await withSqlCheck({ services, account }, saved);
+        return ok(structured, `Updated query ${saved.queryId} to version ${saved.version}.${note}`);
       }),
   );
 

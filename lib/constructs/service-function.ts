@@ -161,12 +161,14 @@ export function createApiFunction(scope: Construct, props: ApiFunctionProps): No
  * Files handlers read at run time: the MCP server's searchDocs tool indexes the README and docs/
  * (functions/mcp/docs-search.ts); the API reference page serves the vendored RapiDoc bundle; the
  * PNG renderers load resvg's WASM and the chart fonts (functions/visualizations/render.ts); the
- * node runner (the Athena translation, scheduled refreshes' lineage) and the pipeline routes
- * (lineage) load polyglot's WASM (functions/dunesql/wasm-file.ts).
+ * node runner (the Athena translation, scheduled refreshes' lineage), the pipeline routes
+ * (lineage) and the MCP server (its check of saved SQL) load polyglot's WASM
+ * (functions/dunesql/wasm-file.ts).
  */
 export const FILES_READ_AT_RUN_TIME: Readonly<Record<string, readonly BundledFile[]>> = {
-  // The MCP server also renders PNG (generateVisualization, getVisualization).
-  'functions/mcp/handler.ts': ['README.md', 'docs', ...RASTERIZER_FILES],
+  // The MCP server also renders PNG (generateVisualization, getVisualization) and translates a
+  // saved query's SQL to check it (createServiceQuery, updateServiceQuery).
+  'functions/mcp/handler.ts': ['README.md', 'docs', ...RASTERIZER_FILES, POLYGLOT_WASM],
   'functions/apidocs/handlers.ts': [RAPIDOC_FILE],
   'functions/visualizations/handlers.ts': RASTERIZER_FILES,
   'functions/runner/handler.ts': [POLYGLOT_WASM],

@@ -439,6 +439,20 @@ describe('the Athena engine behind the QueryEngine port', () => {
     expect(calls()).toEqual([]);
   });
 
+  it('checks SQL without running it: the failure a run would start with, and no Athena call', async () => {
+    const views = engineWithViews();
+    expect(await views.check({ sql: 'SELECT 1,\n  FROM' })).toMatchObject({
+      type: 'syntax_error',
+      position: { line: 2 },
+    });
+    expect(await views.check({ sql: 'SELECT n FROM mv.bob.result_private', relations })).toMatchObject({
+      type: 'execution_error',
+      message: expect.stringMatching(/^Table mv\.bob\.result_private does not exist/),
+    });
+    expect(await views.check({ sql: 'SELECT n FROM mv.alice.result_flows', relations })).toBeUndefined();
+    expect(calls()).toEqual([]);
+  });
+
   it('reads a materialized view through its version table, and refuses one the account may not read', async () => {
     const views = engineWithViews();
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: QUERY_ID });

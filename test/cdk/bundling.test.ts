@@ -245,12 +245,14 @@ describe('function bundling (local esbuild, no Docker)', () => {
   );
 
   it(
-    "ships polyglot's WASM with the runner and the pipeline routes, where the translator and the lineage parser load it",
+    "ships polyglot's WASM with the runner, the pipeline routes and the MCP server, where the translator and the lineage parser load it",
     () => {
       const pipelines = routes.find((r) => r.entry === 'functions/pipelines/handlers.ts')!;
-      const { bundles } = synthWithBundling([pipelines]);
+      // The MCP server translates a saved query's SQL to check it (createServiceQuery).
+      const mcp = routes.find((r) => r.entry === 'functions/mcp/handler.ts')!;
+      const { bundles } = synthWithBundling([pipelines, mcp]);
       const wasm = readFileSync(join(REPO_ROOT, POLYGLOT_WASM.from));
-      for (const name of [pipelines.functionName, RUNNER]) {
+      for (const name of [pipelines.functionName, mcp.functionName, RUNNER]) {
         expect(readFileSync(join(bundles.get(name)!, POLYGLOT_WASM.to)).equals(wasm), name).toBe(true);
       }
       const answer = runBundledFixture('test/cdk/fixtures/sql-handler.ts', [POLYGLOT_WASM]) as {

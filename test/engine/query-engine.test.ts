@@ -141,6 +141,23 @@ describe('running a query over the sample data', () => {
   });
 });
 
+describe('checking SQL without running it', () => {
+  it('gives the failure a run would start with, positioned as written, and runs nothing', async () => {
+    const before = await readdir(fixture.resultsDir).catch(() => []);
+    expect(await engine.check({ sql: 'SELECT 1 AS one,\n  list_value(1) AS l' })).toMatchObject({
+      type: 'syntax_error',
+      message: expect.stringMatching(/^Function 'list_value' not registered/),
+      position: { line: 2, column: 3 },
+    });
+    expect(await engine.check({ sql: '   ' })).toMatchObject({
+      type: 'syntax_error',
+      message: 'The query is empty.',
+    });
+    expect(await engine.check({ sql: 'SELECT count(*) AS n FROM dex.trades' })).toBeUndefined();
+    expect(await readdir(fixture.resultsDir).catch(() => [])).toEqual(before);
+  });
+});
+
 describe('concurrent runs', () => {
   it('run side by side, each in its own instance over the same read-only warehouse', async () => {
     const requests = Array.from({ length: 6 }, (_, k) =>

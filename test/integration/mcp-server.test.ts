@@ -210,6 +210,42 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     expect(next.structuredContent.rows[0].n).toBe(page.nextOffset);
   });
 
+  it('says on create and update when a run of the SQL would fail, where, and how to fix it', async () => {
+    const created = await call('createServiceQuery', {
+      name: 'last week',
+      query:
+        'select blockchain, count(*) as n\nfrom dex.trades\nwhere block_time > now() - interval 7 day\ngroup by 1',
+    });
+    // Saved all the same (as Dune saves any SQL): the answer warns instead of failing.
+    expect(created.isError).toBeFalsy();
+    const queryId = created.structuredContent.queryId;
+    expect(created.structuredContent.sqlCheck).toEqual({
+      ok: false,
+      error: {
+        type: 'syntax_error',
+        message: expect.stringContaining("interval '7' day"),
+        position: { line: 3, column: 28 },
+      },
+    });
+    expect(created.content[0].text).toContain('Warning: a run of this SQL would fail now (syntax_error)');
+    expect(created.content[0].text).toContain(`updateServiceQuery {"queryId": ${queryId}`);
+
+    const fixed = await call('updateServiceQuery', {
+      queryId,
+      query:
+        "select blockchain, count(*) as n\nfrom dex.trades\nwhere block_time > now() - interval '7' day\ngroup by 1",
+    });
+    expect(fixed.structuredContent.sqlCheck).toEqual({ ok: true });
+    expect(fixed.content[0].text).not.toContain('Warning');
+
+    // What a run of a saved query reads is checked as a run would read it: a query view must exist.
+    const reader = await call('createServiceQuery', { name: 'reader', query: 'select * from query_999999' });
+    expect(reader.structuredContent.sqlCheck).toMatchObject({
+      ok: false,
+      error: { type: 'invalid_query', message: expect.stringContaining('query_999999') },
+    });
+  });
+
   it("reports bad ids, unknown executions and other accounts' objects as isError results", async () => {
     const malformed = await call('getExecutionResults', { executionId: 'nope' });
     expect(malformed.isError).toBe(true);

@@ -1,4 +1,5 @@
 import {
+  type EngineCheckRequest,
   type EngineRun,
   type EngineRunStatus,
   type EngineSubmitRequest,
@@ -75,10 +76,19 @@ export class AthenaQueryEngine implements QueryEngine {
     this.limits = options.limits ?? RESULT_LIMITS;
   }
 
-  async submit(request: EngineSubmitRequest): Promise<EngineRun> {
-    if (resultLimitOf(request.tier, request, this.limits[request.tier]).maxResultBytes <= 0) {
-      throw storageQuotaUsedUp();
+  /** The translation a run would start with, without Athena (it is made in this process). */
+  async check(request: EngineCheckRequest): Promise<QueryFailure | undefined> {
+    try {
+      await this.translation(request);
+      return undefined;
+    } catch (error) {
+      if (error instanceof QueryFailure) return error;
+      throw error;
     }
+  }
+
+  /** The run's SQL for Athena, or the QueryFailure the run ends with before it starts. */
+  private async translation(request: EngineCheckRequest) {
     const translation = await translate(request.sql, 'athena', {
       relations: this.storedRelations(request.relations ?? []),
       relationCatalogs: STORED_RELATION_CATALOGS,
@@ -92,6 +102,14 @@ export class AthenaQueryEngine implements QueryEngine {
       throw translationFailure(error);
     });
     assertWithinQueryLength(translation.sql);
+    return translation;
+  }
+
+  async submit(request: EngineSubmitRequest): Promise<EngineRun> {
+    if (resultLimitOf(request.tier, request, this.limits[request.tier]).maxResultBytes <= 0) {
+      throw storageQuotaUsedUp();
+    }
+    const translation = await this.translation(request);
     // The run may read the views its SQL names (any version of each: all are equally readable).
     const client = await this.options.isolation?.clientFor(
       request.executionId,

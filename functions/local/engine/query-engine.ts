@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  type EngineCheckRequest,
   type EngineRun,
   type EngineRunResult,
   type EngineRunStatus,
@@ -21,7 +22,7 @@ import {
   STAGING_DIRECTORY,
 } from './result-files';
 import type { SandboxLimits } from './sandbox';
-import { type EngineJob, parseDuckDbSize } from './sandbox-run';
+import { type EngineJob, parseDuckDbSize, preparedStatement } from './sandbox-run';
 
 export interface TierLimits extends SandboxLimits {
   /** Rows a stored result may have (default 10M on medium, 50M on large). */
@@ -132,6 +133,25 @@ export class DuckDbQueryEngine implements QueryEngine {
    * Queues the run in the engine pool and returns at once; the pool starts it when a process is
    * free (fairly across accounts). The execution id is the run's id.
    */
+  /** Translated here, in the host's process: the engine processes may all be busy running queries. */
+  async check(request: EngineCheckRequest): Promise<QueryFailure | undefined> {
+    try {
+      await preparedStatement(
+        {
+          sql: request.sql,
+          dialect: this.options.rawDuckDbForEngineTests ? 'duckdb' : 'dunesql',
+          ...(this.options.duckDbFunctionsForEngineTests ? { duckDbFunctions: true } : {}),
+          relations: relationFiles(this.options.resultsDir, request.relations ?? []),
+        },
+        () => 0,
+      );
+      return undefined;
+    } catch (error) {
+      if (error instanceof QueryFailure) return error;
+      throw error;
+    }
+  }
+
   async submit(request: EngineSubmitRequest): Promise<EngineRun> {
     if (this.closed) {
       throw new QueryFailure('engine_unavailable', 'The query engine is shutting down; try again.');

@@ -178,8 +178,7 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
   const links = job.reuse ? join(job.reuse.stagingDirectory, `${job.executionId}.views`) : undefined;
   let linked = false;
   try {
-    checkText(job.sql, elapsed);
-    statement = await toDuckDb(job, elapsed);
+    statement = await preparedStatement(job, elapsed);
     const relations = await relationSetup(
       job.sql,
       links
@@ -354,8 +353,21 @@ function checkText(sql: string, elapsed: () => number): void {
 /** The base tables with their Trino types (as Athena has them), for the translation's typing. */
 const TYPED_BASE_TABLES = athenaTableSchemas(BASE_TABLES);
 
+/** What decides how a job's SQL is prepared to run. */
+export type StatementJob = Pick<EngineJob, 'sql' | 'dialect' | 'duckDbFunctions' | 'relations'>;
+
+/**
+ * The job's SQL as DuckDB runs it, or the QueryFailure a run would end with before it starts (the
+ * text, then the DuneSQL translation): a run and a check of SQL that is not run (the engine's
+ * `check`) refuse alike.
+ */
+export async function preparedStatement(job: StatementJob, elapsed: () => number): Promise<RanStatement> {
+  checkText(job.sql, elapsed);
+  return toDuckDb(job, elapsed);
+}
+
 /** The job's SQL as DuckDB runs it: DuneSQL translated, or (engine tests only) as written. */
-async function toDuckDb(job: EngineJob, elapsed: () => number): Promise<RanStatement> {
+async function toDuckDb(job: StatementJob, elapsed: () => number): Promise<RanStatement> {
   if (job.dialect === 'duckdb') return { sql: job.sql };
   // Uploaded tables' declared types take part (a text column compared with varbinary is refused),
   // and views' column types (a date plus a view's interval column stays a date).
