@@ -89,8 +89,9 @@ zip zip_with
 `;
 
 /**
- * Trino's special forms polyglot reads as calls (`row(…)`, `table(…)` in FROM, GROUP BY `rollup(…)`, `cube(…)`, `grouping sets (…)`,
- * `grouping(…)`, `current_schema`) and Dune's own varchar utilities `left` and `right`.
+ * Trino's special forms polyglot reads as calls (`row(…)`, `table(…)` in FROM, GROUP BY
+ * `rollup(…)`, `cube(…)` and `grouping sets (…)`, `grouping(…)`, `current_schema`) and Dune's own
+ * varchar utilities `left` and `right`.
  */
 const CALL_LIKE_FORMS = [
   'row',
