@@ -118,6 +118,32 @@ const DUNESQL_FUNCTIONS: ReadonlySet<string> = new Set([
   ...Object.keys(ATHENA_RULES),
 ]);
 
+/**
+ * Dune's own functions this service does not have (neither engine runs them), as Dune documents
+ * them (duneanalytics/dune-docs, query-engine/Functions-and-operators): refused saying so, not as
+ * a name nobody knows. Athena reports them as not registered.
+ */
+const DUNE_FUNCTIONS_NOT_HERE = new Set([
+  'address_32_from_hex',
+  'all_op_chains',
+  'array_overlap',
+  'decode_evm_event',
+  'decode_evm_function_call',
+  'empty_hll',
+  'from_ss58',
+  'from_tron_address',
+  'get_balancer_link',
+  'http_get',
+  'http_post',
+  'initcap',
+  'quantile_at_value',
+  'to_ss58',
+  'to_tron_address',
+  'ton_address_raw_to_user_friendly',
+  'ton_address_user_friendly_to_raw',
+  'try_sum',
+]);
+
 export const isDuneSqlFunction = (name: string): boolean => DUNESQL_FUNCTIONS.has(name.toLowerCase());
 
 /**
@@ -136,9 +162,12 @@ export function refuseUnknownFunctions(statement: AstNode): void {
 }
 
 function notRegistered(name: string): UnsupportedConstruct {
+  const why = DUNE_FUNCTIONS_NOT_HERE.has(name)
+    ? "it is one of Dune's own functions, which this service does not have (neither the local engine nor Athena runs it)."
+    : "it is not a Trino function nor one of Dune's, so Athena and Dune refuse it too.";
   return new UnsupportedConstruct(
     name,
-    `Function '${name}' not registered: it is not a Trino function nor one of Dune's, so Athena and Dune refuse it too. The functions reference (MCP resource query-engine-functions-and-operators) lists DuneSQL's by category.`,
+    `Function '${name}' not registered: ${why} The functions reference (MCP resource query-engine-functions-and-operators) lists DuneSQL's by category.`,
     'syntax',
   );
 }

@@ -30,6 +30,20 @@ describe('functions DuneSQL does not have', () => {
     expect(error!.position).toEqual({ line, column });
   });
 
+  it("says so of Dune's own functions this service does not have", async () => {
+    for (const sql of [
+      "select http_get('https://example.com') as body",
+      'select to_tron_address(0x41) as a',
+    ]) {
+      const error = await refusal(sql);
+      expect(error!.kind, sql).toBe('syntax');
+      expect(error!.message, sql).toMatch(
+        /^Function '(http_get|to_tron_address)' not registered: it is one of Dune's own functions, which this service does not have/,
+      );
+      expect(error!.position, sql).toEqual({ line: 1, column: 8 });
+    }
+  });
+
   it('leaves them to Athena on the Athena target (it says "not registered" itself)', async () => {
     await expect(translate('select txid_current() as t', 'athena')).resolves.toMatchObject({
       target: 'athena',
