@@ -129,18 +129,13 @@ export class DuckDbQueryEngine implements QueryEngine {
     return this.resultsDirMade;
   }
 
-  /**
-   * Queues the run in the engine pool and returns at once; the pool starts it when a process is
-   * free (fairly across accounts). The execution id is the run's id.
-   */
   /** Translated here, in the host's process: the engine processes may all be busy running queries. */
   async check(request: EngineCheckRequest): Promise<QueryFailure | undefined> {
     try {
       await preparedStatement(
         {
           sql: request.sql,
-          dialect: this.options.rawDuckDbForEngineTests ? 'duckdb' : 'dunesql',
-          ...(this.options.duckDbFunctionsForEngineTests ? { duckDbFunctions: true } : {}),
+          ...this.dialect(),
           relations: relationFiles(this.options.resultsDir, request.relations ?? []),
         },
         () => 0,
@@ -152,6 +147,18 @@ export class DuckDbQueryEngine implements QueryEngine {
     }
   }
 
+  /** How jobs' SQL is read: DuneSQL, unless the engine's own tests asked otherwise. */
+  private dialect(): Pick<EngineJob, 'dialect' | 'duckDbFunctions'> {
+    return {
+      dialect: this.options.rawDuckDbForEngineTests ? 'duckdb' : 'dunesql',
+      ...(this.options.duckDbFunctionsForEngineTests ? { duckDbFunctions: true } : {}),
+    };
+  }
+
+  /**
+   * Queues the run in the engine pool and returns at once; the pool starts it when a process is
+   * free (fairly across accounts). The execution id is the run's id.
+   */
   async submit(request: EngineSubmitRequest): Promise<EngineRun> {
     if (this.closed) {
       throw new QueryFailure('engine_unavailable', 'The query engine is shutting down; try again.');
@@ -170,8 +177,7 @@ export class DuckDbQueryEngine implements QueryEngine {
     const job: EngineJob = {
       executionId: request.executionId,
       sql: request.sql,
-      dialect: this.options.rawDuckDbForEngineTests ? 'duckdb' : 'dunesql',
-      ...(this.options.duckDbFunctionsForEngineTests ? { duckDbFunctions: true } : {}),
+      ...this.dialect(),
       tier: request.tier,
       timeoutMs: request.timeoutMs,
       warehousePath: this.options.warehousePath,
