@@ -11,6 +11,11 @@ describe('scheduled refreshes', () => {
   afterAll(() => host?.stop());
 
   it('run as a pipeline when their cron fires: upstream views first, then the view', async () => {
+    // The test drives the clock alone: the host's own 30 s ticks stop, and a first tick now moves the
+    // scheduler past any quarter hour that struck between the host's start and this line.
+    await host.scheduler.stop();
+    const baseline = Date.now();
+    await host.scheduler.tick(new Date(baseline));
     const create = async (sql: string) =>
       (await bodyOf(await host.call('/v1/query', { json: { name: 'scheduled', query_sql: sql } })))
         .query_id as number;
@@ -29,7 +34,7 @@ describe('scheduled refreshes', () => {
     await host.call(`/v1/query/${base}`, { method: 'PATCH', json: { query_sql: 'select 20 as v' } });
 
     // Drive the scheduler's clock: nothing is due before the next quarter hour, then one run is.
-    const quarter = new Date(Math.ceil(Date.now() / 900_000) * 900_000);
+    const quarter = new Date((Math.floor(baseline / 900_000) + 1) * 900_000);
     expect(await host.scheduler.tick(new Date(quarter.getTime() - 1000))).toEqual([]);
     expect(await host.scheduler.tick(new Date(quarter.getTime() + 1000))).toEqual([
       'mv.local.result_sched_top',
