@@ -85,7 +85,7 @@ export function collectAliasReferences(
 }
 
 /** Calls `visit` on each column reference in `node`, outside nested queries and lambdas. */
-function visitFreeColumns(node: AstNode, visit: (column: AstNode) => void): void {
+export function visitFreeColumns(node: AstNode, visit: (column: AstNode) => void): void {
   if (Array.isArray(node)) {
     for (const child of node) visitFreeColumns(child, visit);
     return;

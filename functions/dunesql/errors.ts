@@ -1,8 +1,9 @@
 /**
  * Why DuneSQL could not be translated: the SQL does not parse, uses a construct the target lacks,
- * or is a statement other than a query (only read-only queries run).
+ * names a table or column that does not exist, or is a statement other than a query (only
+ * read-only queries run).
  */
-export type DuneSqlErrorKind = 'syntax' | 'unsupported' | 'not_a_query';
+export type DuneSqlErrorKind = 'syntax' | 'unsupported' | 'unresolved' | 'not_a_query';
 
 /** A translation failure, positioned in the SQL the user wrote (1-based line and column). */
 export class DuneSqlError extends Error {

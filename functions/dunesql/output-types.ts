@@ -2,6 +2,7 @@ import { timestampZone, YEAR_MONTH_INTERVAL, zonedTimestampType } from '../core/
 import { type AliasReference, collectAliasReferences } from './alias-references';
 import { functionCall, nodeType, stringLiteral } from './ast';
 import type { AstNode } from './polyglot';
+import { collectUnresolvedColumns, type UnresolvedName } from './unresolved-names';
 
 /** A stored table (a materialized view) with the output types its columns were stored with. */
 export interface TypeHintedTable {
@@ -37,12 +38,18 @@ export function outputTypes(
 ): OutputTypes {
   const zoned = new Map<AstNode, string>();
   const aliases = { found: [] as AliasReference[], outer: [] };
+  const unresolvedColumns: UnresolvedName[] = [];
   try {
-    const { columns } = queryOutputs(statement, new Map(), { tables, zoned, aliases }, 0);
-    return { hints: columns.map((column) => column.hint), zoned, aliasReferences: aliases.found };
+    const { columns } = queryOutputs(statement, new Map(), { tables, zoned, aliases, unresolvedColumns }, 0);
+    return {
+      hints: columns.map((column) => column.hint),
+      zoned,
+      aliasReferences: aliases.found,
+      unresolvedColumns,
+    };
   } catch {
     // Only hints: a statement shaped in a way this does not expect runs with DuckDB's types.
-    return { hints: [], zoned: new Map(), aliasReferences: [] };
+    return { hints: [], zoned: new Map(), aliasReferences: [], unresolvedColumns: [] };
   }
 }
 
@@ -57,6 +64,8 @@ export interface OutputTypes {
   zoned: ReadonlyMap<AstNode, string>;
   /** Select-list aliases named where Trino reads only FROM's columns (alias-references.ts). */
   aliasReferences: AliasReference[];
+  /** Columns no FROM item has (unresolved-names.ts). */
+  unresolvedColumns: UnresolvedName[];
 }
 
 /** Each comparison's operands, by polyglot node type. */
@@ -76,6 +85,7 @@ interface Analysis {
   zoned: Map<AstNode, string>;
   /** Alias references found (alias-references.ts), and the FROM columns of the enclosing queries. */
   aliases: { found: AliasReference[]; outer: (ReadonlySet<string> | undefined)[] };
+  unresolvedColumns: UnresolvedName[];
 }
 
 interface HintedColumn {
@@ -95,6 +105,8 @@ interface ScopeItem {
   columns?: HintedColumn[];
   /** Whether `columns` are all of its columns (a `*` over it can be written out). */
   complete: boolean;
+  /** The table it reads, as written (`dex.trades`, `mv.team.result_x`). */
+  table?: string;
 }
 
 const MAX_DEPTH = 16;
@@ -145,6 +157,7 @@ function selectOutputs(
   const scope = fromScope(select, ctes, analysis, depth);
   const { aliases } = analysis;
   const fromColumns = collectAliasReferences(select, scope, aliases.outer, aliases.found);
+  collectUnresolvedColumns(select, scope, aliases.outer, analysis.unresolvedColumns);
   // A subquery in an expression sees this query's FROM columns around its own.
   const inner = (query: AstNode) => {
     aliases.outer.push(fromColumns);
@@ -269,7 +282,14 @@ function fromScope(
           name: lower(column.name),
           hint: hintOfType(column.type),
         }));
-        return { alias, ...renamed({ columns, complete: true }, table.column_aliases) };
+        return {
+          alias,
+          table: [table.catalog, table.schema, table.name]
+            .filter(Boolean)
+            .map((part) => part.name)
+            .join('.'),
+          ...renamed({ columns, complete: true }, table.column_aliases),
+        };
       }
       default:
         return { alias: '', complete: false };

@@ -82,7 +82,7 @@ async function parseQuery(sql: string): Promise<{ statement?: AstNode; source: P
 type TableVisitor = (table: AstNode, scope: ReadonlySet<string>) => void;
 
 /** Walks the tree in document order, calling `visit` on every table with the CTE names in scope (lower case). */
-function collectTables(node: AstNode, scope: ReadonlySet<string>, visit: TableVisitor): void {
+export function collectTables(node: AstNode, scope: ReadonlySet<string>, visit: TableVisitor): void {
   if (Array.isArray(node)) {
     for (const child of node) collectTables(child, scope, visit);
     return;

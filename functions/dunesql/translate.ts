@@ -13,7 +13,7 @@ import {
   userFacingMessage,
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
-import { DuneSqlError, UnsupportedConstruct } from './errors';
+import { DuneSqlError, type DuneSqlErrorKind, UnsupportedConstruct } from './errors';
 import { refuseUnknownFunctions } from './function-names';
 import {
   catalogStatementQuery,
@@ -36,6 +36,7 @@ import {
   userOffset,
 } from './source-text';
 import { typedRewrites } from './typed-rewrites';
+import { unresolvedTables } from './unresolved-names';
 
 /** Where translated DuneSQL runs: DuckDB on the local host, Trino on Athena. */
 export type TranslationTarget = 'duckdb' | 'athena';
@@ -269,22 +270,28 @@ export async function translate(
       readInformationSchema(statement, options.catalog ?? [], (query, table) =>
         derivedTableNode(polyglot, query, table),
       ) || changed;
+    const refuseAt = (kind: DuneSqlErrorKind, found: { offset: number | undefined; message: string }) => {
+      const at = found.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, found.offset));
+      throw new DuneSqlError(kind, found.message, at);
+    };
+    const missingTable = options.catalog && unresolvedTables(statement, options.catalog)[0];
+    if (missingTable) refuseAt('unresolved', missingTable);
+    if (target === 'duckdb') changed = nameUnaliasedInnerColumns(polyglot, statement) || changed;
+    // Read before the rewrites and rules change the expressions it recognises (and after the
+    // naming, which rebuilds the items it names: the casts it finds are the ones rewritten).
+    typesOut = outputTypes(
+      statement,
+      target === 'duckdb'
+        ? [...(options.storedTypes ?? []), ...(options.tables ?? []), ...(options.uploads ?? [])]
+        : [...(options.tables ?? []), ...(options.uploads ?? []), ...(options.relations ?? [])],
+    );
+    // DuckDB would read these as the aliases, and resolve columns in its own words; Athena would
+    // refuse both only once it runs. Both hosts refuse them now, in Trino's words.
+    const alias = typesOut.aliasReferences[0];
+    if (alias) refuseAt('syntax', alias);
+    const missingColumn = typesOut.unresolvedColumns[0];
+    if (missingColumn) refuseAt('unresolved', missingColumn);
     if (target === 'duckdb') {
-      changed = nameUnaliasedInnerColumns(polyglot, statement) || changed;
-      // Read before the rewrites and rules change the expressions it recognises (and after the
-      // naming, which rebuilds the items it names: the casts it finds are the ones rewritten).
-      typesOut = outputTypes(statement, [
-        ...(options.storedTypes ?? []),
-        ...(options.tables ?? []),
-        ...(options.uploads ?? []),
-      ]);
-      // DuckDB would read these as the aliases; Athena refuses them itself, as Trino does.
-      const alias = typesOut.aliasReferences[0];
-      if (alias) {
-        const at =
-          alias.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, alias.offset));
-        throw new DuneSqlError('syntax', alias.message, at);
-      }
       changed = filtersIntoInputs(polyglot, statement) || changed;
       changed = typedRewrites(polyglot, statement, options.tables ?? [], typesOut.zoned) || changed;
     }
@@ -362,7 +369,7 @@ export async function translate(
     relationsRead: [...relationsRead],
     deterministic,
     nestedColumns,
-    outputTypes: typesOut?.hints ?? [],
+    outputTypes: target === 'duckdb' ? (typesOut?.hints ?? []) : [],
   };
 }
 

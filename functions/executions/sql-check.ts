@@ -16,7 +16,7 @@ export interface SqlCheck {
  * Checks a saved query's SQL the way a run of it would be prepared now (its parameters' defaults
  * bound, the queries it reads inlined, with the views and uploaded tables it may read), without
  * running it: what the engine refuses before it starts (syntax, another dialect's forms, unknown
- * functions, comparisons Trino refuses). Tables and columns are checked only when it runs.
+ * functions, comparisons Trino refuses, tables and columns that do not exist).
  */
 export async function checkSavedQuery(
   services: Services,

@@ -419,7 +419,8 @@ describe('the Athena engine behind the QueryEngine port', () => {
   });
 
   it('positions an Athena error as written when the translation converted a nested column before it', async () => {
-    const sql = 'select outputs,\n  nope\nfrom bitcoin.transactions';
+    // `nope` may be a column of UNNEST's: the translation leaves it to Athena.
+    const sql = 'select outputs,\n  nope\nfrom bitcoin.transactions cross join unnest(array[1]) as u (x)';
     const client = engine({ tables: athenaTableSchemas(BASE_TABLES) });
     const run = await client.submit(request(sql));
     const ran = athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input.QueryString!;
@@ -450,6 +451,18 @@ describe('the Athena engine behind the QueryEngine port', () => {
       message: expect.stringMatching(/^Table mv\.bob\.result_private does not exist/),
     });
     expect(await views.check({ sql: 'SELECT n FROM mv.alice.result_flows', relations })).toBeUndefined();
+    // Tables and columns that do not exist, as Athena would report them once run (TABLE_NOT_FOUND,
+    // COLUMN_NOT_FOUND: execution_error), with the closest names.
+    expect(await views.check({ sql: 'SELECT 1 FROM dex.trade', relations })).toMatchObject({
+      type: 'execution_error',
+      message: expect.stringMatching(/^Table 'dex\.trade' does not exist\. Did you mean dex\.trades\?/),
+      position: { line: 1, column: 15 },
+    });
+    expect(await views.check({ sql: 'SELECT nn FROM mv.alice.result_flows', relations })).toMatchObject({
+      type: 'execution_error',
+      message: expect.stringMatching(/^Column 'nn' cannot be resolved\. Did you mean n\?/),
+      position: { line: 1, column: 8 },
+    });
     expect(calls()).toEqual([]);
   });
 

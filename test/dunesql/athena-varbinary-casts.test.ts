@@ -86,7 +86,7 @@ describe('casts of varbinary to varchar on Athena', () => {
     const sql = await athena(
       `select cast(block_time as varchar) as t, cast(amount_usd as varchar) as a, cast(blockchain as varchar) as b,
               cast(nope as varchar) as unknown_column, cast(tx_hash as varbinary) as same, cast(tx_hash as varchar) as h
-       from dex.trades`,
+       from dex.trades cross join unnest(array[1]) as u (nope)`,
     );
     expect(sql).toContain(
       `SELECT CAST(block_time AS VARCHAR) AS t, CAST(amount_usd AS VARCHAR) AS a, CAST(blockchain AS VARCHAR) AS b, CAST(nope AS VARCHAR) AS unknown_column, CAST(tx_hash AS VARBINARY) AS same, ${HEX('tx_hash')} AS h`,

@@ -239,12 +239,12 @@ describe('information_schema', () => {
 });
 
 describe('the public catalog', () => {
-  it('names the public tables too, on both hosts: delta_prod.tokens.erc20 is tokens.erc20', async () => {
+  it('names the public tables too, on both hosts: delta_prod.ethereum.transactions is ethereum.transactions', async () => {
     for (const target of ['duckdb', 'athena'] as const) {
-      const translation = await translate('select symbol from Delta_Prod.tokens.erc20 t', target, {
+      const translation = await translate('select hash from Delta_Prod.ethereum.transactions t', target, {
         catalog: CATALOG,
       });
-      expect(translation.sql).toMatch(/FROM tokens\.erc20 (AS )?t$/);
+      expect(translation.sql).toMatch(/FROM ethereum\.transactions (AS )?t$/);
     }
   });
 });

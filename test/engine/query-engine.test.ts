@@ -268,18 +268,26 @@ describe('timeouts and cancellation', () => {
 });
 
 describe('errors', () => {
-  // Users write DuneSQL: syntax errors come from the Trino parse, engine errors from DuckDB, and
-  // every position is in the SQL the user wrote, not in the translated text.
+  // Users write DuneSQL: syntax errors and unknown tables and columns come from the translation,
+  // engine errors from DuckDB, and every position is in the SQL the user wrote, not in the
+  // translated text.
   it.each([
     ['SELEC 1', 'syntax_error', /^Syntax error: /, { line: 1, column: 7 }],
     [
       'SELECT 1\nFROM dex.trade',
       'execution_error',
-      /^Catalog Error: Table with name trade does not exist!\nDid you mean "(dex\.)?trades"\?/,
+      /^Table 'dex\.trade' does not exist\. Did you mean dex\.trades\?/,
       { line: 2, column: 6 },
     ],
     [
       'SELECT project,\n       amount_us\nFROM dex.trades',
+      'execution_error',
+      /^Column 'amount_us' cannot be resolved\. Did you mean amount_usd\?/,
+      { line: 2, column: 8 },
+    ],
+    // Past UNNEST the translation does not know the columns: DuckDB's binder says it.
+    [
+      'SELECT project,\n       amount_us\nFROM dex.trades CROSS JOIN unnest(array[1]) AS u (x)',
       'execution_error',
       /^Binder Error: Referenced column "amount_us" not found/,
       { line: 2, column: 8 },
@@ -292,7 +300,7 @@ describe('errors', () => {
     ],
     // DuckDB counts UTF-8 bytes; positions are reported in characters.
     [
-      "SELECT 'é日本' AS a, nope",
+      "SELECT 'é日本' AS a, nope FROM unnest(array[1]) AS u (x)",
       'execution_error',
       /^Binder Error: Referenced column "nope"/,
       { line: 1, column: 20 },
@@ -301,7 +309,7 @@ describe('errors', () => {
     ["SELECT 'open", 'syntax_error', /^Syntax error: Unterminated string/, { line: 1, column: 8 }],
     // The translation rewrote line 2 (0x… literal, helper macro): the column is still the user's.
     [
-      'SELECT block_time,\n  varbinary_to_uint256(0x01) + nope\nFROM dex.trades',
+      'SELECT block_time,\n  varbinary_to_uint256(0x01) + nope\nFROM dex.trades CROSS JOIN unnest(array[1]) AS u (x)',
       'execution_error',
       /^Binder Error: Referenced column "nope" not found/,
       { line: 2, column: 32 },

@@ -238,6 +238,29 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     expect(fixed.structuredContent.sqlCheck).toEqual({ ok: true });
     expect(fixed.content[0].text).not.toContain('Warning');
 
+    // Tables and columns too, with the names that come closest.
+    const misnamed = await call('updateServiceQuery', {
+      queryId,
+      query: 'select blockchain, amount\nfrom dex.trades',
+    });
+    expect(misnamed.structuredContent.sqlCheck).toEqual({
+      ok: false,
+      error: {
+        type: 'execution_error',
+        message: expect.stringMatching(
+          /^Column 'amount' cannot be resolved\. Did you mean amount_usd, token_sold_amount or token_bought_amount\? DESCRIBE dex\.trades lists its columns\./,
+        ),
+        position: { line: 1, column: 20 },
+      },
+    });
+    const mistyped = await call('updateServiceQuery', {
+      queryId,
+      query: 'select * from ethereum.transaction',
+    });
+    expect(mistyped.structuredContent.sqlCheck.error.message).toMatch(
+      /^Table 'ethereum\.transaction' does not exist\. Did you mean ethereum\.transactions\?/,
+    );
+
     // What a run of a saved query reads is checked as a run would read it: a query view must exist.
     const reader = await call('createServiceQuery', { name: 'reader', query: 'select * from query_999999' });
     expect(reader.structuredContent.sqlCheck).toMatchObject({

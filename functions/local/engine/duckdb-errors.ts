@@ -93,6 +93,8 @@ const DUNESQL_FAILURE_TYPES: Record<DuneSqlErrorKind, QueryFailureType> = {
   syntax: 'syntax_error',
   not_a_query: 'permission_denied',
   unsupported: 'execution_error',
+  // As Athena reports Trino's COLUMN_NOT_FOUND and TABLE_NOT_FOUND (docs/aws.md, error mapping).
+  unresolved: 'execution_error',
 };
 
 /** A DuneSQL translation failure as a QueryFailure, keeping its position in the user's SQL. */
