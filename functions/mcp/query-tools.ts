@@ -83,7 +83,7 @@ const checkedQuery = savedQuery.extend({
     })
     .optional()
     .describe(
-      'Whether a run would fail before it starts (syntax, functions); tables and columns are checked when it runs.',
+      'Whether a run would fail before it starts (syntax, functions, tables and columns that do not exist, with the closest names).',
     ),
 });
 
@@ -135,7 +135,7 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
     {
       title: 'Create a saved query',
       description:
-        "Saves a query written in DuneSQL (Trino SQL plus Dune's extensions: 0x… varbinary literals, varbinary_* functions, uint256) under the caller's account and returns its queryId; it does not run it. Find tables first with searchTables and filter on their partition column; a saved query reads as a table, query_<id> (or \"query_<id>(name='value')\" with parameter values); functions: resource service://docs/query-engine-functions-and-operators, tips: service://docs/query-engine-writing-efficient-queries. The answer's sqlCheck says whether a run would fail before it starts (syntax, another dialect's forms, unknown functions). Next: executeQueryById with the returned queryId.",
+        "Saves a query written in DuneSQL (Trino SQL plus Dune's extensions: 0x… varbinary literals, varbinary_* functions, uint256) under the caller's account and returns its queryId; it does not run it. Find tables first with searchTables and filter on their partition column; a saved query reads as a table, query_<id> (or \"query_<id>(name='value')\" with parameter values); functions: resource service://docs/query-engine-functions-and-operators, tips: service://docs/query-engine-writing-efficient-queries. The answer's sqlCheck says whether a run would fail before it starts (syntax, another dialect's forms, unknown functions, tables or columns that do not exist). Next: executeQueryById with the returned queryId.",
       inputSchema: {
         name: newQuery.name.describe('A short title.'),
         query: newQuery.querySql.describe('The DuneSQL (Trino) text; {{name}} marks a declared parameter.'),

@@ -86,7 +86,9 @@ DuneSQL to write: \`interval '7' day\` (not \`interval 7 day\` or \`interval '7 
 \`approx_percentile(x, 0.5)\` not \`median\`, \`max_by\` not \`arg_max\`. GROUP BY, HAVING, WHERE and the
 select list cannot name the select list's aliases (\`group by 1\`, or repeat the expression);
 ORDER BY can. A function that is neither Trino's nor Dune's is refused ("Function 'x' not
-registered"): the functions resource lists what there is.
+registered"): the functions resource lists what there is. A table or column that does not exist is
+refused before it runs with the closest names ("Column 'amount' cannot be resolved. Did you mean
+amount_usd, …?"); \`searchTables\` with \`includeSchema\` shows a table's columns first.
 
 ## Values are never converted between types
 Trino converts no value between text and numbers or dates, and adds intervals, not numbers, to
