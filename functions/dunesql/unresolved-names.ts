@@ -150,7 +150,8 @@ function suggestion(written: string, preferred: readonly string[], candidates: r
     .map((candidate) => ({ candidate, edits: distance(written, candidate) }))
     .filter(
       ({ candidate, edits }) =>
-        edits <= tolerance ||
+        // A name every letter of which differs (`z` for `a`) is no suggestion.
+        (edits <= tolerance && edits < written.length) ||
         (bare.length >= 3 && candidate.split('.').at(-1)!.includes(bare)) ||
         (candidate.split('.').at(-1)!.length >= 3 && bare.includes(candidate.split('.').at(-1)!)),
     )

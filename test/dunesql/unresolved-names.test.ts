@@ -98,11 +98,13 @@ describe('tables and columns that do not exist', () => {
       8,
     ],
     [
-      'with c as (select 1 as x) select y from c',
-      /^Column 'y' cannot be resolved\. Did you mean x\? \(line/,
+      'with c as (select 1 as total) select totl from c',
+      /^Column 'totl' cannot be resolved\. Did you mean total\? \(line/,
       1,
-      34,
+      38,
     ],
+    // No name is close to one letter that differs from every other.
+    ['select z from (select 1 as a union all select 2) u', /^Column 'z' cannot be resolved\. \(line/, 1, 8],
   ])(
     "%j is refused on both hosts, in Trino's words, with the closest names",
     async (sql, message, line, column) => {
