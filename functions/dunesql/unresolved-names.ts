@@ -110,8 +110,9 @@ export function collectUnresolvedColumns(
     if (column.column.table) {
       const qualifier = lower(column.column.table.name);
       const items = scope.filter((item) => item.alias === qualifier);
-      if (items.length !== 1 || columnsOf(items[0]!).includes(name)) return;
+      if (items.length !== 1) return;
       const own = columnsOf(items[0]!);
+      if (own.includes(name)) return;
       found.push({
         offset,
         message: `Column '${qualifier}.${name}' cannot be resolved.${suggestion(name, [], own)}${describe(items)}`,
