@@ -34,10 +34,15 @@ export function rewrite(node: AstNode, visit: Visitor): AstNode {
 /** Every node of a type, in document order. */
 export function findAll(node: AstNode, type: string, found: AstNode[] = []): AstNode[] {
   if (Array.isArray(node)) {
-    for (const child of node) findAll(child, type, found);
+    for (const child of node) if (child && typeof child === 'object') findAll(child, type, found);
   } else if (node && typeof node === 'object') {
-    if (nodeType(node) === type) found.push(node);
-    for (const key of Object.keys(node)) if (key !== 'span') findAll(node[key], type, found);
+    // Keys read once per node (not again for its type): large queries are walked many times.
+    const keys = Object.keys(node);
+    if (keys.length === 1 && keys[0] === type) found.push(node);
+    for (const key of keys) {
+      const child = node[key];
+      if (key !== 'span' && child && typeof child === 'object') findAll(child, type, found);
+    }
   }
   return found;
 }

@@ -48,6 +48,8 @@ export function walkTyped(
   visit: (node: AstNode, kind: string, typing: () => Typing | undefined) => AstNode,
 ): void {
   const named = tablesNamed(statement, tables);
+  // The typings of the subqueries and CTEs the SELECTs read, shared by all of them.
+  const derived = new Map<AstNode, Typing>();
   const walk = (
     node: AstNode,
     scope: () => Typing | undefined,
@@ -61,7 +63,7 @@ export function walkTyped(
       for (const cte of node.select?.with?.ctes ?? [])
         visible.set(String(cte.alias?.name ?? '').toLowerCase(), cte);
       let typing: Typing | undefined;
-      const own = () => (typing ??= new Typing(polyglot, node, named, ctes));
+      const own = () => (typing ??= new Typing(polyglot, node, named, ctes, 0, derived));
       for (const key of Object.keys(node.select)) node.select[key] = walk(node.select[key], own, visible);
       return node;
     }

@@ -103,20 +103,21 @@ export interface SelectItem {
 
 export class Typing {
   private items?: SelectItem[];
+  private findingOutputs = false;
   private sources?: FromColumns[];
   private readonly schema: {
     tables: { schema: string; name: string; columns: { name: string; type: string }[] }[];
   };
   private readonly columnTypes = new Map<string, string>();
   /** UNNEST columns are typed wrongly by the analysis (a row's fields, not the row). */
-  private readonly hasUnnest: boolean;
+  private unnestFound?: boolean;
   /** The columns of the SELECT's UNNESTs, by `alias.column` and by column (typeOf of a column). */
   private unnestScope?: Map<string, TrinoType | undefined>;
 
   /** The CTEs this SELECT can read (the enclosing statements' and its own), by lower-case name. */
   private readonly ctes: Map<string, AstNode>;
-  /** Typings of the subqueries and CTEs in this SELECT's FROM, made as their columns are asked for. */
-  private readonly derived = new Map<AstNode, Typing>();
+  /** Columns the FROM items cannot type, as the analysis types them (each asked for once). */
+  private readonly analyzedColumns = new Map<AstNode, TrinoType | undefined>();
 
   constructor(
     private readonly polyglot: Polyglot,
@@ -124,6 +125,12 @@ export class Typing {
     private readonly tables: readonly TableSchema[],
     enclosingCtes: ReadonlyMap<string, AstNode> = new Map(),
     private readonly depth = 0,
+    /**
+     * Typings of subqueries and CTEs, made as their columns are asked for, by their query: shared
+     * by every typing of one statement, so a CTE many others read is typed once (typed anew by
+     * each reader, a chain of CTEs that each read the last two took time exponential in its length).
+     */
+    private readonly derived = new Map<AstNode, Typing>(),
   ) {
     this.schema = { tables: tables.map((t) => ({ schema: t.schema, name: t.name, columns: t.columns })) };
     for (const table of tables) {
@@ -131,22 +138,77 @@ export class Typing {
         this.columnTypes.set(`${table.schema}.${table.name}.${column.name}`.toLowerCase(), column.type);
       }
     }
-    this.hasUnnest = findAll(statement, 'unnest').length > 0;
     this.ctes = new Map(enclosingCtes);
     for (const cte of statement.select?.with?.ctes ?? []) this.ctes.set(lower(cte.alias?.name), cte);
   }
 
   /** The analysis of the statement with the given select list; undefined when it fails. */
   analyze(expressions: AstNode[]): Projection[] | undefined {
-    // Clauses that may name outputs by position are dropped: they do not change the types.
-    const clauses = { order_by: null, group_by: null, having: null, qualify: null };
-    const probe = { ...this.statement, select: { ...this.statement.select, expressions, ...clauses } };
+    // Clauses that may name outputs by position are dropped, and so is the filter: they do not
+    // change the types. So are the CTEs the rest does not read: polyglot's analysis takes time
+    // that grows faster than the SQL (16 CTEs no one reads: ~130 ms).
+    const clauses = { order_by: null, group_by: null, having: null, qualify: null, where_clause: null };
+    const select = { ...this.statement.select, expressions, ...clauses };
+    const { ctes, tables } = this.probeSources(select);
+    const withCtes = ctes.length ? { ...select.with, ctes } : null;
+    return this.analyzeProbe({ ...this.statement, select: { ...select, with: withCtes } }, tables);
+  }
+
+  /**
+   * What a probe SELECT reads besides base tables: the CTEs it names, directly or through other
+   * CTEs. A CTE whose columns this typing knows is given to the analysis as a table of those
+   * columns instead of its SQL, so a probe's size does not grow with the chain of CTEs behind it.
+   * (A name a nested WITH shadows keeps the outer CTE too, which only costs time.)
+   */
+  private probeSources(select: AstNode): { ctes: AstNode[]; tables: TableSchema[] } {
+    const ctes: AstNode[] = select.with?.ctes ?? [];
+    const byName = new Map(ctes.map((cte) => [lower(cte.alias?.name), cte]));
+    const read = new Set<string>();
+    const tables: TableSchema[] = [];
+    const visit = (node: AstNode) => {
+      for (const table of findAll(node, 'table')) {
+        const name = lower(table.table?.name?.name);
+        const cte = byName.get(name);
+        if (table.table?.schema || read.has(name) || !cte) continue;
+        read.add(name);
+        const columns = this.cteColumns(cte);
+        if (columns?.every((column) => column.name)) {
+          const typed = columns.map((column) => ({
+            name: column.name!,
+            type: column.type ? typeText(column.type) : 'unknown',
+          }));
+          tables.push({ schema: '', name: String(cte.alias?.name), columns: typed });
+        } else {
+          visit(cte.this);
+        }
+      }
+    };
+    visit({ select: { ...select, with: null } });
+    const bodies = ctes.filter(
+      (cte) => read.has(lower(cte.alias?.name)) && !tables.some((t) => t.name === String(cte.alias?.name)),
+    );
+    return { ctes: bodies, tables };
+  }
+
+  /** A CTE's output columns, named by its column list if it has one; undefined if not known. */
+  private cteColumns(cte: AstNode): OutputColumn[] | undefined {
+    const names = (cte.columns ?? []).map((a: AstNode) => String(a.name));
+    return renamedColumns(this.queryColumns(cte.this), names);
+  }
+
+  /** The type a CAST names (written as the analysis would give it for the CAST). */
+  private castType(cast: AstNode): TrinoType | undefined {
+    const generated = this.polyglot.generateDataType(cast.to, this.polyglot.Dialect.Trino);
+    return generated.success && generated.sql ? parseTrinoType(generated.sql) : undefined;
+  }
+
+  private analyzeProbe(probe: AstNode, ctes: readonly TableSchema[] = []): Projection[] | undefined {
     const generated = this.polyglot.generate([probe], this.polyglot.Dialect.Trino);
     const sql = generated.success ? generated.sql?.[0] : undefined;
     if (!sql) return undefined;
     const result = this.polyglot.analyzeQuery(sql, {
       dialect: this.polyglot.Dialect.Trino,
-      schema: this.schema,
+      schema: ctes.length ? { tables: [...this.schema.tables, ...ctes] } : this.schema,
     });
     if (!result.success || !result.analysis || result.analysis.shape !== 'select') return undefined;
     return result.analysis.projections as Projection[];
@@ -158,6 +220,17 @@ export class Typing {
    */
   outputs(): SelectItem[] | undefined {
     if (this.items) return this.items;
+    // A recursive CTE reads itself: while its columns are being found, they are not known.
+    if (this.findingOutputs) return undefined;
+    this.findingOutputs = true;
+    try {
+      return this.findOutputs();
+    } finally {
+      this.findingOutputs = false;
+    }
+  }
+
+  private findOutputs(): SelectItem[] | undefined {
     const select = this.statement.select;
     // Stars are expanded from the FROM items' columns; the analysis types the other items.
     const listed: AstNode[] = select.expressions.filter((node: AstNode) => !starOf(node));
@@ -197,7 +270,8 @@ export class Typing {
       return parseTrinoType(projection.castType);
     if (projection.transformKind !== 'direct' || !projection.typeHint) return undefined;
     const type = parseTrinoType(projection.typeHint);
-    if (!type || !this.hasUnnest) return type;
+    this.unnestFound ??= findAll(this.statement, 'unnest').length > 0;
+    if (!type || !this.unnestFound) return type;
     // With UNNEST about, only a column whose stored type agrees with the analysis.
     const [source] = projection.upstream;
     const stored = source?.table && this.columnTypes.get(`${source.table}.${source.column}`.toLowerCase());
@@ -250,13 +324,14 @@ export class Typing {
         if (unnested.has(key)) return unnested.get(key);
         const sourced = this.sourceColumn(table, name);
         if (sourced !== NOT_SOURCED) return sourced;
-        const [projection] = this.analyze([node]) ?? [];
-        return projection && this.trusted(projection);
+        if (!this.analyzedColumns.has(node)) {
+          const [projection] = this.analyze([node]) ?? [];
+          this.analyzedColumns.set(node, projection && this.trusted(projection));
+        }
+        return this.analyzedColumns.get(node);
       }
-      case 'cast': {
-        const [projection] = this.analyze([node]) ?? [];
-        return projection && this.trusted(projection);
-      }
+      case 'cast':
+        return this.castType(node.cast);
       case 'array_agg': {
         const element = typeOf(node.array_agg.this);
         return element && { kind: 'array', element };
@@ -575,12 +650,6 @@ export class Typing {
     const unnested = this.unnestColumns();
     const sources = items.map((item): FromColumns => {
       const aliases = (list: AstNode[] | undefined) => (list ?? []).map((a) => String(a.name));
-      const renamed = (columns: OutputColumn[] | undefined, names: string[]) => {
-        if (!columns || names.length === 0) return columns;
-        return names.length === columns.length
-          ? names.map((name, i) => ({ name, type: columns[i]!.type }))
-          : undefined;
-      };
       if (item?.alias?.this?.unnest) {
         const written = item.alias.alias?.name;
         const alias = lower(written);
@@ -597,7 +666,7 @@ export class Typing {
           return {
             alias: lower(subquery.alias?.name),
             written: subquery.alias?.name,
-            columns: renamed(this.queryColumns(subquery.this), aliases(subquery.column_aliases)),
+            columns: renamedColumns(this.queryColumns(subquery.this), aliases(subquery.column_aliases)),
           };
         }
         case 'table': {
@@ -606,14 +675,14 @@ export class Typing {
           const alias = lower(written);
           const cte = table.schema ? undefined : this.ctes.get(lower(table.name?.name));
           if (cte) {
-            const names = aliases(table.column_aliases?.length ? table.column_aliases : cte.columns);
-            return { alias, written, columns: renamed(this.queryColumns(cte.this), names) };
+            const names = aliases(table.column_aliases);
+            return { alias, written, columns: renamedColumns(this.cteColumns(cte), names) };
           }
           const stored = this.tables.find(
             (t) => lower(t.schema) === lower(table.schema?.name) && lower(t.name) === lower(table.name?.name),
           );
           const columns = stored?.columns.map((c) => ({ name: c.name, type: parseTrinoType(c.type) }));
-          return { alias, written, columns: renamed(columns, aliases(table.column_aliases)) };
+          return { alias, written, columns: renamedColumns(columns, aliases(table.column_aliases)) };
         }
         default:
           return { alias: '' };
@@ -632,7 +701,7 @@ export class Typing {
       const ctes = [...this.ctes.values(), ...(query.select.with?.ctes ?? [])];
       const with_ = ctes.length ? { recursive: false, leading_comments: [], ctes } : null;
       const statement = { select: { ...query.select, with: with_ } };
-      typing = new Typing(this.polyglot, statement, this.tables, this.ctes, this.depth + 1);
+      typing = new Typing(this.polyglot, statement, this.tables, this.ctes, this.depth + 1, this.derived);
       this.derived.set(query, typing);
     }
     const items = typing.outputs();
@@ -684,6 +753,14 @@ export class Typing {
 }
 
 const NOT_SOURCED = Symbol('not sourced');
+
+/** Columns renamed by a column list (`t(a, b)`); undefined when the list does not fit them. */
+function renamedColumns(columns: OutputColumn[] | undefined, names: string[]): OutputColumn[] | undefined {
+  if (!columns || names.length === 0) return columns;
+  return names.length === columns.length
+    ? names.map((name, i) => ({ name, type: columns[i]!.type }))
+    : undefined;
+}
 
 /** A FROM item's alias (lower case, and as written) and, where known for sure, its columns. */
 interface FromColumns {

@@ -26,7 +26,7 @@ import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
 import { foreignConstruct } from './other-dialects';
 import { type OutputTypes, outputTypes, type TypeHintedTable } from './output-types';
-import { type AstNode, loadPolyglot } from './polyglot';
+import { type AstNode, loadPolyglot, polyglotForOneTranslation } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
 import {
   byteToCharOffset,
@@ -193,7 +193,7 @@ export async function translate(
   target: TranslationTarget,
   options: TranslateOptions = {},
 ): Promise<Translation> {
-  const polyglot = await loadPolyglot();
+  const polyglot = polyglotForOneTranslation(await loadPolyglot());
   const source = prepareSource(sql);
   if (source.unterminatedComment !== undefined) {
     throw new DuneSqlError(
@@ -256,12 +256,19 @@ export async function translate(
   const deterministic = isDeterministic(statement);
   let typesOut: OutputTypes | undefined;
   let changed = dropPublicCatalog(statement);
+  const refuseAt = (kind: DuneSqlErrorKind, found: { offset: number | undefined; message: string }) => {
+    const at = found.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, found.offset));
+    throw new DuneSqlError(kind, found.message, at);
+  };
+  // A table that does not exist is refused first, as Trino's analysis does (and before the
+  // typing below spends time on a query that cannot run).
+  const missingTable = options.catalog && unresolvedTables(statement, options.catalog)[0];
+  if (missingTable) refuseAt('unresolved', missingTable);
   try {
     refuseMistypedOperands(polyglot, statement, options.tables ?? [], options.uploads);
   } catch (error) {
     if (!(error instanceof RefusedOperation)) throw error;
-    const at = error.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, error.offset));
-    throw new DuneSqlError('syntax', error.message, at);
+    refuseAt('syntax', error);
   }
   try {
     refuseEngineInternals(statement);
@@ -270,12 +277,6 @@ export async function translate(
       readInformationSchema(statement, options.catalog ?? [], (query, table) =>
         derivedTableNode(polyglot, query, table),
       ) || changed;
-    const refuseAt = (kind: DuneSqlErrorKind, found: { offset: number | undefined; message: string }) => {
-      const at = found.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, found.offset));
-      throw new DuneSqlError(kind, found.message, at);
-    };
-    const missingTable = options.catalog && unresolvedTables(statement, options.catalog)[0];
-    if (missingTable) refuseAt('unresolved', missingTable);
     if (target === 'duckdb') changed = nameUnaliasedInnerColumns(polyglot, statement) || changed;
     // Read before the rewrites and rules change the expressions it recognises (and after the
     // naming, which rebuilds the items it names: the casts it finds are the ones rewritten).
