@@ -1,4 +1,4 @@
-import { functionCall, rewrite } from './ast';
+import { functionCall, rewrite, someNode } from './ast';
 import { ATHENA_RULES } from './athena-target';
 import { DUCKDB_RULES } from './duckdb-target';
 import { UnsupportedConstruct } from './errors';
@@ -159,6 +159,19 @@ export function refuseUnknownFunctions(statement: AstNode): void {
     if (call && !DUNESQL_FUNCTIONS.has(call.name)) throw notRegistered(call.name);
     return undefined;
   });
+}
+
+/**
+ * UNNEST called as a function in a select list (PostgreSQL's and DuckDB's way; Spark's explode):
+ * in Trino it is a relation in FROM only, and Athena refuses the call.
+ */
+export function refuseUnnestCalls(statement: AstNode): void {
+  if (!someNode(statement, (node) => functionCall(node)?.name === 'unnest')) return;
+  throw new UnsupportedConstruct(
+    'unnest',
+    'UNNEST is not a function in DuneSQL: it turns an array into rows in FROM. Write select u.value from t cross join unnest(t.array_column) as u(value) (with ordinality adds the position).',
+    'syntax',
+  );
 }
 
 function notRegistered(name: string): UnsupportedConstruct {

@@ -24,6 +24,8 @@ interface Shift {
 }
 
 const IDENTIFIER_CHAR = /[A-Za-z0-9_$]/;
+/** What a query (and so Trino's `TABLE t`) may follow: the start, `(`, a WITH's last `)`, a set operation. */
+const QUERY_STARTS = new Set(['', '(', ')', 'union', 'intersect', 'except', 'all', 'distinct']);
 const HEX_DIGIT = /[0-9A-Fa-f]/;
 
 /**
@@ -74,12 +76,29 @@ export function prepareSource(sql: string): PreparedSource {
     shifts.push({ from: out.length, delta: (shifts.at(-1)?.delta ?? 0) + replacement.length - (end - i) });
     i = end;
   };
+  /** The last word (lower case) or symbol written, past whitespace and comments. */
+  let previous = '';
   while (i < sql.length) {
     const c = sql[i]!;
     const next = sql[i + 1];
     let end = i + 1;
     if (c === "'" || c === '"') {
       end = closingQuote(sql, i, c);
+      previous = c === '"' ? 'name' : "'";
+    } else if (c === '/' && next === '*' && sql[i + 2] === '+') {
+      // `/*+ … */` is a comment in Trino; polyglot reads it as an optimizer hint, which it then
+      // refuses where Trino allows a comment. The same comment without the `+`.
+      const close = sql.indexOf('*/', i + 3);
+      if (close >= 0) {
+        const comment = `/* ${sql.slice(i + 3, close + 2)}`;
+        out += comment;
+        withoutComments += ' ';
+        i = close + 2;
+        continue;
+      }
+      unterminatedComment ??= i;
+      end = sql.length;
+      withoutComments += ' ';
     } else if (c === '-' && next === '-') {
       const newline = sql.indexOf('\n', i);
       end = newline < 0 ? sql.length : newline;
@@ -95,10 +114,12 @@ export function prepareSource(sql: string): PreparedSource {
       if (j > i + 2 && !IDENTIFIER_CHAR.test(sql[j] ?? ' ')) {
         let digits = sql.slice(i + 2, j);
         if (digits.length % 2 === 1) digits = `0${digits}`;
+        previous = "'";
         replace(j, `X'${digits}'`);
         continue;
       }
       end = j;
+      previous = '0';
     } else if (IDENTIFIER_CHAR.test(c)) {
       while (end < sql.length && IDENTIFIER_CHAR.test(sql[end]!)) end++;
       const type = sql.slice(i, end).toLowerCase();
@@ -108,10 +129,21 @@ export function prepareSource(sql: string): PreparedSource {
         const close = closingQuote(sql, quote, "'");
         const cast = typedLiteralCast(type, sql.slice(quote, close));
         if (cast) {
+          previous = "'";
           replace(close, cast);
           continue;
         }
       }
+      // Trino's `TABLE t` (a query of every column of t: `x in (TABLE t)`, `TABLE a UNION TABLE b`),
+      // which polyglot does not parse, is the query it stands for.
+      if (type === 'table' && QUERY_STARTS.has(previous) && /[A-Za-z_"]/.test(sql[quote] ?? '')) {
+        previous = 'from';
+        replace(end, 'SELECT * FROM');
+        continue;
+      }
+      previous = type;
+    } else if (!/\s/.test(c)) {
+      previous = c;
     }
     if (!(c === '-' && next === '-') && !(c === '/' && next === '*')) withoutComments += sql.slice(i, end);
     out += sql.slice(i, end);

@@ -14,7 +14,7 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, type DuneSqlErrorKind, UnsupportedConstruct } from './errors';
-import { refuseUnknownFunctions } from './function-names';
+import { refuseUnknownFunctions, refuseUnnestCalls } from './function-names';
 import {
   catalogStatementQuery,
   dropPublicCatalog,
@@ -272,6 +272,7 @@ export async function translate(
   }
   try {
     refuseEngineInternals(statement);
+    refuseUnnestCalls(statement);
     if (target === 'duckdb' && !options.duckDbFunctionsForEngineTests) refuseUnknownFunctions(statement);
     changed =
       readInformationSchema(statement, options.catalog ?? [], (query, table) =>

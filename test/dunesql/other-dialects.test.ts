@@ -58,6 +58,12 @@ describe("other dialects' forms are not DuneSQL", () => {
       "date_diff('day', start, end)",
       8,
     ],
+    // PostgreSQL's and DuckDB's unnest() in a select list (it crashed the DuckDB translation).
+    [
+      'select -unnest(x) as y from (values (array[1, 2])) t(x)',
+      'UNNEST is not a function in DuneSQL: it turns an array into rows in FROM',
+      9,
+    ],
     // Before a syntax error: the other dialect's form is why, so it is what the message names.
     ['select x::int from t where', 'no :: cast', 9],
     [
@@ -96,6 +102,13 @@ describe("other dialects' forms are not DuneSQL", () => {
     'select "project", listagg(project, \',\') within group (order by project) from dex.trades group by 1',
     // A column may be called qualify.
     'select qualify from (values 1) as t(qualify)',
+    // Trino's UNNEST in FROM, and its TABLE t query (polyglot parses neither TABLE form).
+    'select u.v from (values (array[1, 2])) t(x) cross join unnest(x) as u(v)',
+    'select count(*) from dex.trades where blockchain in (table dex.trades_chains)',
+    'with c as (select 1 as n) table c union all table c',
+    'TABLE dex.trades',
+    // `/*+ … */` is a comment in Trino (polyglot read it as an optimizer hint and refused it).
+    'select count(*) from dex.trades t join dex.trades u on t.tx_hash /*+ same tx */ = u.tx_hash',
   ])('%s still translates', async (sql) => {
     await expect(translate(sql, 'duckdb')).resolves.toMatchObject({ target: 'duckdb' });
     await expect(translate(sql, 'athena')).resolves.toMatchObject({ target: 'athena' });
