@@ -3,13 +3,16 @@
  * V8's baseline WASM compiler only (`--liftoff-only`, as engine-pool.ts starts engine processes;
  * the script restarts itself with it), the one-off load, the first translation (lazy compilation,
  * paid by the engine process's warm-up), then p50/p95 per query over typical dashboard-style
- * statements, and the process's RSS after. Prints figures, asserts nothing.
+ * statements; then large statements shaped as real dashboard queries (a chain of CTEs each joining
+ * two before it, a UNION ALL of a SELECT per chain) on both targets, each against polyglot's parse
+ * of the same text in the same run; and the process's RSS after. Prints figures, asserts nothing.
  *
  *   npx tsx test/bench/dunesql-translation.ts
  */
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { preloadTranslator, translate } from '../../functions/dunesql';
+import { chainOfCtes, unionOfSelects } from '../dunesql/large-statements';
 import { percentile } from './support';
 
 const ENGINE_FLAGS = ['--liftoff-only'];
@@ -57,6 +60,31 @@ async function main() {
   console.log(
     `  per query (${QUERIES.length} queries × ${ROUNDS} rounds): p50 ${percentile(samples, 50).toFixed(2)} ms, p95 ${percentile(samples, 95).toFixed(2)} ms`,
   );
+  const polyglot = await preloadTranslator();
+  const medianOf = async (run: () => unknown, times = 3) => {
+    const taken: number[] = [];
+    for (let i = 0; i < times; i++) {
+      const started = performance.now();
+      await run();
+      taken.push(performance.now() - started);
+    }
+    return percentile(taken, 50);
+  };
+  const large = [
+    ['13 CTEs, each joining two before', chainOfCtes(12)],
+    ['UNION ALL of 120 SELECTs', unionOfSelects(120)],
+  ] as const;
+  for (const [name, sql] of large) {
+    const parseMs = await medianOf(() => polyglot.parse(sql, polyglot.Dialect.Trino));
+    const line = [];
+    for (const target of ['duckdb', 'athena'] as const) {
+      const ms = await medianOf(() => translate(sql, target));
+      line.push(`${target} ${ms.toFixed(0)} ms (${(ms / parseMs).toFixed(1)}× its parse)`);
+    }
+    console.log(
+      `  large statement, ${name} (${sql.length} characters; parse ${parseMs.toFixed(0)} ms): ${line.join(', ')}`,
+    );
+  }
   console.log(`  process RSS after: ${(process.memoryUsage.rss() / 1024 ** 2).toFixed(0)} MiB`);
 }
 

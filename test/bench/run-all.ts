@@ -103,6 +103,13 @@ function dunesqlTranslationFigures(stdout: string): Figure[] {
       measure: 'translator load + first translation, once per engine process',
       value: `${line('load')} + ${line('first translation')}`,
     },
+    ...stdout
+      .split('\n')
+      .filter((text) => text.trim().startsWith('large statement'))
+      .map((text) => {
+        const [measure, value] = text.trim().split(': ');
+        return { bench, measure: measure ?? text, value: value ?? '?' };
+      }),
     { bench, measure: 'translating process RSS', value: line('process RSS') ?? '?' },
   ];
 }

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { athenaTableSchemas } from '../../functions/aws/catalog/glue-tables';
 import { BASE_TABLES } from '../../functions/datasets/base-tables';
 import { listedTables, translate } from '../../functions/dunesql';
+import { chainOfCtes, unionOfSelects } from './large-statements';
 
 /**
  * What typing a statement asks of polyglot's analysis, counted rather than timed: it grows with
@@ -24,22 +25,6 @@ vi.mock('@polyglot-sql/sdk', async (importOriginal) => {
 
 const TABLES = athenaTableSchemas(BASE_TABLES);
 const CATALOG = listedTables(BASE_TABLES);
-
-/** n + 1 CTEs, each from the second on reading the two before it; typed work on every pass. */
-function chainOfCtes(n: number): string {
-  const ctes = [
-    `c0 as (select block_date as day, blockchain, amount_usd as v, cast(tx_hash as varchar) as tx
-            from dex.trades where blockchain = 'ethereum')`,
-    'c1 as (select day, blockchain, sum(v) as v, max(tx) as tx from c0 group by 1, 2)',
-  ];
-  for (let i = 2; i <= n; i++) {
-    ctes.push(
-      `c${i} as (select a.day, a.blockchain, a.v + b.v / 2 as v, a.tx
-                 from c${i - 1} a join c${i - 2} b on a.day = b.day and a.blockchain = b.blockchain)`,
-    );
-  }
-  return `with ${ctes.join(',\n')}\nselect day, blockchain, v, tx, array[v, v * 2] as vs from c${n}`;
-}
 
 async function workOf(sql: string, target: 'duckdb' | 'athena') {
   asked.analyses = 0;
@@ -70,11 +55,7 @@ describe('a deeply nested statement', () => {
   it.each(['duckdb', 'athena'] as const)(
     'translates: a UNION ALL of 200 SELECTs, as dashboards stack one query per chain (%s)',
     async (target) => {
-      const sql = Array.from(
-        { length: 200 },
-        (_, i) =>
-          `select '${i}' as chain, cast(tx_hash as varchar) as tx from dex.trades where block_number = ${i}`,
-      ).join('\nunion all\n');
+      const sql = unionOfSelects(200);
       const translation = await translate(sql, target, { tables: TABLES, catalog: CATALOG });
       expect(translation.sql.match(/UNION ALL/gi)).toHaveLength(199);
     },
