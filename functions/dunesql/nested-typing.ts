@@ -694,8 +694,13 @@ export class Typing {
 
   /** The output columns of a subquery or CTE's query (a SELECT), typed by a Typing of its own. */
   private queryColumns(query: AstNode): OutputColumn[] | undefined {
-    if (nodeType(query) === 'values') return this.valuesColumns(query.values);
-    if (this.depth > 16 || nodeType(query) !== 'select') return undefined;
+    const kind = nodeType(query);
+    if (kind === 'values') return this.valuesColumns(query.values);
+    if (kind === 'subquery' && !query.subquery.alias) return this.queryColumns(query.subquery.this);
+    // A query followed by a comment (`… -- stable pools` before the next UNION ALL branch).
+    if (kind === 'annotated') return this.queryColumns(query.annotated.this);
+    if (kind && SET_OPERATIONS.has(kind)) return this.setOperationColumns(query[kind]);
+    if (this.depth > 16 || kind !== 'select') return undefined;
     let typing = this.derived.get(query);
     if (!typing) {
       const ctes = [...this.ctes.values(), ...(query.select.with?.ctes ?? [])];
@@ -707,6 +712,17 @@ export class Typing {
     const items = typing.outputs();
     if (!items || items.some((item) => item.unknownStar)) return undefined;
     return items.flatMap((item) => item.columns);
+  }
+
+  /**
+   * The columns of a UNION, INTERSECT or EXCEPT: named by its first branch, each typed as Trino
+   * types it, the common super type of the branches' columns (left unknown where one is unknown).
+   * Typed here, a CTE of a UNION of many SELECTs reaches the analysis as a table, not as its SQL.
+   */
+  private setOperationColumns(operation: AstNode): OutputColumn[] | undefined {
+    const [left, right] = [this.queryColumns(operation.left), this.queryColumns(operation.right)];
+    if (!left || !right || left.length !== right.length) return undefined;
+    return left.map((column, i) => ({ ...column, type: commonSuperType(column.type, right[i]!.type) }));
   }
 
   /**
@@ -753,6 +769,7 @@ export class Typing {
 }
 
 const NOT_SOURCED = Symbol('not sourced');
+const SET_OPERATIONS = new Set(['union', 'intersect', 'except']);
 
 /** Columns renamed by a column list (`t(a, b)`); undefined when the list does not fit them. */
 function renamedColumns(columns: OutputColumn[] | undefined, names: string[]): OutputColumn[] | undefined {

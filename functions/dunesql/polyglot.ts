@@ -24,7 +24,6 @@ export type AstNode = any;
  * - Generation takes the AST as JSON text: the SDK converts an AST array to WebAssembly value by
  *   value, property by property across the boundary, 2–2.7× slower than JSON (measured on
  *   statements of 15–150 characters); an AST that is not an array goes through JSON.stringify.
- *   Each statement is generated once too: the passes generate the same probes.
  */
 export function polyglotForOneTranslation(polyglot: Polyglot): Polyglot {
   type Options = { dialect?: unknown; schema?: object };
@@ -48,20 +47,13 @@ export function polyglotForOneTranslation(polyglot: Polyglot): Polyglot {
     }
     return answer;
   };
-  const generated = new Map<string, ReturnType<Polyglot['generate']>>();
   const generate: Polyglot['generate'] = (ast, dialect) => {
     if (!Array.isArray(ast)) return polyglot.generate(ast, dialect);
-    const json = JSON.stringify(ast);
-    const key = `${String(dialect)}\u0000${json}`;
-    let answer = generated.get(key);
-    if (!answer) {
-      answer = polyglot.generate({ toJSON: () => ast }, dialect);
-      // Its JSON reader stops at 128 levels of nesting (a UNION of a hundred SELECTs is deeper).
-      if (!answer.success && /recursion limit/i.test(answer.error ?? ''))
-        answer = polyglot.generate(ast, dialect);
-      generated.set(key, answer);
-    }
-    return answer;
+    const answer = polyglot.generate({ toJSON: () => ast }, dialect);
+    // Its JSON reader stops at 128 levels of nesting (a UNION of a hundred SELECTs is deeper).
+    return !answer.success && /recursion limit/i.test(answer.error ?? '')
+      ? polyglot.generate(ast, dialect)
+      : answer;
   };
   return { ...polyglot, analyzeQuery, generate } as Polyglot;
 }

@@ -227,20 +227,13 @@ export async function translate(
   refuseOtherDialects(polyglot, sql, source);
   const statement = parsed.ast[0];
   const kind = nodeType(statement) ?? 'unknown';
-  // polyglot reads any two words (`selec nothing`, also Trino's `TABLE t`) as an aliased name.
+  // polyglot reads any two words (`selec nothing`) as an aliased name.
   if (kind === 'alias') {
-    const word = statementName(sql);
-    throw word === 'TABLE'
-      ? new DuneSqlError(
-          'unsupported',
-          'TABLE statements are not supported here; write SELECT * FROM the table instead.',
-          lineColumnAt(sql, firstWordOffset(sql)),
-        )
-      : new DuneSqlError(
-          'syntax',
-          `Syntax error: a query starts with SELECT, WITH or VALUES, not ${word}`,
-          lineColumnAt(sql, firstWordOffset(sql)),
-        );
+    throw new DuneSqlError(
+      'syntax',
+      `Syntax error: a query starts with SELECT, WITH or VALUES, not ${statementName(sql)}`,
+      lineColumnAt(sql, firstWordOffset(sql)),
+    );
   }
   if (kind === 'show' || kind === 'describe') {
     const query = catalogStatementQuery(source.withoutComments, options.catalog ?? []);

@@ -83,7 +83,8 @@ DuneSQL to write: \`interval '7' day\` (not \`interval 7 day\` or \`interval '7 
 (in that order), no \`ILIKE\`, \`TOP\`, \`GROUP BY ALL\`, \`SELECT * EXCLUDE\`, backquotes or
 \`[1, 2]\` literals (\`array[1, 2]\`); \`date_format\` not \`strftime\`, \`date_diff\` not \`datediff\`,
 \`length\` not \`len\`, \`coalesce\` not \`ifnull\`, \`array_join(array_agg(x), ',')\` not \`string_agg\`,
-\`approx_percentile(x, 0.5)\` not \`median\`, \`max_by\` not \`arg_max\`. GROUP BY, HAVING, WHERE and the
+\`approx_percentile(x, 0.5)\` not \`median\`, \`max_by\` not \`arg_max\`; UNNEST in FROM
+(\`cross join unnest(arr) as u(value)\`), never as a function in the select list. GROUP BY, HAVING, WHERE and the
 select list cannot name the select list's aliases (\`group by 1\`, or repeat the expression);
 ORDER BY can. A function that is neither Trino's nor Dune's is refused ("Function 'x' not
 registered"): the functions resource lists what there is. A table or column that does not exist is
