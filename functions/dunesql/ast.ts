@@ -5,6 +5,9 @@ export type TemplateParser = Pick<Awaited<ReturnType<typeof loadPolyglot>>, 'par
 
 type Visitor = (node: AstNode, type: string) => AstNode | undefined;
 
+/** The node types of set operations (their branches are `left` and `right`). */
+export const SET_OPERATIONS: ReadonlySet<string> = new Set(['union', 'intersect', 'except']);
+
 /** The type of an AST node: its single key (`function`, `sum`, `cast`, `select`, ...). */
 export function nodeType(node: AstNode): string | undefined {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return undefined;

@@ -7,7 +7,7 @@
  * and stars that cannot be written out as their columns (over joins). A column whose type is not
  * known for sure is left as Athena prints it: a wrong guess would make valid SQL fail.
  */
-import { columnName, findAll, instantiate, mapFreeColumns, nodeType } from './ast';
+import { columnName, findAll, instantiate, mapFreeColumns, nodeType, SET_OPERATIONS } from './ast';
 import {
   isNestedJsonType,
   nestedAsJsonText,
@@ -34,7 +34,6 @@ export interface NestedOutput {
 }
 
 /** Set operations: their outputs are converted by a SELECT over them (`wrappedByPosition`). */
-const SET_OPERATIONS = new Set(['union', 'intersect', 'except']);
 
 /** Rewrites the statement's nested output columns into JSON text, in place, and returns them. */
 export function nestedOutputsAsJson(

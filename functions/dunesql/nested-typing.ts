@@ -6,7 +6,7 @@
  * scalars inside (scalar-types.ts). Undefined means "not known for sure": a wrong type would make
  * valid SQL fail, so callers leave such a column alone.
  */
-import { findAll, functionCall, nodeType } from './ast';
+import { findAll, functionCall, nodeType, SET_OPERATIONS } from './ast';
 import { parseTrinoType, type TrinoType, typeText } from './nested-json';
 import type { AstNode, loadPolyglot } from './polyglot';
 import {
@@ -165,6 +165,7 @@ export class Typing {
     const byName = new Map(ctes.map((cte) => [lower(cte.alias?.name), cte]));
     const read = new Set<string>();
     const tables: TableSchema[] = [];
+    const asTables = new Set<string>();
     const visit = (node: AstNode) => {
       for (const table of findAll(node, 'table')) {
         const name = lower(table.table?.name?.name);
@@ -178,6 +179,7 @@ export class Typing {
             type: column.type ? typeText(column.type) : 'unknown',
           }));
           tables.push({ schema: '', name: String(cte.alias?.name), columns: typed });
+          asTables.add(name);
         } else {
           visit(cte.this);
         }
@@ -185,7 +187,7 @@ export class Typing {
     };
     visit({ select: { ...select, with: null } });
     const bodies = ctes.filter(
-      (cte) => read.has(lower(cte.alias?.name)) && !tables.some((t) => t.name === String(cte.alias?.name)),
+      (cte) => read.has(lower(cte.alias?.name)) && !asTables.has(lower(cte.alias?.name)),
     );
     return { ctes: bodies, tables };
   }
@@ -769,7 +771,6 @@ export class Typing {
 }
 
 const NOT_SOURCED = Symbol('not sourced');
-const SET_OPERATIONS = new Set(['union', 'intersect', 'except']);
 
 /** Columns renamed by a column list (`t(a, b)`); undefined when the list does not fit them. */
 function renamedColumns(columns: OutputColumn[] | undefined, names: string[]): OutputColumn[] | undefined {

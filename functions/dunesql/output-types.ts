@@ -1,6 +1,6 @@
 import { timestampZone, YEAR_MONTH_INTERVAL, zonedTimestampType } from '../core/sql-types';
 import { type AliasReference, collectAliasReferences } from './alias-references';
-import { functionCall, nodeType, stringLiteral } from './ast';
+import { functionCall, nodeType, SET_OPERATIONS, stringLiteral } from './ast';
 import type { AstNode } from './polyglot';
 import { collectUnresolvedColumns, type UnresolvedName } from './unresolved-names';
 
@@ -112,7 +112,6 @@ interface ScopeItem {
 const MAX_DEPTH = 16;
 const lower = (name: unknown) => String(name ?? '').toLowerCase();
 const UNKNOWN: Outputs = { columns: [], complete: false };
-const SET_OPERATIONS = new Set(['union', 'intersect', 'except']);
 
 function queryOutputs(
   query: AstNode,
