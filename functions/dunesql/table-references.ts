@@ -4,6 +4,7 @@ import { QUERY_VIEW_NAME, type QueryViewOccurrence } from '../core/query-views';
 import { nodeType } from './ast';
 import { isCatalogStatement, PUBLIC_CATALOG } from './information-schema';
 import { type AstNode, loadPolyglot } from './polyglot';
+import { isShowFunctions } from './show-functions';
 import { lineColumnAt, type PreparedSource, prepareSource, userOffset } from './source-text';
 
 /** Statement kinds that read data (what the engines run); anything else is refused for lineage too. */
@@ -49,7 +50,7 @@ export class DuneSqlTableReferenceParser implements SqlTableReferenceParser {
   }
 }
 
-/** The query's syntax tree; none for a catalog statement (SHOW TABLES, DESCRIBE), which reads no table. */
+/** The query's syntax tree; none for a catalog statement (SHOW TABLES, DESCRIBE, SHOW FUNCTIONS), which reads no table. */
 async function parseQuery(sql: string): Promise<{ statement?: AstNode; source: PreparedSource }> {
   const polyglot = await loadPolyglot();
   const source = prepareSource(sql);
@@ -57,6 +58,7 @@ async function parseQuery(sql: string): Promise<{ statement?: AstNode; source: P
     throw unreadableSqlError('unterminated /* comment', lineColumnAt(sql, source.unterminatedComment));
   }
   if (/^[\s;]*$/.test(source.withoutComments)) throw unreadableSqlError('the SQL is empty');
+  if (isShowFunctions(source.withoutComments)) return { source };
   const parsed = polyglot.parse(source.text, polyglot.Dialect.Trino);
   if (!parsed.success || !parsed.ast) {
     const position =

@@ -28,6 +28,7 @@ import { foreignConstruct } from './other-dialects';
 import { type OutputTypes, outputTypes, type TypeHintedTable } from './output-types';
 import { type AstNode, loadPolyglot, polyglotForOneTranslation } from './polyglot';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
+import { showFunctionsQuery } from './show-functions';
 import {
   byteToCharOffset,
   lineColumnAt,
@@ -202,6 +203,10 @@ export async function translate(
       lineColumnAt(sql, source.unterminatedComment),
     );
   }
+  // Answered from the function catalog, before parsing: polyglot does not parse its ESCAPE.
+  // Its query is SQL both engines run as written (literals only): not translated again.
+  const functionListing = showFunctionsQuery(source.withoutComments, target);
+  if (functionListing !== undefined) return listingTranslation(functionListing, target);
   const parsed = polyglot.parse(source.text, polyglot.Dialect.Trino);
   if (!parsed.success && /^[\s;]*$/.test(source.withoutComments)) {
     throw new DuneSqlError('syntax', 'The query contains no SQL statement.');
@@ -365,6 +370,21 @@ export async function translate(
     deterministic,
     nestedColumns,
     outputTypes: target === 'duckdb' ? (typesOut?.hints ?? []) : [],
+  };
+}
+
+/** A statement generated here in SQL both engines run as written (SHOW FUNCTIONS' listing). */
+function listingTranslation(sql: string, target: TranslationTarget): Translation {
+  return {
+    target,
+    sql,
+    sessionSetup: target === 'duckdb' ? sessionSetupFor(sql) : '',
+    userPosition: async () => undefined,
+    userMessage: (message) => message,
+    relationsRead: [],
+    deterministic: true,
+    nestedColumns: [],
+    outputTypes: [],
   };
 }
 

@@ -2,7 +2,8 @@ import { access, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
-import { entryText, FUNCTION_REFERENCE_INTRO, FUNCTIONS_URI, referenceEntries } from './function-reference';
+import { referenceEntries } from '../dunesql/function-support';
+import { entryText, FUNCTION_REFERENCE_INTRO, FUNCTIONS_URI } from './function-reference';
 import { EFFICIENT_QUERIES_MARKDOWN, EFFICIENT_QUERIES_URI } from './resources';
 
 export interface DocSection {

@@ -1,103 +1,11 @@
-import { ATHENA_RULES, ATHENA_TYPES } from '../dunesql/athena-target';
-import { DUCKDB_RULES, DUCKDB_TYPES } from '../dunesql/duckdb-target';
-import { ATHENA_ONLY_FAMILIES, type CatalogEntry, DUNESQL_CATALOG } from './dunesql-catalog';
+import { ATHENA_ONLY_FAMILIES, DUNESQL_CATALOG } from '../dunesql/function-catalog';
+import { type EngineSupport, type ReferenceEntry, referenceEntries } from '../dunesql/function-support';
 
 /**
  * The `query-engine-functions-and-operators` resource: the DuneSQL functions and operators users
- * can call, and where each runs. Static data (dunesql-catalog.ts) plus the translator's own rule
- * tables, so it is the same in a Lambda (no DuckDB there) as on the local host, and it follows the
- * translator: a function the translator rewrites is marked so from its rule table; the support
- * claims are checked against the local engine by test/dunesql/function-reference.test.ts.
+ * can call, and where each runs (functions/dunesql/function-support.ts), as markdown.
  */
 export const FUNCTIONS_URI = 'service://docs/query-engine-functions-and-operators';
-
-/** How one engine runs an entry. */
-export interface EngineSupport {
-  available: boolean;
-  /** Rewritten by the DuneSQL translator (locally: DuckDB macros or expressions; Athena: plain Trino). */
-  translated: boolean;
-  note?: string;
-}
-
-export interface ReferenceEntry extends CatalogEntry {
-  category: string;
-  local: EngineSupport;
-  athena: EngineSupport;
-}
-
-/** Polyglot parses some calls into typed nodes; their rules are keyed by the node type. */
-const RULE_KEY: Record<string, string> = { substr: 'substring', strpos: 'str_position' };
-
-/** The function a rule key stands for (the node type of a call, or the function's own name). */
-export const functionOfRule = (key: string): string =>
-  Object.entries(RULE_KEY).find(([, node]) => node === key)?.[0] ?? key;
-
-const hasRule = (rules: object, name: string) => Object.hasOwn(rules, RULE_KEY[name] ?? name);
-const isType = (types: Record<string, string>, name: string) => Object.hasOwn(types, name.toUpperCase());
-
-function localSupport(entry: CatalogEntry): EngineSupport {
-  if (entry.notLocal) return { available: false, translated: false, note: entry.notLocal };
-  return {
-    available: true,
-    translated: hasRule(DUCKDB_RULES, entry.name) || isType(DUCKDB_TYPES, entry.name),
-    note: entry.localDiffers ?? entry.localNote,
-  };
-}
-
-function athenaSupport(entry: CatalogEntry): EngineSupport {
-  if (entry.notAthena) return { available: false, translated: false, note: entry.notAthena };
-  return {
-    available: true,
-    translated: hasRule(ATHENA_RULES, entry.name) || isType(ATHENA_TYPES, entry.name),
-  };
-}
-
-/**
- * Dune's `bytearray_*` names, as the translator knows them: each is documented as its
- * `varbinary_*` counterpart.
- */
-function bytearrayAliases(varbinary: Map<string, CatalogEntry>): CatalogEntry[] {
-  const names = new Set(
-    [...Object.keys(DUCKDB_RULES), ...Object.keys(ATHENA_RULES)].filter((n) => n.startsWith('bytearray_')),
-  );
-  return [...names].sort().flatMap((name) => {
-    const base = varbinary.get(name.replace('bytearray_', 'varbinary_'));
-    if (!base) return [];
-    const rename = (text: string) => text.replaceAll(base.name, name);
-    const missing = (rules: object) =>
-      Object.hasOwn(rules, name) ? undefined : `this name is not translated here; write ${base.name}.`;
-    return [
-      {
-        ...base,
-        name,
-        signatures: base.signatures.map(rename),
-        description: `Dune's older name of \`${base.name}\`: ${base.description}`,
-        example: base.example === undefined ? undefined : rename(base.example),
-        notLocal: base.notLocal ?? missing(DUCKDB_RULES),
-        notAthena: base.notAthena ?? missing(ATHENA_RULES),
-      },
-    ];
-  });
-}
-
-let entries: ReferenceEntry[] | undefined;
-
-/** Every documented function and operator, by category, with where it runs. */
-export function referenceEntries(): ReferenceEntry[] {
-  if (entries) return entries;
-  const byName = new Map(DUNESQL_CATALOG.flatMap((c) => c.entries).map((e) => [e.name, e]));
-  entries = DUNESQL_CATALOG.flatMap((category) => {
-    const own = category.entries;
-    const aliases = own.some((e) => e.name.startsWith('varbinary_')) ? bytearrayAliases(byName) : [];
-    return [...own, ...aliases].map((entry) => ({
-      ...entry,
-      category: category.title,
-      local: localSupport(entry),
-      athena: athenaSupport(entry),
-    }));
-  });
-  return entries;
-}
 
 function supportText(engine: string, support: EngineSupport, translatedAs: string): string {
   if (!support.available) return `${engine} ✗ (${support.note})`;

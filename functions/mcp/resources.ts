@@ -87,7 +87,8 @@ DuneSQL to write: \`interval '7' day\` (not \`interval 7 day\` or \`interval '7 
 (\`cross join unnest(arr) as u(value)\`), never as a function in the select list. GROUP BY, HAVING, WHERE and the
 select list cannot name the select list's aliases (\`group by 1\`, or repeat the expression);
 ORDER BY can. A function that is neither Trino's nor Dune's is refused ("Function 'x' not
-registered"): the functions resource lists what there is. A table or column that does not exist is
+registered"): the functions resource lists what there is, and in SQL
+\`show functions like 'varbinary%'\` lists what runs on this host. A table or column that does not exist is
 refused before it runs with the closest names ("Column 'amount' cannot be resolved. Did you mean
 amount_usd, …?"); \`searchTables\` with \`includeSchema\` shows a table's columns first.
 

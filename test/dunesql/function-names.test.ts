@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DuneSqlError, translate } from '../../functions/dunesql';
+import { DUNESQL_CATALOG } from '../../functions/dunesql/function-catalog';
 import { isDuneSqlFunction } from '../../functions/dunesql/function-names';
-import { DUNESQL_CATALOG } from '../../functions/mcp/dunesql-catalog';
 
 const refusal = (sql: string) =>
   translate(sql, 'duckdb').then(

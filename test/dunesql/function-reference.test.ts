@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DUCKDB_SESSION_SETUP, translate } from '../../functions/dunesql';
 import { ATHENA_RULES } from '../../functions/dunesql/athena-target';
 import { DUCKDB_RULES } from '../../functions/dunesql/duckdb-target';
-import { openSandbox, type Sandbox } from '../../functions/local/engine/sandbox';
 import {
   functionOfRule,
-  functionReferenceMarkdown,
   type ReferenceEntry,
   referenceEntries,
-} from '../../functions/mcp/function-reference';
+} from '../../functions/dunesql/function-support';
+import { openSandbox, type Sandbox } from '../../functions/local/engine/sandbox';
+import { functionReferenceMarkdown } from '../../functions/mcp/function-reference';
 
 /**
  * The function reference may not claim what the engines do not do: every example runs through the
@@ -124,7 +124,7 @@ describe('the DuneSQL function reference covers the translator', () => {
       .filter((n) => !syntaxRules.has(n))
       .map(functionOfRule);
     const missing = [...new Set(rewritten)].filter((name) => !documented.has(name));
-    expect(missing, 'add these to functions/mcp/dunesql-catalog.ts').toEqual([]);
+    expect(missing, 'add these to functions/dunesql/function-catalog.ts').toEqual([]);
   });
 
   it('marks rewritten functions and Dune extensions, and is plain markdown grouped by category', () => {

@@ -10,6 +10,7 @@ import {
   listedTables,
   translate,
 } from '../../functions/dunesql';
+import { referenceEntries } from '../../functions/dunesql/function-support';
 import { registerDuneFunctions } from '../../functions/local/engine/dune-functions';
 
 /** A small catalog, so every row can be checked (the engines pass BASE_TABLES). */
@@ -324,7 +325,7 @@ describe('SHOW and DESCRIBE', () => {
     }
   });
 
-  it.each(['show create table ethereum.transactions', 'show functions', 'show session', 'describe output q'])(
+  it.each(['show create table ethereum.transactions', 'show session', 'describe output q'])(
     '%s is still not a query',
     async (sql) => {
       expect((await failure(sql)).kind).toBe('not_a_query');
@@ -346,5 +347,75 @@ describe('SHOW and DESCRIBE', () => {
     });
     expect(translation.sql).toMatch(/^SELECT column_name AS "Column", data_type AS "Type"/);
     expect(parse(translation.sql, Dialect.Trino).success).toBe(true);
+  });
+});
+
+describe('SHOW FUNCTIONS', () => {
+  const functionRow = (listing: { columns: string[]; rows: unknown[][] }, name: string) =>
+    listing.rows.filter((row) => row[0] === name);
+
+  it('lists the functions with Trino`s columns: Dune`s and Trino`s, aggregates, windows, determinism', async () => {
+    const listing = await rows('show functions');
+    expect(listing.columns).toEqual([
+      'Function',
+      'Return Type',
+      'Argument Types',
+      'Function Type',
+      'Deterministic',
+      'Description',
+    ]);
+    expect(functionRow(listing, 'varbinary_to_uint256')).toEqual([
+      ['varbinary_to_uint256', 'uint256', 'varbinary', 'scalar', true, expect.stringMatching(/./)],
+    ]);
+    expect(functionRow(listing, 'approx_percentile')[0]?.[3]).toBe('aggregate');
+    expect(functionRow(listing, 'row_number')[0]?.slice(0, 5)).toEqual([
+      'row_number',
+      'bigint',
+      '',
+      'window',
+      true,
+    ]);
+    expect(functionRow(listing, 'rand')[0]?.[4]).toBe(false);
+    expect(functionRow(listing, 'now')[0]?.[4]).toBe(true);
+    // Documented twice (aggregates, arrays): listed once, as the aggregate.
+    expect(functionRow(listing, 'array_agg').map((row) => row[3])).toEqual(['aggregate']);
+    // Operators and keyword forms are not functions.
+    expect(listing.rows.some((row) => /[^a-z0-9_]/.test(String(row[0])))).toBe(false);
+    const names = listing.rows.map((row) => String(row[0]));
+    expect(names).toEqual([...names].sort());
+  });
+
+  it('LIKE filters the names as Trino`s LIKE does (case-sensitive, ESCAPE)', async () => {
+    const escaped = await rows("SHOW FUNCTIONS LIKE 'varbinary\\_to\\_%' ESCAPE '\\';");
+    expect(escaped.rows.length).toBeGreaterThan(3);
+    expect(escaped.rows.every((row) => String(row[0]).startsWith('varbinary_to_'))).toBe(true);
+    expect((await rows("show functions like 'VARBINARY%'")).rows).toEqual([]);
+    expect((await rows("show functions like 'no_such_function'")).rows).toEqual([]);
+    expect((await rows("show functions like '%'")).rows.length).toBe(
+      (await rows('show functions')).rows.length,
+    );
+  });
+
+  it('lists on each engine what runs there', async () => {
+    const entries = referenceEntries();
+    for (const target of ['duckdb', 'athena'] as const) {
+      const sql = (await translate("show functions like '%'", target)).sql;
+      const missing = entries.find((e) => !(target === 'duckdb' ? e.local : e.athena).available);
+      const present = entries.find(
+        (e) => (target === 'duckdb' ? e.local : e.athena).available && /^[a-z_]+\(/.test(e.signatures[0]!),
+      );
+      expect(missing && present).toBeTruthy();
+      expect(sql).not.toContain(`'${missing!.name}'`);
+      expect(sql).toContain(`'${present!.name}'`);
+    }
+  });
+
+  it.each([
+    ['show functions from system.builtin', 'no user-defined functions, so no FROM schema'],
+    ["show functions like 'a%' escape '!!'", 'Escape string must be a single character'],
+  ])('%s fails saying what to write', async (sql, message) => {
+    for (const target of ['duckdb', 'athena'] as const) {
+      expect((await failure(sql, target)).message).toContain(message);
+    }
   });
 });

@@ -154,6 +154,7 @@ describe('the catalog', () => {
       'describe dex.trades',
       '-- its tables\nSHOW TABLES FROM mv.alice',
       'show schemas from dune;',
+      "SHOW FUNCTIONS LIKE 'array\\_%' ESCAPE '\\'",
     ]) {
       expect(await tables(sql)).toEqual([]);
     }

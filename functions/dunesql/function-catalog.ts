@@ -2,7 +2,7 @@
  * The DuneSQL functions and operators users can call: Trino's (Athena engine 3 runs Trino) plus
  * Dune's onchain extensions, curated by category. Static data, so the reference is the same on the
  * local host and in a Lambda (no engine is asked). Which engine runs what is derived from the
- * translator's own tables where it can be (function-reference.ts); the exceptions are declared here
+ * translator's own tables where it can be (function-support.ts); the exceptions are declared here
  * and checked against the real local engine by test/dunesql/function-reference.test.ts, which runs
  * every example through the translator and compares it with its Trino `result`.
  */
