@@ -4,6 +4,7 @@ import { findAll, functionCall, instantiate, nodeType, rewrite } from './ast';
 import { ATHENA_RULES, ATHENA_TYPES, textColumnAs } from './athena-target';
 import { varbinaryCastsAsHex } from './athena-varbinary-casts';
 import { wideIntegerArithmetic } from './athena-wide-integers';
+import { columnAliasPlaceholders, quoteColumnAliases, restoreColumnAliases } from './column-aliases';
 import {
   bindAggregateArguments,
   DUCKDB_RULES,
@@ -253,6 +254,7 @@ export async function translate(
   const { rules, types } = TARGETS[target];
   const deterministic = isDeterministic(statement);
   let typesOut: OutputTypes | undefined;
+  quoteColumnAliases(statement);
   let changed = dropPublicCatalog(statement);
   const refuseAt = (kind: DuneSqlErrorKind, found: { offset: number | undefined; message: string }) => {
     const at = found.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, found.offset));
@@ -340,6 +342,8 @@ export async function translate(
     target === 'athena' && options.tables ? nestedOutputsAsJson(polyglot, statement, options.tables) : [];
   if (nestedColumns.length) changed = true;
 
+  const aliasPlaceholders = target === 'duckdb' ? columnAliasPlaceholders(statement) : new Map();
+  if (aliasPlaceholders.size) changed = true;
   // Untouched statements skip a generate round trip through the WASM module.
   let trino = source.text;
   if (changed) {
@@ -351,7 +355,7 @@ export async function translate(
   if (target === 'duckdb') {
     const transpiled = polyglot.transpile(trino, polyglot.Dialect.Trino, polyglot.Dialect.DuckDB);
     if (!transpiled.success || !transpiled.sql?.[0]) throw internalError(transpiled.error);
-    output = transpiled.sql[0];
+    output = restoreColumnAliases(transpiled.sql[0], aliasPlaceholders);
   }
   return {
     target,

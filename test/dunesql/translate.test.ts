@@ -356,6 +356,27 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
   });
 });
 
+describe('quoted column aliases', () => {
+  it('keep their quotes after VALUES, UNNEST and subqueries (polyglot reads them unquoted)', async () => {
+    const result = await run(
+      `select v."my col", v."a""b", u."unnested value", s."Sum-1", v."from"
+       from (values (1, 2, 0x01)) as v("my col", "a""b", "from")
+       cross join unnest(array[10]) as u("unnested value")
+       cross join (select 3) as s("Sum-1")`,
+    );
+    expect(result.columns).toEqual(['my col', 'a"b', 'unnested value', 'Sum-1', 'from']);
+    expect(result.rows).toEqual([[1, 2, 10, 3, '\\x01']]);
+  });
+
+  it('keep them on Athena when the statement is generated again', async () => {
+    const translation = await translate(
+      'select varbinary_to_uint256(0x01) as x, v."my col" from (values 1) as v("my col")',
+      'athena',
+    );
+    expect(translation.sql).toContain('AS v("my col")');
+  });
+});
+
 describe('errors point at the SQL the user wrote', () => {
   it('positions syntax errors in the user text, past rewritten literals', async () => {
     const error = await failure('select 0xc02a,\n  from where');
