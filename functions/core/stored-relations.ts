@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { didYouMean } from './name-suggestions';
 
 /**
  * Names of the stored versions SQL reads as tables: a materialized view's refreshes and an uploaded
@@ -22,9 +23,19 @@ export const STORED_RELATION_CATALOGS: Readonly<Record<string, string>> = {
   dune: 'uploaded table',
 };
 
-/** Why SQL naming a stored relation the account may not read (or that does not exist) fails. */
-export function missingRelationMessage(name: string, holds: string): string {
-  return `Table ${name} does not exist: no ${holds} of that name is readable by this account.`;
+/**
+ * Why SQL naming a stored relation the account may not read (or that does not exist) fails, with
+ * the closest of those it may read (`readable`: full names of the same catalog), the same name
+ * under another owner first.
+ */
+export function missingRelationMessage(
+  name: string,
+  holds: string,
+  readable: readonly string[] = [],
+): string {
+  const bare = name.split('.').at(-1)!.toLowerCase();
+  const sameName = readable.filter((candidate) => candidate.split('.').at(-1)!.toLowerCase() === bare);
+  return `Table ${name} does not exist: no ${holds} of that name is readable by this account.${didYouMean(name, sameName, readable)}`;
 }
 
 /**

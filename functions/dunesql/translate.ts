@@ -323,11 +323,15 @@ export async function translate(
       changed = readStoredRelations(polyglot, statement, options, relationsRead) || changed;
     } catch (error) {
       if (!(error instanceof UnknownRelation)) throw error;
-      const holds = options.relationCatalogs?.[error.text.split('.')[0]!.toLowerCase()];
+      const catalog = error.text.split('.')[0]!.toLowerCase();
+      const holds = options.relationCatalogs?.[catalog];
+      const readable = (options.relations ?? [])
+        .filter((relation) => relation.catalog.toLowerCase() === catalog)
+        .map((relation) => `${relation.catalog}.${relation.schema}.${relation.name}`);
       throw new DuneSqlError(
         'unsupported',
         holds
-          ? missingRelationMessage(error.text, holds)
+          ? missingRelationMessage(error.text, holds, readable)
           : `Table ${error.text} does not exist. Read materialized views by their names, mv.<owner>.result_<name>, and uploaded tables as dune.<namespace>.<table>.`,
         await findConstruct(polyglot, sql, source, error.relationName),
       );

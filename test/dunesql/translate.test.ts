@@ -727,6 +727,20 @@ describe('the athena target', () => {
       );
       expect(error.position).toEqual({ line: 2, column: 13 });
     });
+
+    it('suggests the views the account may read with the closest names', async () => {
+      for (const [sql, suggested] of [
+        ['select * from mv.alice.result_flow', 'Did you mean mv.alice.result_flows?'],
+        ['select * from mv.bob.result_flows', 'Did you mean mv.alice.result_flows?'],
+      ]) {
+        const error = (await athena(sql!).catch((e: unknown) => e)) as DuneSqlError;
+        expect(error.message).toContain(suggested);
+      }
+      const unrelated = (await athena('select * from mv.bob.result_zzz').catch(
+        (e: unknown) => e,
+      )) as DuneSqlError;
+      expect(unrelated.message).not.toContain('Did you mean');
+    });
   });
 });
 

@@ -107,7 +107,9 @@ async function referencedBy(
   for (const name of names) {
     const holds = STORED_RELATION_CATALOGS[name.split('.')[0]!];
     if (holds && name.split('.').length === 3 && !byName.has(name)) {
-      throw new QueryFailure('execution_error', missingRelationMessage(name, holds));
+      const catalog = name.split('.')[0]!;
+      const readable = [...byName.keys()].filter((known) => known.startsWith(`${catalog}.`));
+      throw new QueryFailure('execution_error', missingRelationMessage(name, holds, readable));
     }
   }
   return [...names].flatMap((name) => byName.get(name) ?? []);
