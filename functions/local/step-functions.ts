@@ -23,7 +23,6 @@ export class LocalStepFunctions implements Orchestrator {
   private readonly running = new Map<string, { abort: () => void; done: Promise<unknown> }>();
   /** Task handlers still running: aborting a workflow does not stop the one it is awaiting. */
   private readonly tasksInFlight = new Set<Promise<unknown>>();
-  private readonly validated = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -41,13 +40,11 @@ export class LocalStepFunctions implements Orchestrator {
 
   async start(run: WorkflowStart): Promise<void> {
     if (this.stopped) throw new Error('The local workflow runner is shutting down.');
-    // Validating a definition (asl-validator) costs ~250 ms of CPU: do it once per distinct definition.
-    const text = JSON.stringify(run.definition);
-    const validated = this.validated.has(text);
-    const machine = new StateMachine(run.definition as never, {
-      validationOptions: validated ? { noValidate: true } : { checkArn: true, checkPaths: true },
-    });
-    if (!validated) this.validated.add(text);
+    // Not validated here: the definitions come from our compilers, whose every shape the unit tests
+    // validate (test/unit/pipeline-workflow.test.ts, workflows.test.ts), as Step Functions does
+    // when it creates a machine. asl-validator compiles its schemas on each call: ~250 ms of this
+    // event loop (every request waits) for each new pipeline graph's first run.
+    const machine = new StateMachine(run.definition as never, { validationOptions: { noValidate: true } });
     const handler = this.runner();
     const overrides = {
       taskResourceLocalHandlers: Object.fromEntries(
