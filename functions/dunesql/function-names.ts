@@ -1,7 +1,9 @@
+import { didYouMean } from '../core/name-suggestions';
 import { functionCall, rewrite, someNode } from './ast';
 import { ATHENA_RULES } from './athena-target';
 import { DUCKDB_RULES } from './duckdb-target';
 import { UnsupportedConstruct } from './errors';
+import { referenceEntries } from './function-support';
 import type { AstNode } from './polyglot';
 
 /**
@@ -177,10 +179,24 @@ export function refuseUnnestCalls(statement: AstNode): void {
 function notRegistered(name: string): UnsupportedConstruct {
   const why = DUNE_FUNCTIONS_NOT_HERE.has(name)
     ? "it is one of Dune's own functions, which this service does not have (neither the local engine nor Athena runs it)."
-    : "it is not a Trino function nor one of Dune's, so Athena and Dune refuse it too.";
+    : `it is not a Trino function nor one of Dune's, so Athena and Dune refuse it too.${didYouMean(name, [], localFunctionNames())}`;
   return new UnsupportedConstruct(
     name,
-    `Function '${name}' not registered: ${why} The functions reference (MCP resource query-engine-functions-and-operators) lists DuneSQL's by category.`,
+    `Function '${name}' not registered: ${why} SHOW FUNCTIONS LIKE '%…%' and the functions reference (MCP resource query-engine-functions-and-operators) list DuneSQL's.`,
     'syntax',
   );
+}
+
+let localNames: string[] | undefined;
+
+/** The documented functions the local engine runs: what a misspelt name is compared with. */
+function localFunctionNames(): string[] {
+  localNames ??= [
+    ...new Set(
+      referenceEntries()
+        .filter((entry) => entry.local.available && /^[a-z_][a-z0-9_]*$/.test(entry.name))
+        .map((entry) => entry.name),
+    ),
+  ];
+  return localNames;
 }

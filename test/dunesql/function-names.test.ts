@@ -30,6 +30,18 @@ describe('functions DuneSQL does not have', () => {
     expect(error!.position).toEqual({ line, column });
   });
 
+  it('names the closest functions it has for a misspelt one, and where to list them', async () => {
+    for (const [sql, suggested] of [
+      ['select approx_percentil(x, 0.5) as p from (values 1) t(x)', 'Did you mean approx_percentile?'],
+      ['select bytearray_to_uint265(0x01) as n', 'Did you mean bytearray_to_uint256,'],
+    ]) {
+      const error = await refusal(sql!);
+      expect(error!.message, sql).toContain(suggested);
+      expect(error!.message, sql).toContain("SHOW FUNCTIONS LIKE '%…%'");
+    }
+    expect((await refusal('select txid_current() as t'))!.message).not.toContain('Did you mean');
+  });
+
   it("says so of Dune's own functions this service does not have", async () => {
     for (const sql of [
       "select http_get('https://example.com') as body",
