@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
+import { memoizeDynaliteExpressionParsers } from './dynalite-expression-cache';
 
 /** A DynamoDB request from the host's SDK client (dynalite.ts, `ThreadCalls`). */
 export interface ToDynaliteThread {
@@ -42,6 +43,7 @@ const UNSIGNED_REQUEST = {
 
 const port = threadPort();
 const options = workerData as DynaliteThreadOptions;
+memoizeDynaliteExpressionParsers();
 
 const server = dynalite({
   createTableMs: 0,
