@@ -1,3 +1,5 @@
+import { copyPlainData } from './plain-data';
+
 /**
  * Records read through from a store by the process that is the store's only writer (the local
  * host), kept in memory until that process writes them. Every write goes through `writing`, which
@@ -25,7 +27,7 @@ export class SoleWriterCache<V> {
       // Map order is insertion order: re-inserting marks it most recently used.
       this.entries.delete(key);
       this.entries.set(key, cached);
-      return structuredClone(cached);
+      return copyPlainData(cached);
     }
     const loaded = await this.tracked(key, load);
     if (loaded.value !== undefined && !loaded.overlapped) this.keep(key, loaded.value);
@@ -35,7 +37,7 @@ export class SoleWriterCache<V> {
   /** The cached record, if any, as a copy; it does not count as a use. */
   peek(key: string): V | undefined {
     const cached = this.entries.get(key);
-    return cached === undefined ? undefined : structuredClone(cached);
+    return cached === undefined ? undefined : copyPlainData(cached);
   }
 
   /** Runs a write of the records under `keys` (all records when undefined), dropping them around it. */
@@ -82,7 +84,7 @@ export class SoleWriterCache<V> {
   }
 
   private keep(key: string, value: V): void {
-    this.entries.set(key, structuredClone(value));
+    this.entries.set(key, copyPlainData(value));
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 

@@ -7,6 +7,7 @@ import {
   type ExecutionWatch,
   isTerminal,
 } from '../core/executions';
+import { copyPlainData } from '../core/plain-data';
 import { WakeSignals } from '../core/wake-signals';
 
 /**
@@ -73,7 +74,7 @@ export class FinishedExecutionCache implements ExecutionStore, ExecutionWatch {
       // Map order is insertion order: re-inserting marks it most recently used.
       this.entries.delete(executionId);
       this.entries.set(executionId, cached);
-      return structuredClone(cached);
+      return copyPlainData(cached);
     }
     const execution = await this.store.get(executionId);
     if (execution) this.remember(execution);
@@ -117,7 +118,7 @@ export class FinishedExecutionCache implements ExecutionStore, ExecutionWatch {
     const active = this.active.get(accountId) ?? (await this.loadActive(accountId));
     return [...active.values()]
       .sort((a, b) => a.executionId.localeCompare(b.executionId))
-      .map((execution) => structuredClone(execution));
+      .map((execution) => copyPlainData(execution));
   }
 
   /** Reads the account's active executions once; concurrent callers share the read. */
@@ -151,16 +152,16 @@ export class FinishedExecutionCache implements ExecutionStore, ExecutionWatch {
   private wrote(execution: Execution): void {
     this.remember(execution);
     this.changes.wake(execution.executionId);
-    this.loading.get(execution.accountId)?.set(execution.executionId, structuredClone(execution));
+    this.loading.get(execution.accountId)?.set(execution.executionId, copyPlainData(execution));
     const active = this.active.get(execution.accountId);
     if (!active) return;
     if (isTerminal(execution.state)) active.delete(execution.executionId);
-    else active.set(execution.executionId, structuredClone(execution));
+    else active.set(execution.executionId, copyPlainData(execution));
   }
 
   private remember(execution: Execution): void {
     if (!this.soleWriter && !FINAL_STATES.has(execution.state)) return;
-    this.entries.set(execution.executionId, structuredClone(execution));
+    this.entries.set(execution.executionId, copyPlainData(execution));
     if (this.entries.size > this.capacity) {
       this.entries.delete(this.entries.keys().next().value!);
     }

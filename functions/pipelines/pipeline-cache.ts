@@ -8,6 +8,7 @@ import type {
   PipelineState,
   PipelineStore,
 } from '../core/pipelines';
+import { copyPlainData } from '../core/plain-data';
 import { WakeSignals } from '../core/wake-signals';
 
 interface Entry {
@@ -59,7 +60,7 @@ export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<Pipel
     if (cached) {
       this.entries.delete(pipelineExecutionId);
       this.entries.set(pipelineExecutionId, cached);
-      return structuredClone(cached);
+      return copyPlainData(cached);
     }
     const writes = { nodes: new Map<number, PipelineNodeRun>() } as {
       execution?: PipelineExecution;
@@ -79,12 +80,12 @@ export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<Pipel
     if (writes.execution) entry.execution = writes.execution;
     entry.nodes = entry.nodes.map((node) => writes.nodes.get(node.nodeId) ?? node);
     this.remember(pipelineExecutionId, entry);
-    return structuredClone(entry);
+    return copyPlainData(entry);
   }
 
   async getNode(pipelineExecutionId: string, nodeId: number): Promise<PipelineNodeRun | undefined> {
     const node = this.entries.get(pipelineExecutionId)?.nodes.find((n) => n.nodeId === nodeId);
-    return node ? structuredClone(node) : this.store.getNode(pipelineExecutionId, nodeId);
+    return node ? copyPlainData(node) : this.store.getNode(pipelineExecutionId, nodeId);
   }
 
   /**
@@ -107,9 +108,9 @@ export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<Pipel
       const updated = await this.store.transition(pipelineExecutionId, from, changes);
       if (updated) {
         const entry = this.entries.get(pipelineExecutionId);
-        if (entry) entry.execution = structuredClone(updated);
+        if (entry) entry.execution = copyPlainData(updated);
         const writes = this.loading.get(pipelineExecutionId);
-        if (writes) writes.execution = structuredClone(updated);
+        if (writes) writes.execution = copyPlainData(updated);
         this.changes.wake(pipelineExecutionId);
       }
       return updated;
@@ -140,8 +141,8 @@ export class SoleWriterPipelineCache implements PipelineStore, ChangeWatch<Pipel
     if (updated) {
       const entry = this.entries.get(pipelineExecutionId);
       if (entry)
-        entry.nodes = entry.nodes.map((node) => (node.nodeId === nodeId ? structuredClone(updated) : node));
-      this.loading.get(pipelineExecutionId)?.nodes.set(nodeId, structuredClone(updated));
+        entry.nodes = entry.nodes.map((node) => (node.nodeId === nodeId ? copyPlainData(updated) : node));
+      this.loading.get(pipelineExecutionId)?.nodes.set(nodeId, copyPlainData(updated));
     }
     return updated;
   }
