@@ -150,7 +150,7 @@ export const isDuneSqlFunction = (name: string): boolean => DUNESQL_FUNCTIONS.ha
 
 /**
  * Throws at the first call of a function DuneSQL does not have. The local engine would run
- * DuckDB's own (`list_value`, `txid_current`, `read_csv`, …), which Athena and Dune refuse: a query
+ * DuckDB's own (`list_resize`, `txid_current`, `read_csv`, …), which Athena and Dune refuse: a query
  * developed locally would fail once deployed. Athena reports these itself, so only the local
  * translation checks. Other dialects' common functions are refused earlier with what to write
  * instead (other-dialects.ts), DuckDB's catalog functions with where to look (engine-internals.ts).

@@ -13,7 +13,7 @@ const refusal = (sql: string) =>
 describe('functions DuneSQL does not have', () => {
   it.each([
     ['select txid_current() as t', 'txid_current', 1, 8],
-    ['select list_value(1, 2) as l', 'list_value', 1, 8],
+    ['select list_resize(array[1], 2) as l', 'list_resize', 1, 8],
     ['select 1 as one,\n  make_timestamp(0) as t', 'make_timestamp', 2, 3],
     ["select error('boom') as never", 'error', 1, 8],
     ["select * from read_csv('/etc/passwd')", 'read_csv', 1, 15],

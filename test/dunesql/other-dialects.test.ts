@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DuneSqlError, translate } from '../../functions/dunesql';
+import { isDuneSqlFunction } from '../../functions/dunesql/function-names';
+import { FOREIGN_FUNCTIONS } from '../../functions/dunesql/other-dialects';
 
 async function refusal(sql: string, target: 'duckdb' | 'athena'): Promise<DuneSqlError> {
   const error = await translate(sql, target).then(
@@ -52,6 +54,10 @@ describe("other dialects' forms are not DuneSQL", () => {
     ["select string_agg(project, ',') from dex.trades", 'write array_join(array_agg(x)', 8],
     ['select median(amount_usd) from dex.trades', 'approx_percentile(x, 0.5)', 8],
     ['select ifnull(amount_usd, 0) from dex.trades', 'coalesce(x, y)', 8],
+    // DuckDB's list functions, which its habits bring (and the local engine would run).
+    ['select list_value(1, 2)', 'list_value() is not a DuneSQL function: write array[1, 2, 3]', 8],
+    ['select 1 + array_append(array[1], 2)[1]', 'concat(array, array[x]) or array || x', 12],
+    ["select list_extract(split('a,b', ','), 1)", 'element_at(array, i) or array[i] (counted from 1)', 8],
     ['select * from generate_series(1, 3)', 'unnest(sequence(1, 10))', 15],
     [
       "select datediff('day', min(block_time), max(block_time)) from dex.trades",
@@ -78,6 +84,17 @@ describe("other dialects' forms are not DuneSQL", () => {
       expect(error.message).toContain(message);
       expect(error.position).toEqual({ line: 1, column });
     }
+  });
+
+  it("names only other dialects' functions, and only DuneSQL functions in what to write instead", () => {
+    const foreign = Object.keys(FOREIGN_FUNCTIONS);
+    // FIRST and LAST are Trino's only as MATCH_RECOGNIZE's navigation (refused anywhere else).
+    expect(foreign.filter(isDuneSqlFunction)).toEqual(['first', 'last']);
+    const suggested = Object.values(FOREIGN_FUNCTIONS).flatMap((advice) =>
+      [...advice.matchAll(/([a-z_][a-z0-9_]*)\(/g)].map((call) => call[1]!),
+    );
+    // `row(…)` builds a row value and `array[…]` an array; both are syntax, not calls.
+    expect(suggested.filter((name) => name !== 'row' && !isDuneSqlFunction(name))).toEqual([]);
   });
 
   it('positions the construct in the SQL as written, past comments, multi-byte text and 0x literals', async () => {

@@ -145,9 +145,9 @@ describe('running a query over the sample data', () => {
 describe('checking SQL without running it', () => {
   it('gives the failure a run would start with, positioned as written, and runs nothing', async () => {
     const before = await readdir(fixture.resultsDir).catch(() => []);
-    expect(await engine.check({ sql: 'SELECT 1 AS one,\n  list_value(1) AS l' })).toMatchObject({
+    expect(await engine.check({ sql: 'SELECT 1 AS one,\n  list_resize(array[1], 2) AS l' })).toMatchObject({
       type: 'syntax_error',
-      message: expect.stringMatching(/^Function 'list_value' not registered/),
+      message: expect.stringMatching(/^Function 'list_resize' not registered/),
       position: { line: 2, column: 3 },
     });
     expect(await engine.check({ sql: '   ' })).toMatchObject({
