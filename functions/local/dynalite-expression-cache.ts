@@ -64,6 +64,10 @@ export function memoizeDynaliteExpressionParsers(limit = 1000): void {
   }
 }
 
+/**
+ * `parse` memoized as above, with a cache of at most `limit` trees of its own (exported for the
+ * tests, which compare it with dynalite's parser).
+ */
 export function memoizedParse(parserName: string, parse: Parse, limit: number): Parse {
   const cache = new Map<string, CachedParse>();
   return function parseOrReuse(this: unknown, input, options) {
@@ -95,8 +99,16 @@ export function memoizedParse(parserName: string, parse: Parse, limit: number): 
     const slots = new Map<unknown, ValueSlot>(
       Object.entries(context.attrVals ?? {}).map(([name, value]) => [value, new ValueSlot(name)]),
     );
+    const template = toTemplate(result, slots, new Map());
+    // A tree holding a copy of a value instead of the value itself would hand this request's value
+    // to the next: such a parse is not kept (none of dynalite's grammar rules copies one).
+    if (
+      holdsValueCopy(template, new Set(Object.values(context.attrVals ?? {}).map((v) => JSON.stringify(v))))
+    ) {
+      return result;
+    }
     if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
-    cache.set(key, { template: toTemplate(result, slots, new Map()), names, values });
+    cache.set(key, { template, names, values });
     return result;
   };
 }
@@ -120,6 +132,13 @@ function toTemplate(node: unknown, slots: Map<unknown, ValueSlot>, copies: Map<o
   const slot = slots.get(node);
   if (slot) return slot;
   return copy(node, copies, (child) => toTemplate(child, slots, copies));
+}
+
+/** Whether an object of the template (outside its slots) is written as one of the values is. */
+function holdsValueCopy(node: unknown, valueTexts: ReadonlySet<string>): boolean {
+  if (typeof node !== 'object' || node === null || node instanceof ValueSlot) return false;
+  if (valueTexts.has(JSON.stringify(node))) return true;
+  return Object.values(node).some((child) => holdsValueCopy(child, valueTexts));
 }
 
 /** A parse result for one request: the template with that request's values in its slots. */

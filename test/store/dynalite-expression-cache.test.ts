@@ -217,6 +217,23 @@ describe('memoized dynalite expression parsers', () => {
     expect(second.sections[0].path).toEqual(['state']);
   });
 
+  it('keeps no tree that holds a copy of a value rather than the value', () => {
+    let parses = 0;
+    // A grammar rule that copied its operand would bake the first request's value into the tree.
+    const copying: Parse = (_input, options) => {
+      parses++;
+      return { operand: { ...options?.context?.attrVals?.[':v'] } };
+    };
+    const memo = memoizedParse('conditionParser', copying, 10);
+    const parseWith = (value: string) =>
+      memo('a = :v', {
+        context: { attrVals: { ':v': S(value) }, unusedAttrNames: {}, unusedAttrVals: { ':v': true } },
+      });
+    expect(parseWith('first')).toEqual({ operand: S('first') });
+    expect(parseWith('second')).toEqual({ operand: S('second') });
+    expect(parses).toBe(2);
+  });
+
   it('keeps at most its limit of trees, dropping the oldest', () => {
     let parses = 0;
     const counted: Parse = function (this: unknown, input, options) {
