@@ -59,7 +59,8 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const malformed = malformedToolCallAnswer(parsed);
       if (malformed) {
         return {
-          statusCode: 200,
+          // An Invalid Request (the empty batch) is refused as the SDK refuses a malformed message.
+          statusCode: 'error' in malformed && malformed.error.code === -32600 ? 400 : 200,
           headers: { 'content-type': 'application/json', 'x-request-id': requestId },
           body: JSON.stringify(malformed),
         };

@@ -21,16 +21,39 @@ export function parseBody(event: APIGatewayProxyEvent): ParsedBody {
 }
 
 /**
- * `tools/call` whose `params` or `params.arguments` is not a JSON object (null, a list, a string, a
- * number): the SDK would answer with a JSON-RPC -32603 holding its raw validation dump. The caller
- * gets instead a tool result with `isError` that says what to send; undefined when the request is
- * anything else (the SDK handles it).
+ * A message the SDK would answer badly, answered here instead (undefined for anything else):
+ * - an empty batch `[]`, which the SDK accepts with a bare 202; JSON-RPC 2.0 answers it with one
+ *   Invalid Request error;
+ * - `tools/call` without a tool name: the SDK's answer is a -32603 "internal error" holding its
+ *   raw validation dump; this is -32602 Invalid params with what to send;
+ * - `tools/call` whose `params` or `params.arguments` is not a JSON object (null, a list, a
+ *   string, a number): a tool result with `isError` that says what to send.
  */
 export function malformedToolCallAnswer(body: ParsedBody): JSONRPCMessage | undefined {
   const message = body?.value;
+  if (Array.isArray(message) && message.length === 0) {
+    return {
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: 'Invalid Request: the batch is empty. Send one JSON-RPC request object.',
+      },
+    } as unknown as JSONRPCMessage; // JSON-RPC answers an unidentifiable request with id null
+  }
   if (!isObject(message) || message.method !== 'tools/call') return undefined;
   const { id, params } = message;
   if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  if (isObject(params) && typeof params.name !== 'string') {
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: -32602,
+        message: `Invalid params: tools/call needs "name", the tool's name as a string (got ${describe(params.name)}), e.g. {"name": "searchTables", "arguments": {"query": "dex trades"}}; tools/list gives the names.`,
+      },
+    };
+  }
   const tool = isObject(params) && typeof params.name === 'string' ? params.name : undefined;
   let problem: string | undefined;
   if (!isObject(params))

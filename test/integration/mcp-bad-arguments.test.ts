@@ -44,6 +44,35 @@ describe('MCP tools/call with malformed arguments, and Accept forms', () => {
     expect(body.result.content[0].text).toMatch(/params must be an object \{"name": \.\.\., "arguments"/);
   });
 
+  for (const [label, name, described] of [
+    ['missing', undefined, 'got missing'],
+    ['a number', 3, 'got a number (3)'],
+  ] as const) {
+    it(`a tool name that is ${label} gets -32602 Invalid params saying what to send`, async () => {
+      const response = await call({ ...(name === undefined ? {} : { name }), arguments: {} });
+      expect(response.status).toBe(200);
+      const body: Json = await response.json();
+      expect(body.id).toBe(7);
+      expect(body.error.code).toBe(-32602);
+      expect(body.error.message).toContain(
+        `tools/call needs "name", the tool's name as a string (${described})`,
+      );
+      expect(body.error.message).toContain('tools/list gives the names');
+      expect(body.error.message).not.toMatch(/invalid_type|expected/);
+    });
+  }
+
+  it('an empty batch gets one Invalid Request error (-32600), as JSON-RPC 2.0 says', async () => {
+    const response = await post([]);
+    expect(response.status).toBe(400);
+    const body: Json = await response.json();
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('the batch is empty') },
+    });
+  });
+
   it('a well-formed call still reaches the tool', async () => {
     const body: Json = await (await call({ name: 'getUsage', arguments: {} }, 'application/json')).json();
     expect(body.result.isError).toBeFalsy();
