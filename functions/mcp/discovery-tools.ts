@@ -211,16 +211,12 @@ export function registerDiscoveryTools(server: ToolRegistrar, { services, accoun
           .max(200)
           .optional()
           .describe('Only these columns (applies to every table that has them).'),
-        startTime: z.iso
-          .datetime({ offset: true })
-          .or(z.iso.date())
-          .optional()
-          .describe('Inclusive start of the time range, ISO-8601.'),
-        endTime: z.iso
-          .datetime({ offset: true })
-          .or(z.iso.date())
-          .optional()
-          .describe('Exclusive end of the time range, ISO-8601.'),
+        startTime: timeBound('startTime').describe(
+          'Inclusive start of the time range: an ISO-8601 date (2026-11-01) or datetime (2026-11-01T12:00:00Z); without a zone it is UTC.',
+        ),
+        endTime: timeBound('endTime').describe(
+          'Exclusive end of the time range, in the same forms as startTime.',
+        ),
       },
       outputSchema: {
         tables: z.array(
@@ -241,8 +237,8 @@ export function registerDiscoveryTools(server: ToolRegistrar, { services, accoun
     },
     (args) =>
       guarded(async () => {
-        const start = args.startTime ? Date.parse(args.startTime) : undefined;
-        const end = args.endTime ? Date.parse(args.endTime) : undefined;
+        const start = args.startTime ? utcMillis(args.startTime) : undefined;
+        const end = args.endTime ? utcMillis(args.endTime) : undefined;
         if (start !== undefined && end !== undefined && start >= end) {
           return toolError('startTime must be before endTime.');
         }
@@ -337,4 +333,21 @@ function estimateScan(
     timeFraction: Math.round(timeFraction * 10_000) / 10_000,
     timeRange: stats.timeRange ?? null,
   };
+}
+
+/**
+ * A time bound as agents write them: a date, or a datetime with or without a zone (the model's
+ * most common form has none); anything else gets a message with the forms that work.
+ */
+function timeBound(name: string) {
+  return z
+    .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()], {
+      error: `${name} must be an ISO-8601 date (2026-11-01) or datetime (2026-11-01T12:00:00Z, or without a zone for UTC).`,
+    })
+    .optional();
+}
+
+/** Milliseconds of an ISO date or datetime, a datetime without a zone read as UTC (not local time). */
+function utcMillis(text: string): number {
+  return Date.parse(/T[^Z+-]*$/i.test(text) ? `${text}Z` : text);
 }

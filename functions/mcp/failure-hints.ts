@@ -10,7 +10,8 @@ export function failureHint(type: ExecutionError['type']): string {
     case 'execution_error':
       return 'The query failed; fix the SQL with updateServiceQuery and run it again with executeQueryById.';
     case 'permission_denied':
-      return 'The query reads a table or view this account may not read; find readable tables with searchTables, change the SQL with updateServiceQuery and run it again.';
+      // Both a table the account may not read and a statement that is not a query end here.
+      return 'The query is not allowed: only read-only queries run here (SELECT, WITH ... SELECT, VALUES; no DDL, INSERT or other writes), over tables this account may read (find them with searchTables). Change the SQL with updateServiceQuery and run it again.';
     case 'timeout':
       return 'The query ran past its tier\'s time limit; make it cheaper (filter on block_time or block_date, select fewer columns, aggregate earlier) or run it again with executeQueryById and performance "large".';
     case 'resource_exhausted':

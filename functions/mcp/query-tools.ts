@@ -404,7 +404,9 @@ async function resultsAnswer(
   const truncated = nextOffset !== null;
   const hint = truncated
     ? `Showing rows ${offset}-${next - 1} of ${totalRowCount}. For more, call getExecutionResults with offset ${nextOffset}, or download CSV from ${csvUrl}?offset=${nextOffset} (send your API key).`
-    : `All ${totalRowCount} rows${offset ? ` from offset ${offset}` : ''} shown.`;
+    : offset > 0 && offset >= totalRowCount
+      ? `Offset ${offset} is past the last row: the result has ${totalRowCount} row${totalRowCount === 1 ? '' : 's'}${totalRowCount ? ` (offsets 0-${totalRowCount - 1})` : ''}.`
+      : `All ${totalRowCount} rows${offset ? ` from offset ${offset}` : ''} shown.`;
   const columns = page.columns.map((column) => ({ name: column.name, type: duneSqlTypeName(column.type) }));
   const structured = {
     ...base,

@@ -166,6 +166,20 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     const half = await call('getTableSize', { tables: ['dex.trades'], startTime: middle });
     expect(half.structuredContent.tables[0].timeFraction).toBeCloseTo(0.5, 2);
     expect(half.structuredContent.tables[0].estimatedBytes).toBeCloseTo(trades.estimatedBytes / 2, -2);
+    // A datetime without a zone (the form models write most) is UTC; a phrase gets the forms that work.
+    const zoneless = await call('getTableSize', {
+      tables: ['dex.trades'],
+      startTime: middle.replace(/Z$/, ''),
+    });
+    expect(zoneless.isError).toBeFalsy();
+    expect(zoneless.structuredContent.tables[0].timeFraction).toBe(
+      half.structuredContent.tables[0].timeFraction,
+    );
+    const phrase = await call('getTableSize', { tables: ['dex.trades'], startTime: 'last week' });
+    expect(phrase.isError).toBe(true);
+    expect(phrase.content[0].text).toContain(
+      'startTime must be an ISO-8601 date (2026-11-01) or datetime (2026-11-01T12:00:00Z, or without a zone for UTC).',
+    );
     const missing = await call('getTableSize', { tables: ['dex.trades'], columns: ['nope'] });
     expect(missing.isError).toBe(true);
     expect(missing.content[0].text).toMatch(/no column nope.*amount_usd/);
@@ -208,6 +222,13 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
 
     const next = await call('getExecutionResults', { executionId, offset: page.nextOffset, limit: 10 });
     expect(next.structuredContent.rows[0].n).toBe(page.nextOffset);
+
+    // Past the end: an empty page that says so, not "all rows shown".
+    const past = await call('getExecutionResults', { executionId, offset: 100_000 });
+    expect(past.structuredContent).toMatchObject({ rowCount: 0, totalRowCount: 400, nextOffset: null });
+    expect(past.structuredContent.hint).toBe(
+      'Offset 100000 is past the last row: the result has 400 rows (offsets 0-399).',
+    );
   });
 
   it('says on create and update when a run of the SQL would fail, where, and how to fix it', async () => {

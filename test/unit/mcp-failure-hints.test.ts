@@ -29,4 +29,10 @@ describe('getExecutionResults hints after a failure', () => {
     expect(failureHint('timeout')).toMatch(/performance "large"/);
     expect(failureHint('resource_exhausted')).toMatch(/performance "large"/);
   });
+
+  it('reads permission_denied as either a table the account may not read or a statement that is not a query', () => {
+    // A DROP or INSERT fails permission_denied too: the hint must not only talk about tables.
+    expect(failureHint('permission_denied')).toMatch(/only read-only queries run here/);
+    expect(failureHint('permission_denied')).toMatch(/searchTables/);
+  });
 });
