@@ -6,7 +6,7 @@ import { dashboardEditSchema, dashboardIdSchema, newDashboardSchema } from '../d
 import { archiveDashboard, createDashboard, ownDashboard, updateDashboard } from '../dashboards/use-cases';
 import type { Services } from '../services';
 import type { ToolRegistrar } from './server';
-import { annotate, guarded, ok } from './tool-results';
+import { annotate, guarded, nothingToChange, ok } from './tool-results';
 
 interface Context {
   services: Services;
@@ -146,6 +146,15 @@ export function registerDashboardTools(server: ToolRegistrar, { services, accoun
     (args) =>
       guarded(async () => {
         const { dashboardId: id, ...edit } = args;
+        const none = nothingToChange('updateDashboard', edit, [
+          'name',
+          'visualizationIds',
+          'textWidgets',
+          'columnsPerRow',
+          'tags',
+          'rotateShareToken',
+        ]);
+        if (none) return none;
         const { dashboard, shareToken } = await updateDashboard(services, account, id, edit);
         const structured = dashboardOf(dashboard, baseUrl, shareToken);
         return ok(structured, describeDashboard(structured));

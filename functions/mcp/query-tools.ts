@@ -21,7 +21,15 @@ import { createQuery, readableQuery, updateQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { failureHint } from './failure-hints';
 import type { ToolRegistrar } from './server';
-import { annotate, formatBytes, guarded, jsonObject, nullableNumber, ok } from './tool-results';
+import {
+  annotate,
+  formatBytes,
+  guarded,
+  jsonObject,
+  nothingToChange,
+  nullableNumber,
+  ok,
+} from './tool-results';
 
 /** Text budget for result rows in one tool answer (models pay per token). */
 export const MAX_RESULT_CHARS = 8_000;
@@ -208,6 +216,14 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
     },
     (args) =>
       guarded(async () => {
+        const none = nothingToChange('updateServiceQuery', args, [
+          'query',
+          'name',
+          'description',
+          'tags',
+          'parameters',
+        ]);
+        if (none) return none;
         const updated = await updateQuery(services.queries, account, args.queryId, {
           querySql: args.query,
           name: args.name,

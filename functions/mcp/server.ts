@@ -1,6 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import { enforceRateLimit } from '../accounts/rate-limits';
 import type { Account } from '../core/accounts';
+import { didYouMean } from '../core/name-suggestions';
 import type { Services } from '../services';
 import { registerDashboardTools } from './dashboard-tools';
 import { registerDiscoveryTools } from './discovery-tools';
@@ -73,7 +75,7 @@ export function buildMcpServer(context: {
     { instructions: INSTRUCTIONS },
   );
   const selection = context.tools ?? ALL_TOOLS;
-  const counted = rateLimited(server, context);
+  const counted = rateLimited(strictArguments(server), context);
   const registrar = (group: ToolGroup): ToolRegistrar =>
     selection.groups.includes(group)
       ? readOnlyFilter(counted, selection.readOnly)
@@ -101,7 +103,10 @@ function readOnlyFilter(registrar: ToolRegistrar, readOnly: boolean): ToolRegist
  * annotated read-only as a read, any other as a write. Over the budget, the call is an `isError`
  * result saying when to try again, never an HTTP 429, which some clients take for a broken session.
  */
-function rateLimited(server: McpServer, context: Pick<ServerContext, 'services' | 'account'>): ToolRegistrar {
+function rateLimited(
+  server: ToolRegistrar,
+  context: Pick<ServerContext, 'services' | 'account'>,
+): ToolRegistrar {
   return {
     registerTool: ((name, config, callback) => {
       const rateClass = config.annotations?.readOnlyHint === true ? 'read' : 'write';
@@ -119,6 +124,33 @@ function rateLimited(server: McpServer, context: Pick<ServerContext, 'services' 
       return server.registerTool(name, config, counted);
     }) as McpServer['registerTool'],
   };
+}
+
+/**
+ * Tools refuse arguments they do not take (zod would drop them silently): an agent that writes
+ * `sql` for `query`, or `id` for `queryId`, learns the names instead of getting a call that does
+ * something else than it meant. The listed schemas say so too (`additionalProperties: false`).
+ */
+function strictArguments(registrar: ToolRegistrar): ToolRegistrar {
+  return {
+    registerTool: ((name, config, callback) => {
+      const shape = config.inputSchema as z.ZodRawShape | undefined;
+      if (!shape) return registrar.registerTool(name, config, callback);
+      const names = Object.keys(shape);
+      const inputSchema = z.strictObject(shape, {
+        error: (issue) =>
+          issue.code === 'unrecognized_keys' ? unknownArguments(name, issue.keys, names) : undefined,
+      });
+      return registrar.registerTool(name, { ...config, inputSchema: inputSchema as never }, callback);
+    }) as McpServer['registerTool'],
+  };
+}
+
+function unknownArguments(tool: string, unknown: readonly string[], names: readonly string[]): string {
+  const takes = names.length ? `${tool} takes ${names.join(', ')}` : `${tool} takes no arguments`;
+  const suggestions = unknown.map((key) => didYouMean(key, [], names)).join('');
+  const listed = unknown.map((key) => JSON.stringify(key)).join(', ');
+  return `Unknown argument${unknown.length > 1 ? 's' : ''} ${listed}: ${takes}.${suggestions}`;
 }
 
 /** A tool left out of the selection: never registered, so never listed nor callable. */

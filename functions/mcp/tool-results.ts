@@ -54,6 +54,19 @@ export async function guarded(run: () => Promise<CallToolResult>): Promise<CallT
   }
 }
 
+/**
+ * An update that names nothing to change, refused in the tool's own argument names (the use
+ * case's message names the REST fields); undefined when something is to change.
+ */
+export function nothingToChange(
+  tool: string,
+  args: Record<string, unknown>,
+  changes: readonly string[],
+): CallToolResult | undefined {
+  if (changes.some((name) => args[name] !== undefined)) return undefined;
+  return toolError(`Nothing to change: ${tool} needs at least one of ${changes.join(', ')}.`);
+}
+
 /** Trims free text for compact listings. */
 export function trimText(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -290,6 +290,30 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     });
   });
 
+  it('refuses arguments a tool does not take, naming the ones it does, and an update that changes nothing', async () => {
+    const misnamed = await call('createServiceQuery', { name: 'x', sql: 'select 1' });
+    expect(misnamed.isError).toBe(true);
+    expect(misnamed.content[0].text).toContain(
+      'Unknown argument "sql": createServiceQuery takes name, query, description, parameters, tags, isPrivate.',
+    );
+    const typo = await call('getServiceQuery', { queryID: 1 });
+    expect(typo.content[0].text).toMatch(
+      /Unknown argument "queryID": getServiceQuery takes queryId\. Did you mean queryId\?/,
+    );
+    const listed = await client.listTools();
+    const create = listed.tools.find((tool) => tool.name === 'createServiceQuery')!;
+    expect(create.inputSchema.additionalProperties).toBe(false);
+
+    const created = await call('createServiceQuery', { name: 'to update', query: 'select 1 as x' });
+    const { queryId } = created.structuredContent;
+    const nothing = await call('updateServiceQuery', { queryId });
+    expect(nothing.isError).toBe(true);
+    expect(nothing.content[0].text).toBe(
+      'Nothing to change: updateServiceQuery needs at least one of query, name, description, tags, parameters.',
+    );
+    expect((await call('getServiceQuery', { queryId })).structuredContent.version).toBe(1);
+  });
+
   it("reports bad ids, unknown executions and other accounts' objects as isError results", async () => {
     const malformed = await call('getExecutionResults', { executionId: 'nope' });
     expect(malformed.isError).toBe(true);
