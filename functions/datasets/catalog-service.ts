@@ -3,6 +3,7 @@ import type { Account } from '../core/accounts';
 import type { Blockchain, CatalogEntry, DatasetCategory, TableDefinition, TableStats } from '../core/catalog';
 import type { CatalogStatsStore } from '../core/catalog-ports';
 import { NotFoundError } from '../core/errors';
+import { didYouMean } from '../core/name-suggestions';
 
 export interface CatalogFilter {
   categories?: readonly DatasetCategory[];
@@ -73,14 +74,23 @@ export class CatalogService {
     return entries.filter((entry) => isVisible(entry, account) && matchesFilter(entry, filter));
   }
 
-  async get(account: Account | undefined, fullName: string): Promise<CatalogEntry> {
+  /**
+   * One entry the account may see, or a NotFoundError naming the closest names and `findWith`,
+   * how the caller finds tables (the REST routes by default; an MCP tool names its own tool).
+   */
+  async get(
+    account: Account | undefined,
+    fullName: string,
+    findWith = 'Search tables with POST /v1/datasets/search or list them with GET /v1/datasets.',
+  ): Promise<CatalogEntry> {
     const entries = await this.allEntries(account);
     const wanted = fullName.toLowerCase();
     const entry = entries.find((candidate) => candidate.definition.fullName.toLowerCase() === wanted);
     if (!entry || !isVisible(entry, account)) {
-      throw new NotFoundError(
-        `Dataset "${fullName}" not found. Search tables with POST /v1/datasets/search or list them with GET /v1/datasets.`,
-      );
+      const names = entries
+        .filter((candidate) => isVisible(candidate, account))
+        .map((candidate) => candidate.definition.fullName);
+      throw new NotFoundError(`Dataset "${fullName}" not found.${didYouMean(wanted, [], names)} ${findWith}`);
     }
     return entry;
   }

@@ -75,9 +75,11 @@ function dashboardOf(dashboard: Dashboard, baseUrl: string, shareToken?: string)
 }
 
 function describeDashboard(d: ReturnType<typeof dashboardOf>): string {
-  const link = d.shareLinkIncluded
-    ? `Open it in a browser (the link is the credential; share it with care): ${d.dashboardUrl}`
-    : `Page: ${d.dashboardUrl} (the share key is shown only when issued; call updateDashboard with rotateShareToken: true for a new link).`;
+  const link = d.isArchived
+    ? 'Archived: its page answers 404 and it can no longer be changed.'
+    : d.shareLinkIncluded
+      ? `Open it in a browser (the link is the credential; share it with care): ${d.dashboardUrl}`
+      : `Page: ${d.dashboardUrl} (the share key is shown only when issued; call updateDashboard with rotateShareToken: true for a new link).`;
   return `Dashboard ${d.dashboardId} "${d.name}"${d.isArchived ? ' (archived)' : ''}: ${d.visualizationWidgets.length} visualization(s), ${d.textWidgets.length} text widget(s), ${d.columnsPerRow} per row.\n${link}`;
 }
 

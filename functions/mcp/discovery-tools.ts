@@ -84,7 +84,7 @@ export function registerDiscoveryTools(server: ToolRegistrar, { services, accoun
           `Only tables on these chains: ${BLOCKCHAINS.join(', ')}.`,
         ),
         categories: tableSearch.categories.describe(
-          'canonical (raw), decoded (contract events), spell (curated), materialized_view.',
+          'canonical (raw), decoded (contract events), spell (curated), materialized_view, uploaded_table (CSV uploads).',
         ),
         schemas: tableSearch.schemas.describe('Schema names, e.g. ["dex", "uniswap_v3_ethereum"].'),
         includeSchema: z.boolean().default(false).describe("Include each table's columns (name and type)."),
@@ -244,7 +244,7 @@ export function registerDiscoveryTools(server: ToolRegistrar, { services, accoun
         }
         const tables = [];
         for (const name of args.tables) {
-          const entry = await services.catalog.get(account, name);
+          const entry = await services.catalog.get(account, name, 'Find tables with searchTables.');
           const estimate = estimateScan(entry, args.columns, start, end);
           if (typeof estimate === 'string') return toolError(estimate);
           tables.push(estimate);

@@ -46,7 +46,7 @@ const resultPage = resultPageSchema.shape;
 const newQuery = newQuerySchema.shape;
 const queryEdit = queryEditSchema.shape;
 const parameters = parameterList.describe(
-  'Typed {{name}} placeholders in the SQL: {key, type: text|number|datetime|date|enum, value, enumOptions?}.',
+  'Typed {{name}} placeholders in the SQL: {key, type: text|number|datetime|date|enum (list is read as enum), value, enumOptions?}.',
 );
 
 const savedQuery = z.object({

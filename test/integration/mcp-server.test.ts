@@ -183,6 +183,11 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     const missing = await call('getTableSize', { tables: ['dex.trades'], columns: ['nope'] });
     expect(missing.isError).toBe(true);
     expect(missing.content[0].text).toMatch(/no column nope.*amount_usd/);
+    const typo = await call('getTableSize', { tables: ['dex.trade'] });
+    expect(typo.isError).toBe(true);
+    expect(typo.content[0].text).toBe(
+      'Dataset "dex.trade" not found. Did you mean dex.trades? Find tables with searchTables.',
+    );
   });
 
   it('creates, reads, updates and runs a query, then pages its results with truncation fields', async () => {

@@ -178,5 +178,9 @@ describe('MCP visualization and dashboard tools over Streamable HTTP', () => {
     const archived = await call('archiveDashboard', { dashboardId });
     expect(archived.structuredContent).toEqual({ ok: true, dashboardId });
     expect((await fetch(dashboardUrl)).status).toBe(404);
+    // An archived dashboard's answer does not send the agent to a rotation that would fail.
+    const afterwards: string = (await call('getDashboard', { dashboardId })).content[0].text;
+    expect(afterwards).toContain('Archived: its page answers 404 and it can no longer be changed.');
+    expect(afterwards).not.toContain('rotateShareToken');
   });
 });
