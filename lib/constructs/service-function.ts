@@ -23,19 +23,17 @@ export const BASE_FUNCTION_ENVIRONMENT: Readonly<Record<string, string>> = {
 };
 
 /**
- * Modules that must stay out of every bundle:
- * - the AWS SDK v3 (and its smithy internals), which the Lambda runtime provides;
- * - the local-only stand-ins (DuckDB, dynalite), which only the local host loads. ESM resolves
- *   static imports when the module loads, so handler code must reach these through a dynamic
- *   `import()` that is never taken in Lambda (test/cdk/bundling.test.ts checks the bundles).
+ * Modules that must stay out of every bundle: the local-only stand-ins (DuckDB, dynalite), which
+ * only the local host loads. ESM resolves static imports when the module loads, so handler code
+ * must reach these through a dynamic `import()` that is never taken in Lambda
+ * (test/cdk/bundling.test.ts checks the bundles).
+ *
+ * The AWS SDK is bundled, not taken from the Lambda runtime: the version in package-lock.json is
+ * the one tested, and a cold start reads one file instead of resolving the runtime's SDK packages
+ * through Node's ESM loader (which parses each client's CommonJS entry file twice: to tell its
+ * format, then to find its exports). See docs/aws.md, "Bundling the AWS SDK".
  */
-export const EXTERNAL_MODULES: readonly string[] = [
-  '@aws-sdk/*',
-  '@smithy/*',
-  '@duckdb/node-api',
-  '@duckdb/*',
-  'dynalite',
-];
+export const EXTERNAL_MODULES: readonly string[] = ['@duckdb/node-api', '@duckdb/*', 'dynalite'];
 
 /**
  * ESM output (middy 7 is ESM-only). esbuild turns a CommonJS dependency's `require()` of a
