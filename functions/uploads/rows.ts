@@ -50,14 +50,25 @@ export async function readCsv(text: string): Promise<CsvTable> {
   return { header: header ?? [], records };
 }
 
+/**
+ * How a CSV header cell names a column: `exact` (an insert: the columns were declared, so a cell
+ * must be a column's name, ignoring case) or `normalized` (`POST /v1/uploads/csv`: the columns were
+ * made from the header by columnNameOf, so `Token Address` is token_address).
+ */
+export type HeaderNaming = 'exact' | 'normalized';
+
 /** The stored lines of a CSV whose header names the table's columns (in any order). */
-export async function csvLines(csv: string | CsvTable, columns: readonly UploadColumn[]): Promise<string[]> {
+export async function csvLines(
+  csv: string | CsvTable,
+  columns: readonly UploadColumn[],
+  naming: HeaderNaming = 'exact',
+): Promise<string[]> {
   const { header, records } = typeof csv === 'string' ? await readCsv(csv) : csv;
   if (header.length === 0) return [];
   const positions = headerPositions(
     header.map((cell) => cell.value ?? ''),
     columns,
-    'CSV header',
+    naming,
   );
   return sliced(records, (record, i) => {
     if (record.length !== header.length) {
@@ -110,12 +121,10 @@ export async function ndjsonLines(text: string, columns: readonly UploadColumn[]
  */
 export function inferCsvColumns({ header, records }: CsvTable): UploadColumn[] {
   if (header.length === 0) throw new BadRequestError('The CSV is empty: give a header row and data rows.');
-  const names = header.map((cell, i) => columnNameOf(cell.value ?? '', i));
-  const seen = new Set<string>();
-  for (const name of names) {
-    if (seen.has(name)) throw new BadRequestError(`The CSV header names the column ${name} twice.`);
-    seen.add(name);
-  }
+  const names = headerNames(
+    header.map((cell) => cell.value ?? ''),
+    'normalized',
+  );
   if (names.length > MAX_UPLOAD_COLUMNS) {
     throw new BadRequestError(
       `The CSV has ${names.length} columns; at most ${MAX_UPLOAD_COLUMNS} are allowed.`,
@@ -140,12 +149,16 @@ function inferType(values: readonly string[]): UploadColumnType {
 }
 
 /** A CSV header cell as a column name: lower case, runs of other characters as `_`. */
-function columnNameOf(cell: string, position: number): string {
-  const name = cell
+function normalizedName(cell: string): string {
+  return cell
     .trim()
     .toLowerCase()
     .replace(/[^a-z0-9_]+/g, '_')
     .replace(/^_+|_+$/g, '');
+}
+
+function columnNameOf(cell: string, position: number): string {
+  const name = normalizedName(cell);
   if (!UPLOAD_NAME.test(name)) {
     throw new BadRequestError(
       `CSV header column ${position + 1} ("${cell}") cannot be a column name: start it with a letter, then letters, digits or underscores.`,
@@ -159,24 +172,50 @@ export interface CsvCell {
   value: string | null;
 }
 
+/**
+ * The column each header cell names; two cells naming one column are refused, naming both cells
+ * (`Token Address` and `token-address` both normalize to token_address).
+ */
+function headerNames(header: readonly string[], naming: HeaderNaming): string[] {
+  const firstAt = new Map<string, number>();
+  return header.map((cell, i) => {
+    const name = naming === 'exact' ? cell.trim().toLowerCase() : columnNameOf(cell, i);
+    const first = firstAt.get(name);
+    if (first === undefined) {
+      firstAt.set(name, i);
+      return name;
+    }
+    const cells = `columns ${first + 1} ("${header[first]}") and ${i + 1} ("${cell}")`;
+    throw new BadRequestError(
+      header[first] === cell
+        ? `The CSV header names ${name} twice (${cells}): give each column once.`
+        : `The CSV header ${cells} both become the column name ${name}: rename one of them.`,
+    );
+  });
+}
+
 /** For each column, where its value is in a record (undefined: absent, so NULL). */
 function headerPositions(
   header: readonly string[],
   columns: readonly UploadColumn[],
-  where: string,
+  naming: HeaderNaming,
 ): (number | undefined)[] {
-  const positions = new Map<string, number>();
-  header.forEach((cell, i) => {
-    const name = cell.trim().toLowerCase();
-    if (!columns.some((column) => column.name === name)) {
-      throw new BadRequestError(
-        `${where} names "${cell}", which is not a column of the table (${columnList(columns)}).`,
-      );
-    }
-    if (positions.has(name)) throw new BadRequestError(`${where} names ${name} twice.`);
-    positions.set(name, i);
+  const names = headerNames(header, naming);
+  names.forEach((name, i) => {
+    if (columns.some((column) => column.name === name)) return;
+    // An insert matches names as written: say which column a spreadsheet's "Token Address" meant.
+    const meant = normalizedName(header[i]!);
+    const hint = columns.some((column) => column.name === meant)
+      ? `; name it ${meant} in the header (an insert matches header names as written, ignoring case)`
+      : '';
+    throw new BadRequestError(
+      `CSV header names "${header[i]}", which is not a column of the table (${columnList(columns)})${hint}.`,
+    );
   });
-  return columns.map((column) => positions.get(column.name));
+  return columns.map((column) => {
+    const position = names.indexOf(column.name);
+    return position === -1 ? undefined : position;
+  });
 }
 
 function storedLine(

@@ -197,7 +197,7 @@ export async function uploadCsv(
   const tableName = `${CSV_UPLOAD_PREFIX}${spec.tableName.replace(new RegExp(`^${CSV_UPLOAD_PREFIX}`), '')}`;
   const fullName = uploadFullName(account.handle, tableName);
   // Every value is checked against the inferred columns before the old table goes.
-  const lines = await csvLines(csv, columns);
+  const lines = await csvLines(csv, columns, 'normalized');
   const existing = await services.uploads.get(fullName);
   if (existing) await deleteUpload(services, account, fullName, now);
   const { table } = await createUpload(

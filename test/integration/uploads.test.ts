@@ -382,6 +382,30 @@ describe('uploaded tables', () => {
     });
     expect((await runSql('select * from dune.alice.dataset_rates')).rows).toEqual([{ x: 1, y: 2 }]);
 
+    // Header names become column names (a spreadsheet's "Token Address" is token_address); two
+    // that become one name are refused, naming both.
+    const spreadsheet = await host.call('/v1/uploads/csv', {
+      apiKey: aliceKey,
+      json: { table_name: 'hdr', data: 'Token Address,Label (EN)\n0xab,x\n' },
+    });
+    expect(spreadsheet.status, await spreadsheet.clone().text()).toBe(200);
+    expect((await bodyOf(spreadsheet)).columns.map((c: Json) => c.name)).toEqual([
+      'token_address',
+      'label_en',
+    ]);
+    expect((await runSql('select token_address, label_en from dune.alice.dataset_hdr')).rows).toEqual([
+      { token_address: '0xab', label_en: 'x' },
+    ]);
+    const clash = await host.call('/v1/uploads/csv', {
+      apiKey: aliceKey,
+      json: { table_name: 'hdr', data: 'token address,token-address\n1,2\n' },
+    });
+    expect({ status: clash.status, error: (await bodyOf(clash)).error }).toEqual({
+      status: 400,
+      error:
+        'The CSV header columns 1 ("token address") and 2 ("token-address") both become the column name token_address: rename one of them.',
+    });
+
     // A CSV's 0x strings stay varchar (as on Dune): joined with an address they are refused with
     // the fix, not matched against nothing; from_hex makes the join.
     await alice.uploads.uploadCsv({
@@ -500,7 +524,20 @@ describe('uploaded tables', () => {
         /column at: "2024-13-01" is not an ISO 8601 timestamp/,
       ],
       ['id,amount\n,1\n', 'text/csv', 400, /column id is not nullable/],
-      ['id,wei\n1,1\n', 'text/csv', 400, /"wei", which is not a column of the table \(id, amount, at\)/],
+      ['id,wei\n1,1\n', 'text/csv', 400, /"wei", which is not a column of the table \(id, amount, at\)\.$/],
+      // An insert into declared columns matches header names as written, and says what was meant.
+      [
+        ' ID ,Amount-\n2,1\n',
+        'text/csv',
+        400,
+        /"Amount-", which is not a column .*; name it amount in the header/,
+      ],
+      [
+        'id,amount,ID\n2,1,3\n',
+        'text/csv',
+        400,
+        /columns 1 \("id"\) and 3 \("ID"\) both become the column name id/,
+      ],
       ['id,amount\n1,2,3\n', 'text/csv', 400, /CSV row 1 has 3 fields; the header has 2/],
       ['id,amount\n"1,2\n', 'text/csv', 400, /The CSV cannot be read/],
       ['{"id": 2, "amount": 123456789012345678901}\n', 'application/x-ndjson', 400, /send it as a string/],

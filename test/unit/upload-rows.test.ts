@@ -114,7 +114,26 @@ describe('upload values', () => {
     ]);
     const infer = async (text: string) => inferCsvColumns(await readCsv(text));
     await expect(infer('1st,b\n1,2\n')).rejects.toThrow(/column 1 \("1st"\) cannot be a column name/);
-    await expect(infer('a,A\n1,2\n')).rejects.toThrow(/names the column a twice/);
+    await expect(infer('a,A\n1,2\n')).rejects.toThrow(
+      /header columns 1 \("a"\) and 2 \("A"\) both become the column name a: rename one/,
+    );
+    await expect(infer('a,b,a\n1,2,3\n')).rejects.toThrow(/names a twice \(columns 1 \("a"\) and 3/);
     await expect(infer('')).rejects.toThrow(/The CSV is empty/);
+  });
+
+  it('reads a CSV upload by its normalized header names; an insert matches names as written', async () => {
+    const csv = await readCsv('Token Address,label\n0xab,x\n');
+    const columns = inferCsvColumns(csv);
+    expect(columns.map((c) => c.name)).toEqual(['token_address', 'label']);
+    expect(await csvLines(csv, columns, 'normalized')).toEqual(['{"c0":"0xab","c1":"x"}']);
+    await expect(csvLines(csv, columns)).rejects.toThrow(
+      /"Token Address", which is not a column of the table \(token_address, label\); name it token_address in the header/,
+    );
+    const clash = await readCsv('Token Address,token-address\n1,2\n');
+    await expect(
+      csvLines(clash, [{ name: 'token_address', type: 'bigint', nullable: true }], 'normalized'),
+    ).rejects.toThrow(
+      /\("Token Address"\) and 2 \("token-address"\) both become the column name token_address/,
+    );
   });
 });
