@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 
+const FORWARDED_PROTO = 'x-forwarded-proto';
+
 /**
  * Turns a Node HTTP request into the REST API (v1) proxy event that API Gateway sends a Lambda,
  * so the local host calls handlers exactly as AWS does.
@@ -21,6 +23,13 @@ export function toApiGatewayEvent(input: {
     const value = request.rawHeaders[i + 1]!;
     headers[name] = value; // API Gateway keeps the last value in `headers`
     multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
+  }
+  // API Gateway tells a function the scheme it was called by (X-Forwarded-Proto: https); this server
+  // speaks plain HTTP, so links it makes (next_uri) must say http whatever the Host. A proxy in
+  // front of it (one terminating TLS) has set the header already and is believed.
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === FORWARDED_PROTO)) {
+    headers['X-Forwarded-Proto'] = 'http';
+    multiValueHeaders['X-Forwarded-Proto'] = ['http'];
   }
   const query: Record<string, string> = {};
   const multiQuery: Record<string, string[]> = {};

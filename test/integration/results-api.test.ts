@@ -1,3 +1,4 @@
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitSql, waitUntilFinished } from '../support/executions';
 import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
@@ -46,6 +47,34 @@ describe('results: paging, projection, filters, sorting, sampling and CSV on a 1
     expect(page.next_uri).toMatch(new RegExp(`/v1/execution/${id}/results\\?limit=5&offset=15$`));
     const next = await bodyOf(await fetch(page.next_uri, { headers: { 'x-service-api-key': host.apiKey } }));
     expect(next.result.rows[0].n).toBe(15);
+  });
+
+  it('links the next page by the scheme the host speaks, whatever the Host header says', async () => {
+    /** A GET that reaches the host under another name (as `http://vm:3101` does from another machine). */
+    const viaHost = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const request = httpGet(
+          `${host.baseUrl}${path}`,
+          { headers: { host: 'vm:3101', 'x-service-api-key': host.apiKey, ...headers } },
+          (response) => {
+            let body = '';
+            response.setEncoding('utf8').on('data', (chunk: string) => {
+              body += chunk;
+            });
+            response.on('end', () => resolve({ headers: response.headers, body }));
+          },
+        );
+        request.on('error', reject);
+      });
+    const json = await viaHost(`/v1/execution/${id}/results?limit=5`);
+    expect(JSON.parse(json.body).next_uri).toBe(`http://vm:3101/v1/execution/${id}/results?limit=5&offset=5`);
+    const csv = await viaHost(`/v1/execution/${id}/results/csv?limit=5`);
+    expect(csv.headers['x-dune-next-uri']).toBe(
+      `http://vm:3101/v1/execution/${id}/results/csv?limit=5&offset=5`,
+    );
+    // Behind a proxy that terminates TLS, the scheme it forwards is the client's.
+    const proxied = await viaHost(`/v1/execution/${id}/results?limit=5`, { 'x-forwarded-proto': 'https' });
+    expect(JSON.parse(proxied.body).next_uri).toMatch(/^https:\/\/vm:3101\/v1\/execution\//);
   });
 
   it('encodes values as analysts expect: exact uint256 strings, 0x binary, UTC timestamps', async () => {
