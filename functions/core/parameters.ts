@@ -45,15 +45,7 @@ export function bindParameters(
   /** SQL text for these names, put in as written: the values a query view passes (core/query-views.ts). */
   viewArguments: ReadonlyMap<string, string> = new Map(),
 ): string {
-  const byKey = new Map(parameters.map((parameter) => [parameter.key, parameter]));
-  for (const key of Object.keys(overrides)) {
-    if (!byKey.has(key)) {
-      const known = parameters.map((p) => p.key);
-      throw new BadRequestError(
-        `Unknown parameter "${key}"; this query has ${known.length ? `parameters ${known.map((k) => `"${k}"`).join(', ')}` : 'no parameters'}.`,
-      );
-    }
-  }
+  const byKey = checkParameterValues(parameters, overrides);
   const contexts = lexicalContexts(sql);
   return sql.replace(PLACEHOLDER, (_placeholder, name: string, offset: number) => {
     const parameter = byKey.get(name);
@@ -80,6 +72,28 @@ export function bindParameters(
     // Passed on inside a view's quoted name: the value as the called query's SQL receives it.
     return inViewCall ? quoteViewArgument(literal).replaceAll('"', '""') : literal;
   });
+}
+
+/**
+ * Checks values given for a query's parameters, as a run binds them: each names a declared
+ * parameter and fits its type (also where nothing runs: `params.<name>=` asking for a latest result).
+ */
+export function checkParameterValues(
+  parameters: readonly QueryParameter[],
+  values: ParameterOverrides,
+): Map<string, QueryParameter> {
+  const byKey = new Map(parameters.map((parameter) => [parameter.key, parameter]));
+  for (const [key, value] of Object.entries(values)) {
+    const parameter = byKey.get(key);
+    if (!parameter) {
+      const known = parameters.map((p) => p.key);
+      throw new BadRequestError(
+        `Unknown parameter "${key}"; this query has ${known.length ? `parameters ${known.map((k) => `"${k}"`).join(', ')}` : 'no parameters'}.`,
+      );
+    }
+    if (value !== null && value !== '') literalFor(parameter, value, false);
+  }
+  return byKey;
 }
 
 type LexicalContext = 'code' | 'string' | 'identifier' | 'comment';

@@ -3,7 +3,7 @@ import type { ResultPage, ResultPageRequest, ResultValue } from '../core/engine'
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import type { Execution } from '../core/executions';
 import { endpointViewName, isReadableBy } from '../core/materialized-views';
-import { usedParameterValues } from '../core/parameters';
+import { checkParameterValues, usedParameterValues } from '../core/parameters';
 import { parseColumns, parseResultFilter, parseSortBy } from '../core/result-filter';
 import { duneSqlTypeName } from '../core/sql-types';
 import { readableQuery } from '../queries/use-cases';
@@ -102,7 +102,8 @@ export async function endpointResults(
 
 /**
  * The query's newest completed run; with `parameterValues` (`params.<name>=` in the request) it must
- * have run with those values, or the caller is told to run it so.
+ * have run with those values, or the caller is told to run it so. Values no run could take (an
+ * unknown name, a value of the wrong type) are refused first, as execute refuses them.
  */
 export async function latestCompletedExecution(
   services: Services,
@@ -111,6 +112,7 @@ export async function latestCompletedExecution(
   parameterValues: Record<string, string> = {},
 ): Promise<Execution> {
   const saved = await readableQuery(services.queries, account, queryId);
+  checkParameterValues(saved.parameters, parameterValues);
   const execution = saved.latestCompletedExecutionId
     ? await services.executions.get(saved.latestCompletedExecutionId)
     : undefined;

@@ -120,6 +120,23 @@ describe('Dune request shapes over REST', () => {
     const badValue = await host.call(`/v1/query/${id}/execute?params.n=abc`, { method: 'POST' });
     expect(badValue.status).toBe(400);
     expect((await bodyOf(badValue)).error).toMatch(/"n" must be a number/);
+
+    // Values no run could take are the 400 execute gives, not a 404 that says to run with them.
+    for (const [values, message] of [
+      ['params.n=abc', /"n" must be a number, got "abc"/],
+      ['params.nope=1', /Unknown parameter "nope"; this query has parameters "n", "label"/],
+    ] as const) {
+      const execute = await host.call(`/v1/query/${id}/execute?${values}`, { method: 'POST' });
+      const executeAnswer = { status: execute.status, body: await bodyOf(execute) };
+      expect(executeAnswer, values).toEqual({ status: 400, body: { error: expect.stringMatching(message) } });
+      for (const path of ['results', 'results/csv']) {
+        const latestAnswer = await host.call(`/v1/query/${id}/${path}?${values}`);
+        expect(
+          { status: latestAnswer.status, body: await bodyOf(latestAnswer) },
+          `${path} ${values}`,
+        ).toEqual(executeAnswer);
+      }
+    }
   });
 
   it('pages CSV with both the service and the Dune next-page headers', async () => {
