@@ -30,7 +30,7 @@ function parse(expression: string): Cron {
   const fields = expression.trim().split(/\s+/);
   if (fields.length !== 5) {
     throw new BadRequestError(
-      `cron_expression must have 5 fields (minute hour day-of-month month day-of-week), e.g. "0 */6 * * *"; got "${expression}".`,
+      `cron_expression must have 5 fields (minute hour day-of-month month day-of-week), e.g. "0 * * * *" for hourly or "0 */6 * * *"; got "${expression}".`,
     );
   }
   try {

@@ -38,7 +38,7 @@ export async function upsertMaterializedView(
       `Query ${query.queryId} has parameters (${query.parameters.map((p) => p.key).join(', ')}); a materialized view needs a query without parameters.`,
     );
   }
-  if (spec.cronExpression) validateRefreshSchedule(spec.cronExpression, now);
+  if (spec.cronExpression !== undefined) validateRefreshSchedule(spec.cronExpression, now);
   if (spec.webhook && !spec.cronExpression) {
     throw new BadRequestError(
       'webhook_url tells of scheduled refreshes: give cron_expression too (a refresh asked for by API returns its execution_id to poll).',

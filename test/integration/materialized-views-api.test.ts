@@ -219,6 +219,12 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
         /more often than every 15 minutes/,
       ],
       [{ name: 'result_missing', query_id: 999999 }, 404, /not found/],
+      // Not a 5-field cron: every form gets the message that shows one.
+      ...['@hourly', 'banana', '', '0 0 * * * *'].map((cron): [Record<string, unknown>, number, RegExp] => [
+        { name: 'result_bad_cron', query_id: queryId, cron_expression: cron },
+        400,
+        /^cron_expression must have 5 fields \(minute hour day-of-month month day-of-week\), e\.g\. "0 \* \* \* \*"/,
+      ]),
     ];
     for (const [body, status, message] of cases) {
       const response = await host.call('/v1/materialized-views', { json: body });
