@@ -1,4 +1,15 @@
-import type { MaterializedView } from './materialized-views';
+import { nextRuns } from './cron';
+import type { MaterializedView, RefreshSchedule } from './materialized-views';
+
+/**
+ * The schedule's next refresh after `from`, or undefined when the schedule has expired by then: a
+ * fire time at or after `expiresAt` never happens (EventBridge's EndDate, the local scheduler).
+ */
+export function nextScheduledRefresh(schedule: RefreshSchedule, from: Date): Date | undefined {
+  const next = nextRuns(schedule.cronExpression, 1, from)[0];
+  if (!next || (schedule.expiresAt && next.getTime() >= Date.parse(schedule.expiresAt))) return undefined;
+  return next;
+}
 
 /**
  * Where refresh schedules live. Locally the in-process scheduler reads them from the views

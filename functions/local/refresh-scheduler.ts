@@ -1,5 +1,5 @@
-import { nextRuns } from '../core/cron';
 import type { MaterializedView } from '../core/materialized-views';
+import { nextScheduledRefresh } from '../core/refresh-schedules';
 import { logger } from '../http/logger';
 import { refreshViewWithUpstream } from '../pipelines/use-cases';
 import type { Services } from '../services';
@@ -7,7 +7,7 @@ import type { Services } from '../services';
 /**
  * The local stand-in for the EventBridge schedules of materialized views: every tick it starts a
  * refresh pipeline for each view whose cron fired since the previous tick (no catch-up for time
- * the host was down). Views whose schedule expired are left alone.
+ * the host was down). A fire time at or after a schedule's expiry never comes.
  */
 export class RefreshScheduler {
   private timer?: NodeJS.Timeout;
@@ -37,9 +37,7 @@ export class RefreshScheduler {
     this.lastTick = now;
     const started: string[] = [];
     for (const view of await this.scheduledViews()) {
-      const schedule = view.schedule!;
-      if (schedule.expiresAt && Date.parse(schedule.expiresAt) <= now.getTime()) continue;
-      const due = nextRuns(schedule.cronExpression, 1, since)[0];
+      const due = nextScheduledRefresh(view.schedule!, since);
       if (!due || due.getTime() > now.getTime()) continue;
       try {
         await refreshViewWithUpstream(this.services, view);

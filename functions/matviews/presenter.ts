@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { nextRuns } from '../core/cron';
 import { PERFORMANCE_TIERS } from '../core/engine';
 import type { MaterializedView } from '../core/materialized-views';
+import { nextScheduledRefresh } from '../core/refresh-schedules';
 import { duneSqlTypeName } from '../core/sql-types';
 import type { StartedRefresh } from './use-cases';
 
@@ -69,7 +69,7 @@ export function materializedViewResponseOf(
           schedule: {
             cron_expression: view.schedule.cronExpression,
             performance: view.schedule.performance,
-            next_execution_time: nextRuns(view.schedule.cronExpression, 1, now)[0]?.toISOString() ?? null,
+            next_execution_time: nextScheduledRefresh(view.schedule, now)?.toISOString() ?? null,
             ...(view.schedule.expiresAt ? { expires_at: view.schedule.expiresAt } : {}),
             ...(webhook ? { webhook_url: webhook.url } : {}),
           },

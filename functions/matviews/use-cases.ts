@@ -39,6 +39,11 @@ export async function upsertMaterializedView(
     );
   }
   if (spec.cronExpression !== undefined) validateRefreshSchedule(spec.cronExpression, now);
+  if (spec.expiresAt && Date.parse(spec.expiresAt) <= now.getTime()) {
+    throw new BadRequestError(
+      `expires_at ${spec.expiresAt} is not in the future: give a later time, or leave it out for a schedule that never ends.`,
+    );
+  }
   if (spec.webhook && !spec.cronExpression) {
     throw new BadRequestError(
       'webhook_url tells of scheduled refreshes: give cron_expression too (a refresh asked for by API returns its execution_id to poll).',

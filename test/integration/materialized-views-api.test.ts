@@ -193,6 +193,21 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
       performance: 'large',
       next_execution_time: expect.any(String),
     });
+    // A schedule that ends before its next fire time has none to show.
+    const minute = (new Date().getUTCMinutes() + 30) % 60;
+    const ending = await bodyOf(
+      await host.call('/v1/materialized-views', {
+        json: {
+          name: 'result_answer',
+          query_id: queryId,
+          cron_expression: `${minute} * * * *`,
+          expires_at: new Date(Date.now() + 10 * 60_000).toISOString(),
+        },
+      }),
+    );
+    await waitUntilFinished(host, ending.execution_id);
+    const ended = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_answer'));
+    expect(ended.schedule).toMatchObject({ cron_expression: `${minute} * * * *`, next_execution_time: null });
     const list = await bodyOf(await host.call('/v1/materialized-views?limit=100'));
     expect(list.materialized_views.map((v: { id: string }) => v.id)).toContain('mv.local.result_answer');
     expect(
@@ -225,6 +240,16 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
         400,
         /^cron_expression must have 5 fields \(minute hour day-of-month month day-of-week\), e\.g\. "0 \* \* \* \*"/,
       ]),
+      [
+        {
+          name: 'result_expired',
+          query_id: queryId,
+          cron_expression: '0 * * * *',
+          expires_at: '2020-01-01T00:00:00Z',
+        },
+        400,
+        /expires_at 2020-01-01T00:00:00Z is not in the future: give a later time, or leave it out/,
+      ],
     ];
     for (const [body, status, message] of cases) {
       const response = await host.call('/v1/materialized-views', { json: body });
