@@ -140,7 +140,7 @@ function literalFor(
   const value = String(raw).trim();
   switch (parameter.type) {
     case 'number': {
-      if (!NUMBER.test(value)) {
+      if (!isNumberText(value)) {
         throw new BadRequestError(`Parameter "${name}" must be a number, got "${truncate(value)}".`);
       }
       return value.replace(/^\+/, '');
@@ -180,6 +180,11 @@ function stringLiteral(value: string, insideQuotes: boolean): string {
 }
 
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+
+/** A finite decimal number: `1e400` is written like one but is past any number type (Infinity). */
+function isNumberText(value: string): boolean {
+  return NUMBER.test(value) && Number.isFinite(Number(value));
+}
 
 const DATETIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]00:?00| UTC)?$/;
@@ -249,7 +254,7 @@ export function parametersFromValues(
 }
 
 function inferredType(raw: string | number | boolean, value: string): QueryParameter['type'] {
-  if (typeof raw === 'number' || NUMBER.test(value)) return 'number';
+  if (typeof raw === 'number' || isNumberText(value)) return 'number';
   if (canonicalDatetime(value)) return 'datetime';
   return 'text';
 }

@@ -124,6 +124,7 @@ describe('Dune request shapes over REST', () => {
     // Values no run could take are the 400 execute gives, not a 404 that says to run with them.
     for (const [values, message] of [
       ['params.n=abc', /"n" must be a number, got "abc"/],
+      ['params.n=1e400', /"n" must be a number, got "1e400"/],
       ['params.nope=1', /Unknown parameter "nope"; this query has parameters "n", "label"/],
     ] as const) {
       const execute = await host.call(`/v1/query/${id}/execute?${values}`, { method: 'POST' });

@@ -59,6 +59,10 @@ describe('query parameters', () => {
 
   it.each([
     [{ min_usd: '10; drop table x' }, /Parameter "min_usd" must be a number/],
+    // Past any number type (it would bind as Infinity), refused as Infinity itself is.
+    [{ min_usd: '1e400' }, /Parameter "min_usd" must be a number, got "1e400"/],
+    [{ min_usd: '-1E+400' }, /Parameter "min_usd" must be a number, got "-1E\+400"/],
+    [{ min_usd: 'Infinity' }, /Parameter "min_usd" must be a number, got "Infinity"/],
     [{ min_usd: '' }, /"min_usd" has no value/],
     [{ start: '2026-02-30' }, /Parameter "start" must be a date or datetime/],
     [{ start: "2026-01-01' or '1'='1" }, /Parameter "start" must be a date or datetime/],
@@ -116,6 +120,7 @@ describe('query parameters', () => {
       { key: 's', type: 'text', value: 'base' },
       { key: 'f', type: 'number', value: '1.5' },
     ]);
+    expect(parametersFromValues({ big: '1e400' })).toEqual([{ key: 'big', type: 'text', value: '1e400' }]);
     const declared: QueryParameter[] = [{ key: 'code', type: 'text', value: 'a' }];
     expect(parametersFromValues({ code: '42' }, declared)).toEqual([
       { key: 'code', type: 'text', value: '42' },
