@@ -228,12 +228,29 @@ export function requestIdOf(event: APIGatewayProxyEvent, context: Context): stri
 /** Query-string parameter values: `params.<name>=<value>` (the Dune SDKs' form) or `params[<name>]=<value>`. */
 const PARAMS_ENTRY = /^params(?:\.(.+)|\[(.+)\])$/;
 
+/** How to say in one value what a repeated option meant (no route reads an option twice). */
+const ONE_VALUE_HINTS: Record<string, string> = {
+  columns: 'several columns as one comma-separated value, e.g. columns=tx_hash,block_time',
+  sort_by: 'several sort keys as one comma-separated value, e.g. sort_by=block_time desc,tx_hash',
+  filters:
+    "several conditions as one expression joined with AND or OR, e.g. filters=amount > 1 AND kind = 'swap'",
+};
+
 /**
  * The query string as one object; every `params.<name>` (or OpenAPI's deepObject `params[<name>]`)
  * entry is gathered into one `params` object, so a strict schema still refuses keys it does not
- * know and its JSON Schema describes `params` as the object it is.
+ * know and its JSON Schema describes `params` as the object it is. An option given twice is
+ * refused: API Gateway's `queryStringParameters` keeps only the last value, which would drop the
+ * others silently.
  */
 function queryParameters(event: APIGatewayProxyEvent): Record<string, unknown> {
+  for (const [key, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+    if (key === API_KEY_QUERY_PARAMETER || !values || values.length < 2) continue;
+    const hint = ONE_VALUE_HINTS[key];
+    throw new BadRequestError(
+      `The query string gives ${key} ${values.length} times; give it once${hint ? `: ${hint}` : ''}.`,
+    );
+  }
   const { [API_KEY_QUERY_PARAMETER]: _apiKey, ...rest } = event.queryStringParameters ?? {};
   const query: Record<string, unknown> = {};
   const params: Record<string, string> = {};

@@ -153,6 +153,20 @@ describe('results: paging, projection, filters, sorting, sampling and CSV on a 1
     [`?sort_by=${encodeURIComponent('nope desc')}`, /nope/],
     ['?sample_count=10&limit=5', /sample_count cannot be combined/],
     ['?limit=0', /query\.limit/],
+    // An option given twice would keep only its last value: refused, saying how to give it once.
+    [
+      '?columns=n&columns=kind',
+      /gives columns 2 times; give it once: .* comma-separated .* columns=tx_hash,block_time/,
+    ],
+    [
+      `?sort_by=n&sort_by=${encodeURIComponent('kind desc')}`,
+      /gives sort_by 2 times; .* one comma-separated value/,
+    ],
+    [
+      `?filters=${encodeURIComponent('n > 1')}&filters=${encodeURIComponent('n < 5')}`,
+      /gives filters 2 times; give it once: several conditions as one expression joined with AND or OR/,
+    ],
+    ['?limit=1&limit=2', /^The query string gives limit 2 times; give it once\.$/],
   ])('explains a bad results request %s', async (query, message) => {
     const response = await host.call(`/v1/execution/${id}/results${query}`);
     expect(response.status).toBe(400);
