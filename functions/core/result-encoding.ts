@@ -71,6 +71,27 @@ export function resolveColumn<C extends ResultColumn>(
 }
 
 /**
+ * The columns a `columns` projection names, in its order. One named twice (in any case) is refused:
+ * a row, keyed by name, could not hold it twice.
+ */
+export function projectedColumns<C extends ResultColumn>(
+  columns: readonly C[],
+  names: readonly string[],
+): C[] {
+  const chosen = names.map((name) => resolveColumn(columns, name, 'columns'));
+  chosen.forEach((column, i) => {
+    const first = chosen.indexOf(column);
+    if (first === i) return;
+    const spellings =
+      names[first] === names[i]
+        ? ''
+        : ` (as ${JSON.stringify(names[first])} and ${JSON.stringify(names[i])})`;
+    throw new BadRequestError(`columns: ${column.name} is named twice${spellings}; name each column once.`);
+  });
+  return chosen;
+}
+
+/**
  * Execution ids name stored results (files, object keys), so only a safe alphabet is accepted
  * (ULIDs and test ids); anything else cannot name a stored result.
  */

@@ -225,6 +225,17 @@ describe('the S3 result store over an Athena CSV result', () => {
       await badRequest(store.readPage(request({ sampleCount: 5, filters: parseResultFilter('i = 1') }))),
     ).toMatch(/sample_count cannot be combined with filters/);
     expect(await badRequest(store.readPage(request({ limit: -1 })))).toMatch(/limit/);
+    for (const columns of [
+      ['i', 'i'],
+      ['i', 'I'],
+    ]) {
+      const [aws, duck] = await Promise.all([
+        badRequest(store.readPage(request({ columns }))),
+        badRequest(local.readPage(request({ columns }))),
+      ]);
+      expect(aws, columns.join()).toMatch(/^columns: i is named twice/);
+      expect(aws).toBe(duck);
+    }
   });
 
   it('answers a missing or malformed execution as not found, and deletes results with their CSV', async () => {

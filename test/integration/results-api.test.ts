@@ -167,6 +167,12 @@ describe('results: paging, projection, filters, sorting, sampling and CSV on a 1
       /gives filters 2 times; give it once: several conditions as one expression joined with AND or OR/,
     ],
     ['?limit=1&limit=2', /^The query string gives limit 2 times; give it once\.$/],
+    // A row keyed by name cannot hold a column twice.
+    ['?columns=n,kind,n', /^columns: n is named twice; name each column once\.$/],
+    [
+      '?columns=kind,KIND',
+      /^columns: kind is named twice \(as "kind" and "KIND"\); name each column once\.$/,
+    ],
   ])('explains a bad results request %s', async (query, message) => {
     const response = await host.call(`/v1/execution/${id}/results${query}`);
     expect(response.status).toBe(400);

@@ -15,7 +15,13 @@ import type {
   SortKey,
 } from '../../core/engine';
 import { BadRequestError, NotFoundError } from '../../core/errors';
-import { csvDocument, isValidExecutionId, resolveColumn, validatePaging } from '../../core/result-encoding';
+import {
+  csvDocument,
+  isValidExecutionId,
+  projectedColumns,
+  resolveColumn,
+  validatePaging,
+} from '../../core/result-encoding';
 import { valueKind } from '../../core/sql-types';
 import { type CsvRecord, CsvRecordScanner, CsvRecordStream, parseCsvRecords } from './athena-csv';
 import {
@@ -288,7 +294,7 @@ export class S3ResultStore implements ResultStore {
       ...column,
       kind: valueKind(column.type),
     }));
-    const chosen = request.columns ? request.columns.map((name) => resolveColumn(all, name, 'columns')) : all;
+    const chosen = request.columns ? projectedColumns(all, request.columns) : all;
     const projection = chosen.map((column) => all.indexOf(column));
     const predicate = request.filters ? compileFilter(request.filters, all) : undefined;
     const sort = request.sortBy ? sortSpec(all, request.sortBy) : undefined;

@@ -22,7 +22,7 @@ import type {
   SortKey,
 } from '../../core/engine';
 import { BadRequestError, NotFoundError } from '../../core/errors';
-import { resolveColumn as resolve, validatePaging } from '../../core/result-encoding';
+import { projectedColumns, resolveColumn as resolve, validatePaging } from '../../core/result-encoding';
 import { isIntervalType, timestampZone } from '../../core/sql-types';
 import { intervalFromText } from '../../dunesql/duckdb-target';
 import { parseDuckDbError } from './duckdb-errors';
@@ -149,9 +149,7 @@ export class DuckDbResultStore implements ResultStore {
     try {
       const needsStoredTypes = request.filters !== undefined || request.sortBy !== undefined;
       const info = await this.describe(connection, request.executionId, path, needsStoredTypes);
-      const columns = request.columns
-        ? request.columns.map((name) => resolve(info.columns, name, 'columns'))
-        : info.columns;
+      const columns = request.columns ? projectedColumns(info.columns, request.columns) : info.columns;
       const compiled = compilePageQuery(path, info, columns, request, this.options.sampleSeed ?? 42);
       const rows = (await runQuery(connection, compiled)).getRows();
       const totalRowCount =
@@ -174,7 +172,7 @@ export class DuckDbResultStore implements ResultStore {
     if (!rows || !info) return undefined;
     const page = rows.slice(request.offset, request.offset + request.limit);
     if (!request.columns) return { columns: info.columns, rows: page, totalRowCount: info.rowCount };
-    const columns = request.columns.map((name) => resolve(info.columns, name, 'columns'));
+    const columns = projectedColumns(info.columns, request.columns);
     const positions = columns.map((column) => info.columns.indexOf(column));
     return {
       columns,
