@@ -27,13 +27,14 @@ function commaList<T extends z.ZodType<unknown, string>>(item: T) {
     .pipe(z.array(item));
 }
 
-const pageInteger = (max: number, fallback: number) =>
-  z.coerce.number().int().min(0).max(max).default(fallback);
+// The bounds are zod's own checks (no refine): the OpenAPI document states them.
+const pageInteger = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min, `must be at least ${min}`).max(max).default(fallback);
 
 export const listDatasetsQuery = z
   .strictObject({
-    limit: pageInteger(250, 50).refine((n) => n > 0, 'limit must be at least 1'),
-    offset: pageInteger(Number.MAX_SAFE_INTEGER, 0),
+    limit: pageInteger(1, 250, 50),
+    offset: pageInteger(0, Number.MAX_SAFE_INTEGER, 0),
     /** Category or dataset_type names, comma-separated. */
     type: commaList(z.enum([...DATASET_CATEGORIES, ...DATASET_TYPES])).optional(),
     blockchain: commaList(blockchainSchema).optional(),

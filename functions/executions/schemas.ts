@@ -17,12 +17,21 @@ export const executionIdSchema = z
   )
   .transform((id) => id.toUpperCase());
 
+/** A number schema, as JSON takes it (z.number()) or as a query string does (z.coerce.number()). */
+type NumberRules<N> = { int(): N; min(value: number): N };
+
+/**
+ * A page's rules, applied to either kind of number: a query-string number coerced and then piped
+ * into a JSON number's schema would state only `number` in the OpenAPI document (its input side).
+ */
+const firstRow = <N extends NumberRules<N>>(number: N) => number.int().min(0);
+const rowsPerPage = <N extends NumberRules<N>>(number: N) => number.int().min(1);
+
 /** A page of a result: 0-based first row, and rows per page. */
 export const resultPageSchema = z.strictObject({
-  offset: z.number().int().min(0).default(0),
-  limit: z.number().int().min(1).optional(),
+  offset: firstRow(z.number()).default(0),
+  limit: rowsPerPage(z.number()).optional(),
 });
-const resultPage = resultPageSchema.shape;
 
 /** REST's performance: medium | large; `small` and `free` (seen in Dune clients) run as medium. */
 export const performanceSchema = z
@@ -105,8 +114,8 @@ const flag = z
  * them there too; an execution's values are fixed).
  */
 const resultsOptions = {
-  limit: z.coerce.number().pipe(resultPage.limit.unwrap()).optional(),
-  offset: z.coerce.number().pipe(resultPage.offset.unwrap()).optional(),
+  limit: rowsPerPage(z.coerce.number()).optional(),
+  offset: firstRow(z.coerce.number()).optional(),
   columns: z.string().max(10_000).optional(),
   filters: z.string().max(4000).optional(),
   sort_by: z.string().max(2000).optional(),

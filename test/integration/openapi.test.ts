@@ -118,6 +118,48 @@ describe('GET /v1/openapi.json', () => {
     expect(params).toMatchObject({ in: 'query', style: 'deepObject', explode: true });
   });
 
+  it('states numeric query parameters as the integers the handlers take, with their bounds', async () => {
+    const queryParameters: Json[] = Object.entries(doc.paths as Record<string, Json>).flatMap(
+      ([path, operations]) =>
+        Object.entries(operations as Record<string, Json>).flatMap(([method, operation]) =>
+          (operation.parameters ?? [])
+            .filter((p: Json) => p.in === 'query')
+            .map((p: Json) => ({ ...p, where: `${method.toUpperCase()} ${path} ${p.name}` })),
+        ),
+    );
+    // A query string carries text: a number the handlers coerce must not be documented by the
+    // input side of a pipe (a bare `number`, without the integer and bounds it is checked against).
+    expect(queryParameters.filter((p) => p.schema.type === 'number').map((p) => p.where)).toEqual([]);
+    const paging = queryParameters.filter((p) => p.name === 'limit' || p.name === 'offset');
+    expect(paging.length).toBeGreaterThan(10);
+    for (const p of paging) {
+      expect(p.schema, p.where).toMatchObject({ type: 'integer', minimum: p.name === 'limit' ? 1 : 0 });
+    }
+
+    // What the results endpoint states is what a request meets.
+    const path = '/v1/execution/{execution_id}/results';
+    const stated = (name: string) =>
+      doc.paths[path].get.parameters.find((p: Json) => p.name === name).schema as Json;
+    expect([stated('limit'), stated('offset')]).toEqual([
+      { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+      { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+    ]);
+    const run = await bodyOf(await host.call('/v1/sql/execute', { json: { sql: 'select 1 as one' } }));
+    expect((await waitUntilFinished(host, run.execution_id)).state).toBe('QUERY_STATE_COMPLETED');
+    const status = async (query: string) =>
+      (await host.call(`/v1/execution/${run.execution_id}/results?${query}`)).status;
+    for (const [query, expected] of [
+      [`limit=${stated('limit').minimum}`, 200],
+      [`limit=${stated('limit').minimum - 1}`, 400],
+      ['limit=1.5', 400],
+      [`offset=${stated('offset').minimum}`, 200],
+      [`offset=${stated('offset').minimum - 1}`, 400],
+      ['offset=0.5', 400],
+    ] as const) {
+      expect(await status(query), query).toBe(expected);
+    }
+  });
+
   it('the deepObject form of params the document states is accepted, like the SDKs’ params.<name>', async () => {
     const created = await bodyOf(
       await host.call('/v1/query', {
