@@ -118,7 +118,8 @@ export async function latestCompletedExecution(
     : undefined;
   if (execution?.state !== 'QUERY_STATE_COMPLETED') {
     throw new NotFoundError(
-      `Query ${queryId} has no completed execution yet; run it with POST /v1/query/${queryId}/execute.`,
+      // Read over REST and by MCP tools (a chart drawn from the latest result): name both ways.
+      `Query ${queryId} has no completed execution yet; run it with POST /v1/query/${queryId}/execute (over MCP: executeQueryById, then getExecutionResults until it completes).`,
     );
   }
   if (!usedParameterValues(execution.parameters ?? {}, parameterValues)) {

@@ -317,6 +317,11 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
       'Nothing to change: updateServiceQuery needs at least one of query, name, description, tags, parameters.',
     );
     expect((await call('getServiceQuery', { queryId })).structuredContent.version).toBe(1);
+
+    // Never run: drawing it says how to run it with tools, not only with the REST route.
+    const chart = await call('generateVisualization', { queryId, name: 'x', type: 'table', options: {} });
+    expect(chart.isError).toBe(true);
+    expect(chart.content[0].text).toContain('over MCP: executeQueryById, then getExecutionResults');
   });
 
   it("reports bad ids, unknown executions and other accounts' objects as isError results", async () => {
