@@ -30,6 +30,25 @@ export async function startHttpServer(options: {
       else response.end();
     });
   });
+  // A request Node cannot read (a URL and headers over its 16 KiB limit, or malformed HTTP) would
+  // get a bare status line; it gets a JSON error instead, as every other refusal does.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify({
+      error: tooLarge
+        ? 'The URL and headers are too large (over 16 KiB): shorten the query string (fewer columns, a shorter filter) or the headers.'
+        : 'Malformed HTTP request.',
+    });
+    socket.end(
+      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+        `content-type: application/json\r\nx-request-id: ${randomUUID()}\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   // Longer than clients' own keep-alive (undici: 4 s), so a client never reuses a socket the server
   // is closing at that very moment (ECONNRESET); close() ends idle sockets itself.
   server.keepAliveTimeout = 65_000;

@@ -219,7 +219,9 @@ export async function uploadCsv(
 async function ownedUpload(services: Services, account: Account, fullName: string): Promise<UploadedTable> {
   const table = await services.uploads.get(fullName);
   if (!table || (table.isPrivate && table.accountId !== account.accountId)) {
-    throw new NotFoundError(`Table ${fullName} not found. Create it first with POST /v1/uploads.`);
+    throw new NotFoundError(
+      `Table ${fullName} not found (never created, or deleted). Your tables: GET /v1/uploads; a new one: POST /v1/uploads.`,
+    );
   }
   if (table.accountId !== account.accountId) {
     throw new ForbiddenError(`Table ${fullName} belongs to another account; only its owner can change it.`);
