@@ -58,14 +58,15 @@ export type CounterOptions = z.output<typeof counterOptions>;
 export type TableOptions = z.output<typeof tableOptions>;
 
 const NUMERIC_TYPE = /INT|DECIMAL|NUMERIC|DOUBLE|FLOAT|REAL/i;
-const TEMPORAL_TYPE = /DATE|TIME/i;
+// Dates and timestamps (any precision or zone); a time of day has no date to place it on a time axis.
+const TEMPORAL_TYPE = /^(DATE|TIMESTAMP)/i;
 
 export function isNumericColumn(column: ResultColumn): boolean {
   return NUMERIC_TYPE.test(column.type) && !/INTERVAL/i.test(column.type);
 }
 
 export function isTemporalColumn(column: ResultColumn): boolean {
-  return TEMPORAL_TYPE.test(column.type) && !/INTERVAL/i.test(column.type);
+  return TEMPORAL_TYPE.test(column.type);
 }
 
 export function describeColumns(columns: readonly ResultColumn[]): string {

@@ -36,25 +36,90 @@ function toNumber(value: ResultValue | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-function toTime(value: ResultValue | undefined): number | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'number') return value;
-  const text = String(value);
-  // Engine timestamps look like `2024-01-02 03:04:05(.123)`: read them as UTC.
-  const iso =
-    /^\d{4}-\d{2}-\d{2}( |T)\d/.test(text) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text)
-      ? `${text.replace(' ', 'T')}Z`
-      : text;
-  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : iso);
+/**
+ * `2024-01-02 03:04:05.678 UTC` as the results API writes timestamps (both hosts), or with the zone
+ * a zoned column shows (`… America/New_York`, `… +05:30`); `2024-01-02` for dates; years may run
+ * past four digits or below zero.
+ */
+const RESULT_TIME =
+  /^(-?\d{4,})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(?:Z|\s*[+-]\d{2}(?::?\d{2})?|\s+[A-Za-z][\w/+-]*)?$/;
+
+/**
+ * A result's date or timestamp as epoch milliseconds of the wall-clock time it shows, null when it
+ * is not one. The zone label is left aside: the axis (a UTC scale) then shows the times the result
+ * shows, in the order results sort them by (functions/aws/results/athena-values.ts).
+ */
+export function resultTimeMillis(value: ResultValue | undefined): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string') return null;
+  const match = RESULT_TIME.exec(value.trim());
+  if (!match) return null;
+  const [, year, month, day, hour, minute, second, fraction] = match;
+  // Built in 2000 (a leap year, so every valid day exists), then moved to its year: Date.UTC reads
+  // years 0-99 as 1900-1999.
+  const date = new Date(
+    Date.UTC(
+      2000,
+      Number(month) - 1,
+      Number(day),
+      Number(hour ?? 0),
+      Number(minute ?? 0),
+      Number(second ?? 0),
+      Number((fraction ?? '').padEnd(3, '0').slice(0, 3)),
+    ),
+  );
+  date.setUTCFullYear(Number(year));
+  const ms = date.getTime();
   return Number.isFinite(ms) ? ms : null;
 }
 
-/** `2024-01-02` for midnight, else `2024-01-02 13:00` (UTC). */
-function timeLabel(value: ResultValue | undefined): string {
-  const ms = toTime(value ?? null);
-  if (ms === null) return label(value);
-  const iso = new Date(ms).toISOString();
-  return iso.slice(11, 19) === '00:00:00' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+const DAY_MS = 86_400_000;
+
+/**
+ * The x column's values as times, or undefined when one of them is not a time (the chart then
+ * labels them as they are rather than dropping them).
+ */
+function readTimes(values: readonly (ResultValue | undefined)[]): (number | null)[] | undefined {
+  const times = values.map(resultTimeMillis);
+  return times.every((time, i) => time !== null || values[i] === null || values[i] === undefined)
+    ? times
+    : undefined;
+}
+
+/**
+ * Labels for a series of times, all to the same precision: dates when every time is a midnight
+ * (daily, weekly, monthly buckets), else to the minute, second or millisecond the times need.
+ */
+function timeLabeller(times: readonly (number | null)[]): (time: number | null) => string {
+  const present = times.filter((time) => time !== null);
+  const all = (unit: number) => present.every((time) => time % unit === 0);
+  const timeLength = all(DAY_MS) ? 0 : all(60_000) ? 5 : all(1000) ? 8 : 12;
+  return (time) => {
+    if (time === null) return 'null';
+    // Years past 9999 or before 0 as results write them (`10000-…`, `-0001-…`), not `+010000-…`.
+    const [date, clock] = new Date(time)
+      .toISOString()
+      .replace(/^\+?(-?)0*(?=\d{4,}-)/, '$1')
+      .split('T');
+    return timeLength ? `${date} ${clock!.slice(0, timeLength)}` : date!;
+  };
+}
+
+/** At most this many ticks on a date axis: its labels fit side by side. */
+const MAX_DATE_TICKS = 10;
+
+/**
+ * A time axis over midnights only shows dates, ticked at the data's own buckets (every k-th when
+ * there are many): vega's own ticks would fall between them (12 PM, or Sundays for weeks starting
+ * on Monday).
+ */
+function dateAxis(times: readonly (number | null)[]) {
+  if (times.some((time) => time !== null && time % DAY_MS !== 0)) return {};
+  const distinct = [...new Set(times.filter((time) => time !== null))].sort((a, b) => a - b);
+  const step = Math.ceil(distinct.length / MAX_DATE_TICKS);
+  return {
+    axis: { format: '%Y-%m-%d', values: distinct.filter((_, i) => i % step === 0) },
+  };
 }
 
 function label(value: ResultValue | undefined): string {
@@ -70,21 +135,20 @@ export function chartSpec(input: ChartInput): TopLevelSpec {
   const xColumn = columns.find((c) => c.name === roles.x)!;
   // Bars and slices need bands: their timestamps become labels (in result order, sorted by x).
   const banded = type === 'bar' || type === 'column' || type === 'pie';
-  const timeLabels = isTemporalColumn(xColumn) && banded;
-  const temporal = isTemporalColumn(xColumn) && !banded;
+  const times = isTemporalColumn(xColumn) ? readTimes(input.rows.map((row) => row[roles.x])) : undefined;
+  const temporal = times !== undefined && !banded;
   const continuous = temporal || (isNumericColumn(xColumn) && ['line', 'area', 'scatter'].includes(type));
   const xType = temporal ? 'temporal' : continuous ? 'quantitative' : 'nominal';
   const seriesField = roles.series !== undefined || roles.ys.length > 1;
+  const timeLabel = times !== undefined && banded ? timeLabeller(times) : undefined;
+  const xs = input.rows.map((row, i) => {
+    if (times !== undefined) return timeLabel ? timeLabel(times[i] ?? null) : (times[i] ?? null);
+    return continuous ? toNumber(row[roles.x]) : label(row[roles.x]);
+  });
 
-  const values = input.rows.flatMap((row) =>
+  const values = input.rows.flatMap((row, i) =>
     roles.ys.map((y) => ({
-      x: temporal
-        ? toTime(row[roles.x])
-        : continuous
-          ? toNumber(row[roles.x])
-          : timeLabels
-            ? timeLabel(row[roles.x])
-            : label(row[roles.x]),
+      x: xs[i],
       value: toNumber(row[y]),
       ...(seriesField ? { series: roles.series !== undefined ? label(row[roles.series]) : y } : {}),
       ...(roles.size !== undefined ? { size: toNumber(row[roles.size]) } : {}),
@@ -101,8 +165,11 @@ export function chartSpec(input: ChartInput): TopLevelSpec {
     type: xType,
     title: xTitle,
     ...(xType === 'nominal' ? { sort: null, axis: { labelOverlap: 'greedy', labelLimit: 160 } } : {}),
-    ...(temporal ? { scale: { type: 'utc' } } : {}),
-    ...(options.reverseX && xType !== 'nominal' ? { scale: { reverse: true } } : {}),
+    ...(temporal ? dateAxis(times) : {}),
+    scale: {
+      ...(temporal ? { type: 'utc' } : {}),
+      ...(options.reverseX && xType !== 'nominal' ? { reverse: true } : {}),
+    },
   };
   const yEncoding = {
     field: 'value',

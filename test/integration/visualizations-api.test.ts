@@ -84,6 +84,35 @@ describe('visualizations over REST', () => {
     }
   });
 
+  it('draws charts over date_trunc timestamps: a point per day on a line, date labels on weekly bars', async () => {
+    const svgOf = async (sql: string, options: Json) => {
+      const id = await savedQueryWithResult(host, sql);
+      const rows = (await bodyOf(await host.call(`/v1/query/${id}/results`))).result.rows as Json[];
+      const created = await createViz({ name: 'by time', type: 'chart', options }, id);
+      expect(created.status).toBe(200);
+      const svg = await host.call(`/v1/visualizations/${(await bodyOf(created)).id}/image.svg`);
+      return { rows, svg: await svg.text() };
+    };
+    const daily = await svgOf(
+      "select date_trunc('day', block_time) as day, count(*) as trades from dex.trades group by 1 order by 1",
+      { globalSeriesType: 'line', columnMapping: { day: 'x', trades: 'y' } },
+    );
+    // Delivered as `2026-11-01 00:00:00.000 UTC`, which the renderer once read as no time at all.
+    expect(daily.rows[0].day).toMatch(/^\d{4}-\d{2}-\d{2} 00:00:00\.000 UTC$/);
+    expect(daily.rows.length).toBeGreaterThan(1);
+    const line = /class="mark-line role-mark[^>]*>\s*<path[^>]*\sd="([^"]+)"/.exec(daily.svg);
+    expect(line?.[1]?.match(/[ML]/g)).toHaveLength(daily.rows.length);
+
+    const weekly = await svgOf(
+      "select date_trunc('week', block_time) as week, count(*) as trades from dex.trades group by 1 order by 1",
+      { globalSeriesType: 'column', columnMapping: { week: 'x', trades: 'y' } },
+    );
+    const bars = /class="mark-rect role-mark[^>]*>(.*?)<\/g>/.exec(weekly.svg)?.[1] ?? '';
+    expect(bars.match(/<path/g)).toHaveLength(weekly.rows.length);
+    for (const row of weekly.rows) expect(weekly.svg).toContain(`>${row.week.slice(0, 10)}</text>`);
+    expect(weekly.svg).not.toContain('00:00:0');
+  });
+
   it('rejects options naming columns the result does not have, listing the available ones', async () => {
     const bad = await createViz({
       name: 'bad',
