@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResultColumn } from '../core/engine';
 import { BadRequestError } from '../core/errors';
+import type { ExecutionResultMetadata } from '../core/executions';
 import { formatZodError } from '../core/validation';
 import { CHART_SERIES_TYPES, type VisualizationType } from '../core/visualizations';
 
@@ -73,16 +74,20 @@ export function describeColumns(columns: readonly ResultColumn[]): string {
   return columns.map((c) => `${c.name} (${c.type.toLowerCase()})`).join(', ');
 }
 
+const rows = (count: number) => `${count} row${count === 1 ? '' : 's'}`;
+
 /**
  * Parses `options` for `type` and checks every column it names against the latest result's
- * columns. Errors name the field and list the columns that exist.
+ * columns. Errors name the field and list the columns that exist. A counter's row is checked
+ * against the result's `rowCount` where one is given.
  */
 export function validateOptions(
   type: VisualizationType,
   options: unknown,
-  columns: readonly ResultColumn[],
+  result: Pick<ExecutionResultMetadata, 'columns'> & { rowCount?: number },
   queryId: number,
 ): Record<string, unknown> {
+  const { columns } = result;
   const schema = type === 'chart' ? chartOptions : type === 'counter' ? counterOptions : tableOptions;
   const parsed = schema.safeParse(options ?? {});
   if (!parsed.success) throw new BadRequestError(formatZodError(parsed.error, 'options'));
@@ -127,6 +132,13 @@ export function validateOptions(
   } else if (type === 'counter') {
     const counter = parsed.data as CounterOptions;
     if (!byName.has(counter.counterColName)) throw missing('counterColName', counter.counterColName);
+    if (result.rowCount !== undefined && counter.rowNumber > result.rowCount) {
+      throw new BadRequestError(
+        result.rowCount === 0
+          ? `options.rowNumber: query ${queryId}'s latest result has no rows; run it again once it returns some.`
+          : `options.rowNumber: ${counter.rowNumber} is past the last row; query ${queryId}'s latest result has ${rows(result.rowCount)}, so rowNumber is ${result.rowCount === 1 ? '1' : `1 to ${result.rowCount}`}.`,
+      );
+    }
   } else {
     const table = parsed.data as TableOptions;
     for (const [i, column] of (table.columns ?? []).entries()) {

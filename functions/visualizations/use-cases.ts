@@ -19,7 +19,7 @@ export async function createVisualization(
 ): Promise<Visualization> {
   const query = await ownedQuery(services.queries, account, queryId);
   const execution = await latestCompletedExecution(services, account, queryId);
-  const options = validateOptions(spec.type, spec.options, columnsOf(execution), query.queryId);
+  const options = validateOptions(spec.type, spec.options, resultOf(execution), query.queryId);
   const at = now.toISOString();
   const visualization: Visualization = {
     visualizationId: await services.visualizations.nextVisualizationId(),
@@ -83,7 +83,7 @@ export async function updateVisualization(
   const changes: VisualizationChanges = { name: edit.name, description: edit.description, type: edit.type };
   if (edit.options !== undefined) {
     const execution = await latestCompletedExecution(services, account, visualization.queryId);
-    changes.options = validateOptions(type, edit.options, columnsOf(execution), visualization.queryId);
+    changes.options = validateOptions(type, edit.options, resultOf(execution), visualization.queryId);
   }
   return services.visualizations.update(visualizationId, changes, now.toISOString());
 }
@@ -102,8 +102,8 @@ export async function listQueryVisualizations(
   return services.visualizations.listByQuery(queryId);
 }
 
-function columnsOf(execution: Execution) {
-  return execution.result?.columns ?? [];
+function resultOf(execution: Execution) {
+  return execution.result ?? { columns: [], rowCount: 0 };
 }
 
 export interface RenderedImage {
@@ -127,10 +127,16 @@ export async function renderVisualization(
       `Visualization ${visualization.visualizationId} is a table and has no image; read its rows with GET /v1/query/${visualization.queryId}/results.`,
     );
   }
-  const columns = columnsOf(execution);
+  const result = resultOf(execution);
   let options: Record<string, unknown>;
   try {
-    options = validateOptions(visualization.type, visualization.options, columns, visualization.queryId);
+    // Columns only: a counter whose row a later run no longer has shows "—" until it is changed.
+    options = validateOptions(
+      visualization.type,
+      visualization.options,
+      { columns: result.columns },
+      visualization.queryId,
+    );
   } catch (error) {
     if (error instanceof BadRequestError) {
       throw new ConflictError(
@@ -170,7 +176,7 @@ export async function renderVisualization(
   const svg = await renderChartSvg({
     title: visualization.name,
     options: chart,
-    columns,
+    columns: result.columns,
     rows: page.rows,
     totalRowCount: page.totalRowCount,
   });

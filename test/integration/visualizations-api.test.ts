@@ -152,6 +152,23 @@ describe('visualizations over REST', () => {
     expect((await bodyOf(noResult)).error).toMatch(/no completed execution yet/);
   });
 
+  it("refuses a counter's row past the latest result's last row, naming the row count", async () => {
+    const rowCount = (await bodyOf(await host.call(`/v1/query/${queryId}/results`))).result.rows.length;
+    expect(rowCount).toBeGreaterThan(1);
+    const counter = (rowNumber: number) =>
+      createViz({ name: 'c', type: 'counter', options: { counterColName: 'trades', rowNumber } });
+    const past = await counter(rowCount + 1);
+    expect(past.status).toBe(400);
+    expect((await bodyOf(past)).error).toBe(
+      `options.rowNumber: ${rowCount + 1} is past the last row; query ${queryId}'s latest result has ${rowCount} rows, so rowNumber is 1 to ${rowCount}.`,
+    );
+    const last = await counter(rowCount);
+    expect(last.status).toBe(200);
+    const svg = await (await host.call(`/v1/visualizations/${(await bodyOf(last)).id}/image.svg`)).text();
+    expect(svg).toMatch(/>[\d,]+</);
+    expect(svg).not.toContain('—');
+  });
+
   it('renders a counter and stores a table; tables have no image', async () => {
     const counter = await bodyOf(
       await createViz({
