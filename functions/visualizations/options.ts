@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ResultColumn } from '../core/engine';
 import { BadRequestError } from '../core/errors';
 import type { ExecutionResultMetadata } from '../core/executions';
+import { duneSqlTypeName } from '../core/sql-types';
 import { formatZodError } from '../core/validation';
 import { CHART_SERIES_TYPES, type VisualizationType } from '../core/visualizations';
 
@@ -70,8 +71,9 @@ export function isTemporalColumn(column: ResultColumn): boolean {
   return TEMPORAL_TYPE.test(column.type);
 }
 
+/** Columns with their types as the results API names them (`varbinary`, `timestamp(3)`). */
 export function describeColumns(columns: readonly ResultColumn[]): string {
-  return columns.map((c) => `${c.name} (${c.type.toLowerCase()})`).join(', ');
+  return columns.map((c) => `${c.name} (${duneSqlTypeName(c.type)})`).join(', ');
 }
 
 const rows = (count: number) => `${count} row${count === 1 ? '' : 's'}`;
@@ -125,7 +127,7 @@ export function validateOptions(
       if (!isNumericColumn(byName.get(name)!)) {
         const numeric = columns.filter(isNumericColumn).map((c) => c.name);
         throw new BadRequestError(
-          `options.columnMapping.${name}: a "y" column must be numeric, and ${name} is ${byName.get(name)!.type.toLowerCase()}; numeric columns: ${numeric.join(', ') || 'none'}.`,
+          `options.columnMapping.${name}: a "y" column must be numeric, and ${name} is ${duneSqlTypeName(byName.get(name)!.type)}; numeric columns: ${numeric.join(', ') || 'none'}.`,
         );
       }
     }

@@ -103,7 +103,7 @@ describe('MCP visualization and dashboard tools over Streamable HTTP', () => {
     });
     expect(bad.isError).toBe(true);
     expect(bad.content[0].text).toMatch(
-      /no column "date".*day \(timestamp.*blockchain \(varchar\), trades \(bigint\)/,
+      /no column "date".*day \(timestamp\(3\)\), blockchain \(varchar\), trades \(bigint\)/,
     );
 
     const table = await call('generateVisualization', { queryId, name: 'rows', type: 'table', options: {} });

@@ -169,6 +169,31 @@ describe('visualizations over REST', () => {
     expect(svg).not.toContain('—');
   });
 
+  it('names column types in option errors as results do (varbinary, timestamp(3))', async () => {
+    const typed = await savedQueryWithResult(
+      host,
+      "select date_trunc('week', block_time) as week, token_bought_address as contract_address, count(*) as trades from dex.trades group by 1, 2",
+    );
+    const bad = await createViz(
+      {
+        name: 'bad',
+        type: 'chart',
+        options: { globalSeriesType: 'line', columnMapping: { week: 'x', contract_address: 'y' } },
+      },
+      typed,
+    );
+    expect(bad.status).toBe(400);
+    const { error } = await bodyOf(bad);
+    expect(error).toContain('contract_address is varbinary');
+    const missing = await createViz(
+      { name: 'bad', type: 'counter', options: { counterColName: 'volume' } },
+      typed,
+    );
+    expect((await bodyOf(missing)).error).toContain(
+      'week (timestamp(3)), contract_address (varbinary), trades (bigint)',
+    );
+  });
+
   it('renders a counter and stores a table; tables have no image', async () => {
     const counter = await bodyOf(
       await createViz({
