@@ -76,6 +76,40 @@ export function describeColumns(columns: readonly ResultColumn[]): string {
   return columns.map((c) => `${c.name} (${duneSqlTypeName(c.type)})`).join(', ');
 }
 
+/** The roles a chart's columnMapping gives, in the order an example lists them. */
+const ROLES = ['x', 'y', 'series', 'size'] as const;
+
+/**
+ * A columnMapping for a chart sent without one: from the columns the request put elsewhere (the
+ * common guess `{"x": "week", "y": ["volume_usd"]}`), else the result's first column as x and its
+ * first numeric column as y.
+ */
+function columnMappingExample(options: unknown, columns: readonly ResultColumn[]): Record<string, string> {
+  const sent = (options ?? {}) as Record<string, unknown>;
+  const fromRequest = ROLES.flatMap((role) =>
+    [sent[role]].flat().flatMap((name) => (typeof name === 'string' && name ? [[name, role]] : [])),
+  );
+  if (fromRequest.some(([, role]) => role === 'x') && fromRequest.some(([, role]) => role === 'y')) {
+    return Object.fromEntries(fromRequest);
+  }
+  const x = columns[0]?.name ?? '<x column>';
+  const y = columns.find((c) => c.name !== x && isNumericColumn(c))?.name ?? '<numeric column>';
+  return { [x]: 'x', [y]: 'y' };
+}
+
+/** zod's issues, with a missing or malformed chart columnMapping explained by an example. */
+function optionsError(error: z.ZodError, options: unknown, columns: readonly ResultColumn[]): string {
+  const issues = error.issues.map((issue) =>
+    issue.code === 'invalid_type' && issue.path.length === 1 && issue.path[0] === 'columnMapping'
+      ? {
+          ...issue,
+          message: `expected an object mapping each column to its role ("x", "y", "series" or "size"), e.g. ${JSON.stringify({ columnMapping: columnMappingExample(options, columns) })}`,
+        }
+      : issue,
+  );
+  return formatZodError(new z.ZodError(issues), 'options');
+}
+
 const rows = (count: number) => `${count} row${count === 1 ? '' : 's'}`;
 
 /**
@@ -92,7 +126,7 @@ export function validateOptions(
   const { columns } = result;
   const schema = type === 'chart' ? chartOptions : type === 'counter' ? counterOptions : tableOptions;
   const parsed = schema.safeParse(options ?? {});
-  if (!parsed.success) throw new BadRequestError(formatZodError(parsed.error, 'options'));
+  if (!parsed.success) throw new BadRequestError(optionsError(parsed.error, options, columns));
   const byName = new Map(columns.map((c) => [c.name, c]));
   const available = `available columns of query ${queryId}'s latest result: ${describeColumns(columns)}`;
   const missing = (field: string, name: string) =>

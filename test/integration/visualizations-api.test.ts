@@ -194,6 +194,21 @@ describe('visualizations over REST', () => {
     );
   });
 
+  it('says what columnMapping looks like when a chart comes without one, from the columns the request named', async () => {
+    const guessed = await createViz({
+      name: 'guess',
+      type: 'chart',
+      options: { globalSeriesType: 'line', x: 'blockchain', y: ['trades', 'volume'] },
+    });
+    expect(guessed.status).toBe(400);
+    expect((await bodyOf(guessed)).error).toBe(
+      'options.columnMapping: expected an object mapping each column to its role ("x", "y", "series" or "size"), e.g. {"columnMapping":{"blockchain":"x","trades":"y","volume":"y"}}',
+    );
+    // Nothing to go by in the request: the result's first column as x, its first numeric one as y.
+    const bare = await createViz({ name: 'bare', type: 'chart', options: { globalSeriesType: 'bar' } });
+    expect((await bodyOf(bare)).error).toContain('e.g. {"columnMapping":{"blockchain":"x","trades":"y"}}');
+  });
+
   it('renders a counter and stores a table; tables have no image', async () => {
     const counter = await bodyOf(
       await createViz({
