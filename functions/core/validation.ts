@@ -1,4 +1,4 @@
-import type { core, ZodError } from 'zod';
+import { type core, type ZodError, z } from 'zod';
 
 /** One readable line per problem, naming where it is: `body.limit: Too big: expected number to be <=250`. */
 export function formatZodError(error: ZodError, root?: string): string {
@@ -29,3 +29,25 @@ function readableIssues(issues: readonly core.$ZodIssue[]): core.$ZodIssue[] {
 
 const isRootTypeMismatch = (issue: core.$ZodIssue) =>
   issue.code === 'invalid_type' && issue.path.length === 0;
+
+/**
+ * A JSON value as clients see it in the schema: one `anyOf` branch per JSON type, not the `$ref`
+ * recursion `z.json()` writes, which clients mapping tool schemas onto one-type dialects (Gemini's
+ * and OpenAI's function declarations) reject. Anything that arrived as JSON or leaves as JSON is
+ * one of these, so the check itself accepts any value: validating 25 result rows cell by cell
+ * against `z.json()` was a fifth of getExecutionResults' MCP overhead (66 vs 23 µs a page,
+ * test/bench/mcp-latency.ts).
+ */
+const jsonValue = () =>
+  z.unknown().meta({
+    anyOf: (['string', 'number', 'boolean', 'null', 'array', 'object'] as const).map((type) => ({
+      type,
+      description: `a JSON ${type}`,
+    })),
+  });
+
+/**
+ * A free-form JSON object (options, result rows): `additionalProperties`, not the `propertyNames`
+ * that `z.record()` writes and the same dialects reject.
+ */
+export const jsonObject = () => z.looseObject({}).catchall(jsonValue());

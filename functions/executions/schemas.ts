@@ -40,7 +40,9 @@ export const performanceSchema = z
   .transform((tier) => (tier === 'large' ? 'large' : 'medium') as 'medium' | 'large');
 
 const parameterValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]);
-const valuesByName = z.record(z.string(), parameterValue);
+// An object with any keys, as a record checks it, but without the `propertyNames` z.record() publishes
+// (the MCP tools' schemas avoid it: functions/core/validation.ts, jsonObject).
+const valuesByName = z.looseObject({}).catchall(parameterValue);
 /** A list of parameter objects, as some clients send on execute: only key (or name) and value count. */
 const valuesAsParameterObjects = z
   .array(

@@ -12,21 +12,8 @@ import { logger } from '../http/logger';
 export const nullableNumber = () => z.union([z.number().describe('a number'), z.null().describe('none')]);
 export const nullable = <T extends z.ZodType>(schema: T) =>
   z.union([schema.describe(schema.description ?? 'the value'), z.null().describe('none')]);
-/**
- * A JSON value as clients see it in the schema: one `anyOf` branch per JSON type, not the `$ref`
- * recursion `z.json()` writes. Anything that arrived as JSON or leaves as JSON is one of these, so
- * the check itself accepts any value: validating 25 result rows cell by cell against `z.json()` was
- * a fifth of getExecutionResults' MCP overhead (66 vs 23 µs a page, test/bench/mcp-latency.ts).
- */
-const jsonValue = () =>
-  z.unknown().meta({
-    anyOf: (['string', 'number', 'boolean', 'null', 'array', 'object'] as const).map((type) => ({
-      type,
-      description: `a JSON ${type}`,
-    })),
-  });
-/** A free-form JSON object (options, result rows). */
-export const jsonObject = () => z.looseObject({}).catchall(jsonValue());
+/** A free-form JSON object (options, result rows), spelled portably (functions/core/validation.ts). */
+export { jsonObject } from '../core/validation';
 
 /** A successful tool result: the structured value plus a compact readable copy for older clients. */
 export function ok<T extends Record<string, unknown>>(structured: T, text: string): CallToolResult {

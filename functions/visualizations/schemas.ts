@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonObject } from '../core/validation';
 import {
   type NewVisualization,
   VISUALIZATION_TYPES,
@@ -18,8 +19,13 @@ export const newVisualizationSchema = z.strictObject({
   description: z.string().max(1000).default(''),
   type: z.enum(VISUALIZATION_TYPES),
   // JSON values only (what a JSON body or a tool argument can carry), checked per type by options.ts.
-  options: z
-    .record(z.string(), z.json())
+  // Spelled as jsonObject() in the published schema: z.record(z.string(), z.json()) writes the
+  // propertyNames and $ref that MCP clients' one-type dialects reject; the check stays z.json()'s.
+  options: jsonObject()
+    .refine((value) => z.json().safeParse(value).success, {
+      message: 'options must hold JSON values only',
+      abort: true,
+    })
     .refine((value) => JSON.stringify(value).length <= MAX_OPTIONS_CHARS, {
       message: `options must be at most ${MAX_OPTIONS_CHARS} characters of JSON`,
     })

@@ -19,6 +19,20 @@ const RUN_TIMEOUT_MS = 45_000;
 
 const TOOLS = MCP_TOOLS;
 
+/** JSON Schema keywords clients that map tool schemas onto one-type dialects reject. */
+const UNPORTABLE = new Set(['$ref', 'definitions', '$defs', 'propertyNames']);
+
+/** Where in a schema an unportable keyword appears (`tool.inputSchema.properties.options.propertyNames`). */
+function unportableKeys(schema: Json, at: string): string[] {
+  if (schema === null || typeof schema !== 'object') return [];
+  return Object.entries(schema).flatMap(([key, value]) => {
+    const path = Array.isArray(schema) ? `${at}[${key}]` : `${at}.${key}`;
+    // `properties` names fields: a field called `definitions` is not the keyword.
+    const isKeyword = !at.endsWith('.properties') && UNPORTABLE.has(key);
+    return [...(isKeyword ? [path] : []), ...unportableKeys(value, path)];
+  });
+}
+
 interface Run {
   code: number;
   stdout: string;
@@ -125,6 +139,13 @@ describe('MCP Inspector CLI against the local host', () => {
     const search = (out.tools as Json[]).find((t) => t.name === 'searchTables');
     expect(search.inputSchema.properties).toHaveProperty('query');
     expect(search.outputSchema.type).toBe('object');
+    // The lint lets these pass, but Gemini's and OpenAI's function declarations refuse them.
+    const unportable = (out.tools as Json[]).flatMap((tool) =>
+      ['inputSchema', 'outputSchema'].flatMap((which) =>
+        unportableKeys(tool[which], `${tool.name}.${which}`),
+      ),
+    );
+    expect(unportable).toEqual([]);
   });
 
   it('lists the 2 resources', { timeout: 60_000 }, async () => {

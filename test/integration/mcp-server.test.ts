@@ -343,6 +343,13 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     });
     expect(badValue.isError).toBe(true);
     expect(badValue.content[0].text).toMatch(/Parameter "chain" must be one of/);
+    // The published schema is a plain object; the values are still checked as a record's were.
+    const nested = await call('executeQueryById', {
+      queryId: withParameter.structuredContent.queryId,
+      parameters: { chain: { name: 'base' } },
+    });
+    expect(nested.isError).toBe(true);
+    expect(nested.content[0].text).toMatch(/query_parameters is an object of values by parameter name/);
     const goodValue = await call('executeQueryById', {
       queryId: withParameter.structuredContent.queryId,
       parameters: { chain: 'base' },

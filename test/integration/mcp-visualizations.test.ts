@@ -106,6 +106,18 @@ describe('MCP visualization and dashboard tools over Streamable HTTP', () => {
       /no column "date".*day \(timestamp\(3\)\), blockchain \(varchar\), trades \(bigint\)/,
     );
 
+    // The published schema is a plain object; options are still checked as before.
+    for (const options of [[], 'line']) {
+      const notAnObject = await call('generateVisualization', {
+        queryId,
+        name: 'bad',
+        type: 'chart',
+        options,
+      });
+      expect(notAnObject.isError).toBe(true);
+      expect(notAnObject.content[0].text).toMatch(/expected object, received \w+ at options/);
+    }
+
     const table = await call('generateVisualization', { queryId, name: 'rows', type: 'table', options: {} });
     expect(table.content.some((c: Json) => c.type === 'image')).toBe(false);
     const removed = await call('deleteVisualization', {
