@@ -49,7 +49,7 @@ describe('bad input gets a 4xx JSON error that says what is wrong, never a 500',
     await expectError(await post('/v1/datasets/search', big), 413, /limit is 1048576 bytes/);
   });
 
-  it('a URL past the local server\'s header limit gets a JSON 431 that says what to shorten', async () => {
+  it("a URL past the local server's header limit gets a JSON 431 that says what to shorten", async () => {
     const response = await host.call(`/v1/datasets?query=${'x'.repeat(20_000)}`);
     await expectError(response, 431, /too large \(over 16 KiB\): shorten the query string/);
   });

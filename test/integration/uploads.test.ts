@@ -613,6 +613,8 @@ describe('uploaded tables', () => {
     }
     const missing = await postRows('nothing_here', 'v\n1\n');
     expect(missing.status).toBe(404);
-    expect((await bodyOf(missing)).error).toMatch(/not found \(never created, or deleted\)\. Your tables: GET \/v1\/uploads; a new one: POST \/v1\/uploads/);
+    expect((await bodyOf(missing)).error).toMatch(
+      /not found \(never created, or deleted\)\. Your tables: GET \/v1\/uploads; a new one: POST \/v1\/uploads/,
+    );
   });
 });
