@@ -106,3 +106,42 @@ export function mysqlToStrftime(pattern: string): string | undefined {
   }
   return out;
 }
+
+/**
+ * Teradata format specifiers (Trino's to_char, to_timestamp, to_date) → strftime codes. Trino's
+ * lexer (trinodb/trino plugin/trino-teradata-functions, DateFormatParser) knows these lower-case
+ * specifiers and takes punctuation (`- / , . ; :`) and whitespace as literal text; anything else,
+ * upper case included, fails there ("Failed to tokenize string"): Trino's documentation
+ * (functions/teradata) warns that "all specifiers must be lowercase". `hh` is Joda's hour of the
+ * half day, 0-11, which no strftime code prints: it becomes `%I` (1-12, read alike when parsing),
+ * and to_char prints that hour itself (duckdb-target.ts).
+ */
+const TERADATA: [string, string][] = [
+  ['yyyy', '%Y'],
+  ['yy', '%y'],
+  ['mm', '%m'],
+  ['dd', '%d'],
+  ['hh24', '%H'],
+  ['hh', '%I'],
+  ['mi', '%M'],
+  ['ss', '%S'],
+];
+
+/** Teradata format → strftime, or undefined for what Trino's Teradata functions refuse. */
+export function teradataToStrftime(pattern: string): string | undefined {
+  let out = '';
+  let i = 0;
+  outer: while (i < pattern.length) {
+    for (const [specifier, code] of TERADATA) {
+      if (pattern.startsWith(specifier, i)) {
+        out += code;
+        i += specifier.length;
+        continue outer;
+      }
+    }
+    if (!/[-/,.;:\s]/.test(pattern[i]!)) return undefined;
+    out += pattern[i];
+    i++;
+  }
+  return out;
+}

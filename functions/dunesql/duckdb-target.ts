@@ -9,7 +9,7 @@ import {
   stringLiteral,
 } from './ast';
 import { chainUtilityRules } from './chain-utility-functions';
-import { jodaToStrftime, mysqlToStrftime } from './date-formats';
+import { jodaToStrftime, mysqlToStrftime, teradataToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
 import { quoteIdentifier } from './nested-json';
 import { zoneName } from './output-types';
@@ -741,28 +741,99 @@ export function sessionSetupFor(duckDbSql: string): string {
 
 const helper = (name: string) => renameTo(`${HELPER_PREFIX}${name}`);
 
+/** A date format language of Trino's: how to read its patterns, and what to tell a user whose pattern it cannot. */
+interface FormatLanguage {
+  /** The pattern as strftime/strptime codes, or undefined when it cannot be converted. */
+  convert(pattern: string): string | undefined;
+  /** A pattern to show (`yyyy-MM-dd`). */
+  example: string;
+  /** Why `pattern` cannot be used and what to write, after "<name>() format '<pattern>' ". */
+  refusal(pattern: string): string;
+}
+
+const JODA_FORMAT: FormatLanguage = {
+  convert: jodaToStrftime,
+  example: 'yyyy-MM-dd',
+  refusal: () =>
+    'uses a pattern letter the local engine does not support; use the common letters (yyyy MM dd HH mm ss SSS).',
+};
+
+const MYSQL_FORMAT: FormatLanguage = {
+  convert: mysqlToStrftime,
+  example: '%Y-%m-%d',
+  refusal: () =>
+    'uses a pattern letter the local engine does not support; use the common letters (%Y %m %d %H %i %s %f).',
+};
+
+/** Trino's Teradata functions (date-formats.ts): what Trino cannot read is refused here too. */
+const TERADATA_FORMAT: FormatLanguage = {
+  convert: teradataToStrftime,
+  example: 'yyyy-mm-dd',
+  refusal: (pattern) => {
+    const lower = pattern.toLowerCase();
+    return `is not a Teradata format Trino reads: its specifiers are yyyy yy mm dd hh24 hh mi ss, in lower case, between - / , . ; : or spaces${lower !== pattern && teradataToStrftime(lower) !== undefined ? ` (write '${lower}')` : ''}. For other formats write date_format(x, '%Y-%m-%d %H:%i:%s') or date_parse(s, '%Y-%m-%d').`;
+  },
+};
+
+/** The call's format as strftime codes; refuses one that is not a literal, or not convertible. */
+function strftimeFormat(name: string, language: FormatLanguage, format: AstNode): string {
+  const pattern = stringLiteral(format);
+  const converted = pattern === undefined ? undefined : language.convert(pattern);
+  if (converted === undefined) {
+    throw new UnsupportedConstruct(
+      name,
+      pattern === undefined
+        ? `${name}() needs its format as a string literal on the local engine, e.g. ${name}(${/parse|to_date|to_timestamp/.test(name) ? 's' : 'block_time'}, '${language.example}').`
+        : `${name}() format '${pattern}' ${language.refusal(pattern)}`,
+    );
+  }
+  return `'${converted.replaceAll("'", "''")}'`;
+}
+
 function formatRule(
   name: string,
-  convert: (pattern: string) => string | undefined,
+  language: FormatLanguage,
   fn: string,
   /** The type the result is cast to, when DuckDB's differs from Trino's. */
   resultType?: string,
 ): Rule {
   return (args, context) => {
-    const pattern = stringLiteral(args[1]);
-    const converted = pattern === undefined ? undefined : convert(pattern);
-    if (converted === undefined) {
-      throw new UnsupportedConstruct(
-        name,
-        pattern === undefined
-          ? `${name}() needs its format as a string literal on the local engine, e.g. ${name}(block_time, '${name.includes('datetime') ? 'yyyy-MM-dd' : '%Y-%m-%d'}').`
-          : `${name}() format '${pattern}' uses a pattern letter the local engine does not support; use the common letters (${name.includes('datetime') ? 'yyyy MM dd HH mm ss SSS' : '%Y %m %d %H %i %s %f'}).`,
-      );
-    }
-    const call = `${fn}(__1, '${converted.replaceAll("'", "''")}')`;
+    const call = `${fn}(__1, ${strftimeFormat(name, language, args[1])})`;
     return context.template(resultType ? `CAST(${call} AS ${resultType})` : call, [args[0]]);
   };
 }
+
+/**
+ * Trino's to_char(timestamp, Teradata format). Its `hh` is the hour of the half day, 0-11 (Joda's
+ * appendHourOfHalfday in DateFormatParser: noon prints 00), which strftime cannot print (%I is
+ * 1-12): that hour is printed apart, between strftime's pieces.
+ */
+const toChar: Rule = (args, context) => {
+  const format = strftimeFormat('to_char', TERADATA_FORMAT, args[1]);
+  const pieces = format.slice(1, -1).split('%I');
+  const halfDayHour = "lpad(CAST(hour(__1) % 12 AS VARCHAR), 2, '0')";
+  const parts = pieces.flatMap((piece, i) => [
+    ...(i > 0 ? [halfDayHour] : []),
+    ...(piece ? [`strftime(__1, '${piece}')`] : []),
+  ]);
+  return context.template(parts.length ? `(${parts.join(' || ')})` : "''", [args[0]]);
+};
+
+/**
+ * Trino's to_timestamp and to_date (Teradata formats). A two-digit year `yy` reads as 2000-2099
+ * (Joda's appendTwoDigitYear(2050) in DateFormatParser: '88' is 2088); strptime's %y reads 69-99
+ * as 19xx.
+ */
+const teradataParse =
+  (name: 'to_timestamp' | 'to_date'): Rule =>
+  (args, context) => {
+    const format = strftimeFormat(name, TERADATA_FORMAT, args[1]);
+    const parsed = `strptime(__1, ${format})`;
+    const timestamp = /%y/.test(format)
+      ? `CASE WHEN year(${parsed}) < 2000 THEN ${parsed} + INTERVAL 100 YEAR ELSE ${parsed} END`
+      : parsed;
+    return context.template(`CAST(${timestamp} AS ${name === 'to_date' ? 'DATE' : 'TIMESTAMP'})`, [args[0]]);
+  };
 
 /** Units date_trunc takes as a literal, as the interval time_bucket buckets by. */
 const TRUNC_INTERVALS: Record<string, string> = {
@@ -1510,11 +1581,15 @@ export const DUCKDB_RULES: RuleSet = {
   // Trino's concat is NULL if any argument is NULL (DuckDB's concat skips NULLs); `||` keeps Trino's answer.
   concat: (args, context) =>
     args.length < 2 ? undefined : context.template(args.map((_, i) => `(__${i + 1})`).join(' || '), args),
-  format_datetime: formatRule('format_datetime', jodaToStrftime, 'strftime'),
+  format_datetime: formatRule('format_datetime', JODA_FORMAT, 'strftime'),
   // Trino's parse_datetime is a timestamp with time zone (UTC unless the text names one).
-  parse_datetime: formatRule('parse_datetime', jodaToStrftime, 'strptime', 'TIMESTAMP WITH TIME ZONE'),
-  date_format: formatRule('date_format', mysqlToStrftime, 'strftime'),
-  date_parse: formatRule('date_parse', mysqlToStrftime, 'strptime'),
+  parse_datetime: formatRule('parse_datetime', JODA_FORMAT, 'strptime', 'TIMESTAMP WITH TIME ZONE'),
+  date_format: formatRule('date_format', MYSQL_FORMAT, 'strftime'),
+  date_parse: formatRule('date_parse', MYSQL_FORMAT, 'strptime'),
+  // Trino's Teradata functions: polyglot would pass the format to strftime/strptime unread.
+  to_char: toChar,
+  to_timestamp: teradataParse('to_timestamp'),
+  to_date: teradataParse('to_date'),
   ...Object.fromEntries(
     Object.keys(MACROS)
       .filter((n) => n.startsWith('varbinary_'))

@@ -869,6 +869,27 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         },
       ),
       trino(
+        'to_char(timestamp, format) → varchar',
+        "Formats with Teradata's specifiers, in lower case: yyyy yy mm dd hh24 hh (0-11) mi ss, between - / , . ; : or spaces.",
+        "to_char(timestamp '2024-01-02 15:04:05', 'yyyy/mm/dd hh24:mi')",
+        "'2024/01/02 15:04'",
+        { localNote: 'the format must be a literal.' },
+      ),
+      trino(
+        'to_timestamp(string, format) → timestamp',
+        "Parses with Teradata's specifiers (as to_char's); yy reads as 2000-2099.",
+        "to_timestamp('02.01.2024 15:04', 'dd.mm.yyyy hh24:mi')",
+        "timestamp '2024-01-02 15:04:00'",
+        { localNote: 'the format must be a literal.' },
+      ),
+      trino(
+        'to_date(string, format) → date',
+        "Parses a date with Teradata's specifiers (as to_char's).",
+        "to_date('2024/01/02', 'yyyy/mm/dd')",
+        "date '2024-01-02'",
+        { localNote: 'the format must be a literal.' },
+      ),
+      trino(
         'from_iso8601_timestamp(string) → timestamp with time zone',
         'Parses an ISO 8601 timestamp.',
         "from_iso8601_timestamp('2024-01-02T03:04:05Z')",
@@ -1621,6 +1642,6 @@ export const ATHENA_ONLY_FAMILIES = [
   'quantile digest and T-digest functions beyond their quantiles (`quantile_at_value`, `truncated_mean`, `scale_tdigest`, weighted digests)',
   'machine learning (`learn_classifier`, `classify`)',
   'IP address (`contains(cidr, ip)`)',
-  'color and Teradata functions',
+  "color functions, and Teradata's `char2hexint` and `index`",
   'row pattern recognition (`match_recognize`)',
 ];

@@ -201,6 +201,19 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
       "select format_datetime(timestamp '2024-01-02 03:04:05', 'yyyy-MM-dd HH:mm')",
       [['2024-01-02 03:04']],
     ],
+    // Trino's Teradata functions (trino.io/docs/current/functions/teradata.html; answers as
+    // trinodb/trino's TestTeradataDateFunctions): polyglot passed their formats to strftime
+    // unread, so to_char(x, 'yyyy') answered 'yyyy'. `hh` is the hour of the half day, 0-11.
+    [
+      "to_char formats with Teradata's lower-case specifiers",
+      "select to_char(timestamp '1988-04-08 14:15:16', 'yyyy/mm/dd hh24:mi:ss'), to_char(timestamp '1988-04-08 12:03:04', 'yy.mm.dd hh'), to_char(date '1988-04-08', 'dd-mm-yyyy')",
+      [['1988/04/08 14:15:16', '88.04.08 00', '08-04-1988']],
+    ],
+    [
+      'to_date and to_timestamp parse Teradata formats; a two-digit year is 20xx',
+      "select to_date('04.1988,08', 'mm.yyyy,dd'), to_date('88/04/08', 'yy/mm/dd'), date_format(to_timestamp('1988/04/08 2:3:4', 'yyyy/mm/dd hh24:mi:ss'), '%Y-%m-%d %H:%i:%s')",
+      [['1988-04-08', '2088-04-08', '1988-04-08 02:03:04']],
+    ],
   ])('%s', async (_, sql, rows) => {
     expect((await run(sql)).rows).toEqual(rows);
   });
@@ -395,6 +408,22 @@ describe('errors point at the SQL the user wrote', () => {
     expect(error.kind).toBe('unsupported');
     expect(error.message).toMatch(/format_datetime\(\) format 'yyyy QQQ' .* common letters/);
     expect(error.position).toEqual({ line: 2, column: 3 });
+  });
+
+  it('refuses a Teradata format Trino cannot read (upper case) or cannot be read here (not a literal)', async () => {
+    const upper = await failure("select 1,\n  to_char(now(), 'YYYY-MM-DD')");
+    expect(upper.message).toMatch(
+      /to_char\(\) format 'YYYY-MM-DD' is not a Teradata format .* lower case.*\(write 'yyyy-mm-dd'\)/,
+    );
+    expect(upper.position).toEqual({ line: 2, column: 3 });
+    const column = await failure("select to_date(s, f) from (values ('2024', 'yyyy')) t(s, f)");
+    expect(column.message).toMatch(
+      /to_date\(\) needs its format as a string literal .* to_date\(s, 'yyyy-mm-dd'\)/,
+    );
+    // Athena runs them as Trino does.
+    await expect(translate("select to_char(now(), 'yyyy')", 'athena')).resolves.toMatchObject({
+      sql: "select to_char(now(), 'yyyy')",
+    });
   });
 
   it('refuses a sketch or digest over a window, with the windowed aggregate to write', async () => {
