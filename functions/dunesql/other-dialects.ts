@@ -76,6 +76,7 @@ export const FOREIGN_FUNCTIONS: Readonly<Record<string, string>> = {
   ifnull: 'coalesce(x, y)',
   nvl: 'coalesce(x, y)',
   iif: 'if(condition, a, b)',
+  iff: 'if(condition, a, b)',
   isnan: 'is_nan(x)',
   isinf: 'is_infinite(x)',
   safe_cast: 'try_cast(x as type)',
@@ -192,6 +193,16 @@ const AFTER_GROUPING = new Set([
 ]);
 
 /**
+ * Reserved words of Trino that can follow a list but never start an item of one (a trailing comma
+ * before them ends the list). LIMIT, OFFSET, FETCH and WINDOW are not reserved: they may name columns.
+ */
+const AFTER_LIST = new Set(['from', 'where', 'group', 'having', 'order', 'union', 'intersect', 'except']);
+
+/** A number or a name as written, to show in what to write instead; else `otherwise`. */
+const operand = (token: Token | undefined, otherwise: string) =>
+  token && (token.kind === 'number' || token.kind === 'word') ? token.text : otherwise;
+
+/**
  * The first construct of another dialect in the (prepared) DuneSQL text, if any. `unparsed`: the
  * text does not parse, so a word that can only be another dialect's clause there (QUALIFY) is why.
  */
@@ -233,6 +244,23 @@ function foreignSymbol(tokens: readonly Token[], i: number, castParens: boolean[
   switch (token.text) {
     case '::':
       return here('DuneSQL has no :: cast: write cast(x as varchar).');
+    case '**':
+      return here(
+        `DuneSQL has no ** operator: write power(${operand(previous, 'x')}, ${operand(next, 'y')}).`,
+      );
+    case '==':
+      return here(
+        `DuneSQL compares with a single =: write ${operand(previous, 'a')} = ${operand(next, 'b')}.`,
+      );
+    case ',':
+      // Trino's grammar has no trailing comma in any list (a select list, GROUP BY, arguments).
+      return !next ||
+        [')', ']', ';'].includes(next.text) ||
+        (next.kind === 'word' && AFTER_LIST.has(next.text))
+        ? here(
+            `A DuneSQL list has no comma after its last item: remove the comma before ${next ? (next.kind === 'word' ? next.text.toUpperCase() : `"${next.text}"`) : 'the end of the query'}.`,
+          )
+        : undefined;
     case '/':
       return next?.text === '/' && next.start === token.end
         ? here(
@@ -301,6 +329,13 @@ function foreignWord(
       if (after?.kind === 'word' && after.text === 'offset') {
         return here(
           `DuneSQL writes OFFSET before LIMIT: … OFFSET ${tokens[i + 3]?.text ?? 'n'} LIMIT ${next.text}.`,
+          after,
+        );
+      }
+      // MySQL's LIMIT offset, count.
+      if (after?.text === ',' && next.kind === 'number') {
+        return here(
+          `DuneSQL has no LIMIT offset, count: write … OFFSET ${next.text} LIMIT ${tokens[i + 3]?.text ?? 'n'} (OFFSET comes before LIMIT).`,
           after,
         );
       }

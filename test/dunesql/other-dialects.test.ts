@@ -70,6 +70,23 @@ describe("other dialects' forms are not DuneSQL", () => {
       'UNNEST is not a function in DuneSQL: it turns an array into rows in FROM',
       9,
     ],
+    // Trino's grammar has no trailing comma in a list ("mismatched input 'from'"), nor MySQL's
+    // LIMIT offset, count, nor ** and == (trino.io/docs/current/sql/select.html; functions/comparison, math).
+    [
+      'select block_time, from dex.trades limit 2',
+      'no comma after its last item: remove the comma before FROM',
+      18,
+    ],
+    ['select project from dex.trades group by 1, order by 1', 'remove the comma before ORDER', 42],
+    ['select coalesce(amount_usd, 0,) from dex.trades', 'remove the comma before ")"', 30],
+    ['select project from dex.trades limit 0, 5', 'no LIMIT offset, count: write … OFFSET 0 LIMIT 5', 39],
+    [
+      'select iff(amount_usd > 0, 1, 0) from dex.trades',
+      'iff() is not a DuneSQL function: write if(condition, a, b)',
+      8,
+    ],
+    ['select 2 ** 3', 'no ** operator: write power(2, 3)', 10],
+    ['select 1 from dex.trades where 1 == 1', 'compares with a single =: write 1 = 1', 34],
     // Before a syntax error: the other dialect's form is why, so it is what the message names.
     ['select x::int from t where', 'no :: cast', 9],
     [
@@ -112,6 +129,8 @@ describe("other dialects' forms are not DuneSQL", () => {
     "select 2 * replace('3', 'x', '') as n",
     'with list (n) as (select 1) select n from list',
     'select u.first, u.left from (values (1, 2)) as u(first, left)',
+    // LIMIT, OFFSET and WINDOW are not reserved in Trino: a column may be called so.
+    'select x, offset from (values (1, 2)) as t(x, offset)',
     // Dune's own varchar utilities, written as Dune's docs do (LEFT is a keyword).
     `select "left"('123456', 2), "right"('123456', 2)`,
     "select cast(amount_usd as varchar), try_cast('1' as bigint) from dex.trades",
