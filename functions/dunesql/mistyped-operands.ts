@@ -10,7 +10,10 @@
  * - a number added to or subtracted from a date or timestamp: `current_date - 7`. Trino adds
  *   intervals only; DuckDB would count days;
  * - text joined with a number, date, timestamp or boolean: `'#' || rank`. DuckDB would write the
- *   value as text.
+ *   value as text;
+ * - a string function given a number, date, timestamp or boolean (`length(123)`), or varbinary
+ *   where it takes text only (`lower(taker)`). DuckDB would write the number as text, and fail on
+ *   varbinary in its own words (`No function matches … 'lower(BLOB)'`).
  * Trino's conversion docs: it "will not convert between character and numeric types"
  * (docs/src/main/sphinx/functions/conversion.rst; Dune's conversion page says the same), and an
  * interval, never a number, is added to a date (its Hive migration guide, trinodb/trino#14952).
@@ -18,12 +21,13 @@
  * with or join quoted text, read an uploaded table, or add a number literal are typed, and only
  * operands whose type is known for sure.
  */
-import { findAll, functionCall, nodeType } from './ast';
+import { findAll, functionCall, nodeType, someNode } from './ast';
 import { walkTyped } from './athena-varbinary-casts';
 import type { TrinoType } from './nested-json';
 import { tablesNamed } from './nested-outputs';
 import type { Polyglot, TableSchema, Typing } from './nested-typing';
 import type { AstNode } from './polyglot';
+import { ruleArguments } from './rules';
 import { isNumeric } from './scalar-types';
 
 const COMPARISONS = ['eq', 'neq', 'lt', 'gt', 'lte', 'gte'] as const;
@@ -35,6 +39,8 @@ export class RefusedOperation extends Error {
     message: string,
     /** Offset (in the prepared source, code points) of the typed side, when it has one. */
     readonly offset: number | undefined,
+    /** Else the name (a function's) whose first occurrence to point at. */
+    readonly construct?: string,
   ) {
     super(message);
   }
@@ -83,7 +89,7 @@ export function refuseMistypedOperands(
   tables: readonly TableSchema[],
   uploads: readonly TableSchema[] = [],
 ): void {
-  const checks = [COMPARED, ADDED_TO_DATES, JOINED_TO_TEXT].filter((check) =>
+  const checks = [COMPARED, ADDED_TO_DATES, JOINED_TO_TEXT, STRING_ARGUMENTS].filter((check) =>
     check.applies(statement, uploads),
   );
   if (checks.length === 0) return;
@@ -260,6 +266,95 @@ const JOINED_TO_TEXT: OperandCheck = {
     throw new RefusedOperation(
       `Cannot join text with a ${isNumeric(types[index]) ? 'number' : scalarName(types[index])}: Trino's || and concat take text only. Write cast(${shownOperand} as varchar).`,
       operand?.column?.span?.start,
+    );
+  },
+};
+
+/**
+ * String functions (trino.io/docs/current/functions/string.html) by the node type or name polyglot
+ * gives their call, with whether Trino also takes varbinary (functions/binary.html: length,
+ * reverse, substr, lpad, rpad). Their first argument must be text (or varbinary where it may be);
+ * Trino fails anything else as "Unexpected parameters (integer) for function length".
+ */
+const STRING_FUNCTIONS: Readonly<Record<string, { name: string; binary: boolean }>> = Object.fromEntries([
+  ...[
+    ['lower'],
+    ['upper'],
+    ['trim'],
+    ['ltrim'],
+    ['rtrim'],
+    ['str_position', 'strpos'],
+    ['starts_with'],
+    ['replace'],
+    ['split'],
+    ['split_part'],
+    ['split_to_map'],
+    ['regexp_like'],
+    ['regexp_extract'],
+    ['regexp_extract_all'],
+    ['regexp_replace'],
+    ['regexp_count'],
+    ['regexp_position'],
+    ['regexp_split'],
+  ].map(([kind, name]) => [kind, { name: name ?? kind!, binary: false }]),
+  ...[['length'], ['reverse'], ['substring', 'substr'], ['lpad'], ['rpad']].map(([kind, name]) => [
+    kind,
+    { name: name ?? kind!, binary: true },
+  ]),
+]);
+
+/** Dune's varbinary counterparts of string functions (Functions-and-operators/varbinary). */
+const VARBINARY_COUNTERPARTS: Readonly<Record<string, string>> = {
+  strpos: 'varbinary_position',
+  replace: 'varbinary_replace',
+  starts_with: 'varbinary_starts_with',
+  ltrim: 'varbinary_ltrim',
+  rtrim: 'varbinary_rtrim',
+};
+
+const stringCall = (node: AstNode, kind: string) =>
+  Object.hasOwn(STRING_FUNCTIONS, functionCall(node)?.name ?? kind)
+    ? STRING_FUNCTIONS[functionCall(node)?.name ?? kind]
+    : undefined;
+
+/** Trino's type of a number literal: integer, decimal(p,s) with a point, double with an exponent. */
+function numberLiteralType(literal: string): string {
+  if (/e/i.test(literal)) return 'double';
+  const [whole = '', fraction] = literal.split('.');
+  if (fraction === undefined) return 'integer';
+  return `decimal(${Math.max(1, whole.replace(/^0+/, '').length + fraction.length)},${fraction.length})`;
+}
+
+/** A string function given a number, date, timestamp or boolean, or varbinary where it takes text only. */
+const STRING_ARGUMENTS: OperandCheck = {
+  applies: (statement) => someNode(statement, (node, kind) => stringCall(node, kind) !== undefined),
+  visit(node, kind, typing) {
+    const fn = stringCall(node, kind);
+    const argument = fn && ruleArguments(node, kind)[0];
+    if (!fn || !argument || isText(argument)) return;
+    const literal = isNumberLiteral(argument) ? String(argument.literal.value) : undefined;
+    const type: TrinoType | undefined =
+      literal === undefined
+        ? typing()?.typeOf(argument)
+        : { kind: 'scalar', name: numberLiteralType(literal) };
+    const name = scalarName(type);
+    if (name === undefined) return;
+    const shownArgument = argument.column ? describe(argument) : (literal ?? 'x');
+    let fix: string;
+    if (name === 'varbinary' && !fn.binary) {
+      const counterpart = VARBINARY_COUNTERPARTS[fn.name];
+      fix = counterpart
+        ? `Write ${counterpart}(${shownArgument}, …) for its bytes, or ${fn.name}(to_hex(${shownArgument}), …) for its hex digits.`
+        : `Write ${fn.name}(to_hex(${shownArgument})) for its hex digits${fn.name === 'lower' || fn.name === 'upper' ? `, or compare varbinary values directly (${shownArgument} = 0x…), which needs no ${fn.name}()` : ''}.`;
+    } else if (isNumeric(type) || ['boolean', 'date'].includes(name) || name.startsWith('timestamp')) {
+      fix = `Write ${fn.name}(cast(${shownArgument} as varchar)).`;
+    } else {
+      return;
+    }
+    throw new RefusedOperation(
+      `Unexpected parameters (${name}) for function ${fn.name}: it takes ${fn.binary ? 'varchar or varbinary' : 'varchar'}${argument.column ? `, and ${shownArgument} is ${name}` : ''}. ${fix}`,
+      argument.column?.span?.start,
+      fn.name,
     );
   },
 };

@@ -268,6 +268,13 @@ export async function translate(
     refuseMistypedOperands(polyglot, statement, options.tables ?? [], options.uploads);
   } catch (error) {
     if (!(error instanceof RefusedOperation)) throw error;
+    if (error.offset === undefined && error.construct) {
+      throw new DuneSqlError(
+        'syntax',
+        error.message,
+        await findConstruct(polyglot, sql, source, error.construct),
+      );
+    }
     refuseAt('syntax', error);
   }
   try {

@@ -546,6 +546,22 @@ describe('errors point at the SQL the user wrote', () => {
         /^Cannot join text with a date: .* Write cast\(block_date as varchar\)\./,
       ],
       ["select 'a' || 1", /Write cast\(1 as varchar\)\./],
+      // String functions take text (trino.io/docs/current/functions/string.html; length, reverse,
+      // substr, lpad and rpad varbinary too: functions/binary.html). Trino: "Unexpected parameters
+      // (integer) for function length"; DuckDB answered 3, or failed in its own words on varbinary.
+      [
+        'select length(123)',
+        'Unexpected parameters (integer) for function length: it takes varchar or varbinary. Write length(cast(123 as varchar)). (line 1, column 8)',
+      ],
+      [
+        'select lower(taker) from dex.trades',
+        'Unexpected parameters (varbinary) for function lower: it takes varchar, and taker is varbinary. Write lower(to_hex(taker)) for its hex digits, or compare varbinary values directly (taker = 0x…), which needs no lower(). (line 1, column 14)',
+      ],
+      [
+        'select 1 from dex.trades where strpos(tx_hash, 0xab) > 0',
+        /^Unexpected parameters \(varbinary\) for function strpos: .* Write varbinary_position\(tx_hash, …\) for its bytes/,
+      ],
+      ['select upper(block_date) from dex.trades', /Write upper\(cast\(block_date as varchar\)\)\./],
     ];
     // Text with text, typed literals, casts, intervals, and what cannot be typed are fine.
     const accepted = [
@@ -558,6 +574,7 @@ describe('errors point at the SQL the user wrote', () => {
       "select date_add('day', -7, current_date), day_of_week(block_date) + 1 from dex.trades",
       "select project || '-' || version, concat('0x', to_hex(tx_hash)) from dex.trades",
       "select '#' || cast(block_number as varchar), array[1] || 2, 0x01 || 0x02 from dex.trades",
+      'select length(tx_hash), substr(taker, 1, 4), reverse(tx_hash), lower(project), length(to_hex(taker)) from dex.trades',
     ];
     for (const target of ['duckdb', 'athena'] as const) {
       for (const [sql, message] of refusals) {
