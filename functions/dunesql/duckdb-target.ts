@@ -344,8 +344,8 @@ const MACROS: Record<string, string> = {
   reverse: `(x VARCHAR) AS reverse(x), (x BLOB) AS ${reversedBytes('x')}, (x) AS list_reverse(x)`,
   // Trino's split with a limit: at most n entries, the last holding the rest of the string.
   split_limited: `(s, d, n) AS CASE WHEN s IS NULL OR d IS NULL OR n IS NULL THEN NULL WHEN n <= 0 THEN error('Limit must be positive') WHEN len(string_split(s, d)) <= n THEN string_split(s, d) ELSE list_append(list_slice(string_split(s, d), 1, n - 1), array_to_string(list_slice(string_split(s, d), n, len(string_split(s, d))), d)) END`,
-  // Trino: NULL past the last field (DuckDB: an empty string).
-  split_part: `(s, d, i) AS CASE WHEN i > len(string_split(s, d)) THEN NULL ELSE split_part(s, d, i) END`,
+  // Trino: NULL past the last field (DuckDB: an empty string); an index below 1 fails (DuckDB: '').
+  split_part: `(s, d, i) AS CASE WHEN i <= 0 THEN ${failAs('VARCHAR', "'Index must be greater than zero'")} WHEN i > len(string_split(s, d)) THEN NULL ELSE split_part(s, d, i) END`,
   map_size: `(m) AS len(map_keys(m))`,
   // Trino names DuckDB spells differently, or builds from DuckDB's own functions.
   is_finite: `(x) AS isfinite(x)`,
