@@ -28,6 +28,7 @@ import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nest
 import { foreignConstruct } from './other-dialects';
 import { type OutputTypes, outputTypes, type TypeHintedTable } from './output-types';
 import { type AstNode, loadPolyglot, polyglotForOneTranslation } from './polyglot';
+import { rowLimitsForDuckDb } from './row-limits';
 import { type RuleContext, type RuleSet, ruleArguments } from './rules';
 import { showFunctionsQuery } from './show-functions';
 import {
@@ -231,7 +232,7 @@ export async function translate(
     );
   }
   refuseOtherDialects(polyglot, sql, source);
-  const statement = parsed.ast[0];
+  let statement = parsed.ast[0];
   const kind = nodeType(statement) ?? 'unknown';
   // polyglot reads any two words (`selec nothing`) as an aliased name.
   if (kind === 'alias') {
@@ -319,6 +320,13 @@ export async function translate(
     changed =
       bindAggregateArguments(statement, (expression, args) => instantiate(polyglot, expression, args)) ||
       changed;
+    const limited = rowLimitsForDuckDb(polyglot, statement, (select) =>
+      nameUnaliasedColumns(polyglot, select),
+    );
+    if (limited) {
+      statement = limited;
+      changed = true;
+    }
     changed = nameUnaliasedColumns(polyglot, statement) || changed;
   }
   const relationsRead = new Set<TextStoredRelation>();

@@ -204,6 +204,28 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
     // Trino's Teradata functions (trino.io/docs/current/functions/teradata.html; answers as
     // trinodb/trino's TestTeradataDateFunctions): polyglot passed their formats to strftime
     // unread, so to_char(x, 'yyyy') answered 'yyyy'. `hh` is the hour of the half day, 0-11.
+    // Trino's FETCH … WITH TIES and LIMIT ALL (trino.io/docs/current/sql/select.html: WITH TIES
+    // keeps the rows whose ordering values equal the last row's; LIMIT ALL is no limit), which
+    // DuckDB does not parse. Positions and output aliases in ORDER BY order the window too.
+    [
+      'fetch first n rows with ties keeps the ties of the last row, in order',
+      'select x from (values 1, 2, 2, 3, 4) t(x) order by x fetch first 2 rows with ties',
+      [[1], [2], [2]],
+    ],
+    [
+      'offset m fetch next n rows with ties counts after the offset',
+      `select y from (select x from (values 1, 2, 2, 3, 4) t(x) order by x offset 1 fetch next 2 rows with ties) u(y)
+       order by y limit all`,
+      [[2], [2]],
+    ],
+    [
+      'with ties by a position and an alias, descending; unaliased columns keep their names',
+      'select x * 10, x + 1 as y from (values 1, 2, 2, 3, 4, 4) t(x) order by 1 desc, y fetch first 1 rows with ties',
+      [
+        [40, 5],
+        [40, 5],
+      ],
+    ],
     [
       "to_char formats with Teradata's lower-case specifiers",
       "select to_char(timestamp '1988-04-08 14:15:16', 'yyyy/mm/dd hh24:mi:ss'), to_char(timestamp '1988-04-08 12:03:04', 'yy.mm.dd hh'), to_char(date '1988-04-08', 'dd-mm-yyyy')",
@@ -428,6 +450,15 @@ describe('errors point at the SQL the user wrote', () => {
     await expect(translate("select to_char(now(), 'yyyy')", 'athena')).resolves.toMatchObject({
       sql: "select to_char(now(), 'yyyy')",
     });
+  });
+
+  it('leaves WITH TIES and LIMIT ALL to Athena, which runs them', async () => {
+    for (const sql of [
+      'select x from (values 1, 2) t(x) order by x fetch first 1 rows with ties',
+      'select x from (values 1, 2) t(x) order by x limit all',
+    ]) {
+      expect((await translate(sql, 'athena')).sql).toBe(sql);
+    }
   });
 
   it('refuses a sketch or digest over a window, with the windowed aggregate to write', async () => {
