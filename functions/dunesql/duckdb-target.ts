@@ -1307,6 +1307,16 @@ const atTimeZone = (value: AstNode, zone: AstNode, context: RuleContext) => {
       );
 };
 
+/**
+ * Dune's varbinary_to_decimal: two's complement over 16 bytes, shorter input padded with zero bytes
+ * in front (so it reads as non-negative), as Dune documents it.
+ */
+const varbinaryToDecimal: Rule = (args, context) =>
+  context.template(
+    `CAST(${HELPER_PREFIX}varbinary_to_int256(unhex(lpad(hex(__1), CAST(greatest(32, 2 * octet_length(__1)) AS INTEGER), '0'))) AS DECIMAL(38, 0))`,
+    args,
+  );
+
 /** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 export const DUCKDB_RULES: RuleSet = {
   ...chainUtilityRules((value) => varcharText(value, `CAST(${value} AS VARCHAR)`)),
@@ -1414,13 +1424,9 @@ export const DUCKDB_RULES: RuleSet = {
   from_big_endian_64: helper('varbinary_to_bigint'),
   from_big_endian_32: helper('varbinary_to_integer'),
   bytea2numeric: helper('varbinary_to_bigint'),
-  // Two's complement over 16 bytes: shorter input is padded with zero bytes in front (so it reads
-  // as non-negative), as Dune documents it.
-  varbinary_to_decimal: (args, context) =>
-    context.template(
-      `CAST(${HELPER_PREFIX}varbinary_to_int256(unhex(lpad(hex(__1), CAST(greatest(32, 2 * octet_length(__1)) AS INTEGER), '0'))) AS DECIMAL(38, 0))`,
-      args,
-    ),
+  varbinary_to_decimal: varbinaryToDecimal,
+  // Dune documents it under its older name too (Functions-and-operators/varbinary).
+  bytearray_to_decimal: varbinaryToDecimal,
   // Map and zip lambdas: DuckDB's lambdas take one parameter (an entry, a zipped pair).
   transform_values: lambdaOverEntries(
     'map_from_entries(list_transform(map_entries(__1), dunesql_entry -> ROW(dunesql_entry.key, __2)))',

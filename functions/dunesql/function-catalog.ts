@@ -588,6 +588,18 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         { name: 'substr' },
       ),
       trino(
+        ['to_ieee754_64(double) → varbinary', 'to_ieee754_32(real) → varbinary'],
+        'The IEEE 754 bytes of a double (8) or real (4), big-endian.',
+        'to_ieee754_64(1.5)',
+        '0x3ff8000000000000',
+      ),
+      trino(
+        ['from_ieee754_64(varbinary) → double', 'from_ieee754_32(varbinary) → real'],
+        'The double (real) of 8 (4) IEEE 754 bytes, big-endian; other lengths fail.',
+        'from_ieee754_64(0x3ff8000000000000)',
+        '1.5e0',
+      ),
+      trino(
         'to_base64(varbinary) → varchar',
         'Base64 text of the bytes.',
         "to_base64(to_utf8('hi'))",

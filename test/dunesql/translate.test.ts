@@ -204,6 +204,13 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
     // Trino's Teradata functions (trino.io/docs/current/functions/teradata.html; answers as
     // trinodb/trino's TestTeradataDateFunctions): polyglot passed their formats to strftime
     // unread, so to_char(x, 'yyyy') answered 'yyyy'. `hh` is the hour of the half day, 0-11.
+    [
+      // Trino's binary functions (trino.io/docs/current/functions/binary.html), computed by the
+      // engine process; Dune documents bytearray_to_decimal as varbinary_to_decimal's older name.
+      'IEEE 754 bytes of a double or real, big-endian, and back; bytearray_to_decimal',
+      'select to_hex(to_ieee754_64(1.5)), to_hex(to_ieee754_32(1.5)), from_ieee754_64(0x3ff8000000000000), from_ieee754_32(0x3fc00000), bytearray_to_decimal(0x0100)',
+      [['3FF8000000000000', '3FC00000', 1.5, 1.5, '256']],
+    ],
     // Trino's FETCH … WITH TIES and LIMIT ALL (trino.io/docs/current/sql/select.html: WITH TIES
     // keeps the rows whose ordering values equal the last row's; LIMIT ALL is no limit), which
     // DuckDB does not parse. Positions and output aliases in ORDER BY order the window too.

@@ -30,6 +30,8 @@ import { HELPER_PREFIX } from '../../dunesql/duckdb-target';
  * - `to_base58(varbinary) → varchar`, `from_base58(varchar) → varbinary`: Bitcoin's Base58 alphabet,
  *   Solana's addresses and instruction data (Dune's own functions);
  * - `format_number(double) → varchar`: Trino's short form with a unit symbol (`1.23M`);
+ * - `to_ieee754_64(double)`, `to_ieee754_32(real) → varbinary` and `from_ieee754_64`,
+ *   `from_ieee754_32`: the number's IEEE 754 bytes, big-endian, and back (Trino's binary functions);
  * - `dunesql_json_canonical(varchar) → varchar`: JSON text as Trino's `json_parse` writes it;
  * - `dunesql_type_name(varchar) → varchar`: DuneSQL's name of a DuckDB type (`typeof` calls it);
  * - `dunesql_double_text(double)` and `dunesql_real_text(real) → varchar`: the text Trino's cast
@@ -73,6 +75,10 @@ function jsFunctions(): Promise<readonly JsFunction[]> {
     scalar('crc32', BLOB, BIGINT, (value) => BigInt(crc32(bytesOf(value)))),
     scalar('sha512', BLOB, BLOB, (value) => blobValue(sha512(bytesOf(value)))),
     scalar('format_number', DOUBLE, VARCHAR, (value) => formatNumber(Number(value))),
+    scalar('to_ieee754_64', DOUBLE, BLOB, (value) => ieee754Bytes(8, Number(value))),
+    scalar('to_ieee754_32', FLOAT, BLOB, (value) => ieee754Bytes(4, Number(value))),
+    scalar('from_ieee754_64', BLOB, DOUBLE, (value) => ieee754Number(8, bytesOf(value))),
+    scalar('from_ieee754_32', BLOB, FLOAT, (value) => ieee754Number(4, bytesOf(value))),
     scalar('to_base58', BLOB, VARCHAR, (value) => base58.encode(bytesOf(value))),
     scalar('from_base58', VARCHAR, BLOB, (value) => fromBase58(String(value))),
     scalar(`${HELPER_PREFIX}json_canonical`, VARCHAR, VARCHAR, (value) => canonicalJson(String(value))),
@@ -96,6 +102,24 @@ function jsFunctions(): Promise<readonly JsFunction[]> {
     }),
   ]);
   return loaded;
+}
+
+/** A double (8 bytes) or real (4) as its IEEE 754 bytes, big-endian (DataView's default). */
+function ieee754Bytes(size: 4 | 8, value: number): DuckDBValue {
+  const bytes = new Uint8Array(size);
+  const view = new DataView(bytes.buffer);
+  if (size === 8) view.setFloat64(0, value);
+  else view.setFloat32(0, value);
+  return blobValue(bytes);
+}
+
+/** The double or real of IEEE 754 big-endian bytes; other lengths fail, in Trino's words. */
+function ieee754Number(size: 4 | 8, bytes: Uint8Array): number {
+  if (bytes.length !== size) {
+    throw new Error(`Input floating-point value must be exactly ${size} bytes long`);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, size);
+  return size === 8 ? view.getFloat64(0) : view.getFloat32(0);
 }
 
 function fromBase58(text: string): DuckDBValue {
