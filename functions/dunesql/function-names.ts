@@ -187,6 +187,25 @@ function notRegistered(name: string): UnsupportedConstruct {
   );
 }
 
+/**
+ * DuckDB's catalog error for a function it lacks (`Scalar Function with name to_ieee754_64 does not
+ * exist! Did you mean "to_weeks"?`), reworded: the name passed the check above, so it is DuneSQL's
+ * (Athena runs it) but the local engine has no counterpart; DuckDB's suggestion named one of its
+ * own functions, which DuneSQL refuses. The closest functions that run here are suggested instead.
+ */
+export function localFunctionMessage(message: string): string {
+  return message.replace(
+    /^(?:Scalar |Aggregate |Table |Pragma )?Function with name "?([\w.]+)"? does not exist!(?:\s*Did you mean "[^"]*"\?)?/i,
+    (_, name: string) => {
+      const lower = name.toLowerCase();
+      const why = DUNESQL_FUNCTIONS.has(lower)
+        ? 'DuneSQL has it (Athena runs it), but the local engine does not.'
+        : 'it is not a DuneSQL function.';
+      return `Function '${lower}' is not available here: ${why}${didYouMean(lower, [], localFunctionNames())} SHOW FUNCTIONS LIKE '%…%' lists what runs locally.`;
+    },
+  );
+}
+
 let localNames: string[] | undefined;
 
 /** The documented functions the local engine runs: what a misspelt name is compared with. */

@@ -15,7 +15,7 @@ import {
 } from './duckdb-target';
 import { refuseEngineInternals } from './engine-internals';
 import { DuneSqlError, type DuneSqlErrorKind, UnsupportedConstruct } from './errors';
-import { refuseUnknownFunctions, refuseUnnestCalls } from './function-names';
+import { localFunctionMessage, refuseUnknownFunctions, refuseUnnestCalls } from './function-names';
 import {
   catalogStatementQuery,
   dropPublicCatalog,
@@ -388,7 +388,10 @@ export async function translate(
         output,
         unit === 'bytes' ? byteToCharOffset(output, offset) : offset,
       ),
-    userMessage: target === 'duckdb' ? userFacingMessage : (message) => message,
+    userMessage:
+      target === 'duckdb'
+        ? (message) => localFunctionMessage(userFacingMessage(message))
+        : (message) => message,
     relationsRead: [...relationsRead],
     deterministic,
     nestedColumns,

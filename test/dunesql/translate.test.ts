@@ -5,6 +5,7 @@ import { athenaTableSchemas } from '../../functions/aws/catalog/glue-tables';
 import { BASE_TABLES } from '../../functions/datasets/base-tables';
 import { DUCKDB_SESSION_SETUP, DuneSqlError, translate } from '../../functions/dunesql';
 import { prepareSource } from '../../functions/dunesql/source-text';
+import { parseDuckDbError } from '../../functions/local/engine/duckdb-errors';
 import { registerDuneFunctions } from '../../functions/local/engine/dune-functions';
 
 let instance: DuckDBInstance;
@@ -457,6 +458,16 @@ describe('errors point at the SQL the user wrote', () => {
     await expect(translate("select to_char(now(), 'yyyy')", 'athena')).resolves.toMatchObject({
       sql: "select to_char(now(), 'yyyy')",
     });
+  });
+
+  it("words DuckDB's error for a DuneSQL function it lacks without suggesting one of DuckDB's own", async () => {
+    const translation = await translate("select index('abc', 'b')", 'duckdb');
+    const error = await connection.runAndReadAll(translation.sql).catch((e: unknown) => e);
+    const { message } = parseDuckDbError(error);
+    expect(message).toMatch(/Did you mean "list_indexof"/);
+    expect(translation.userMessage(message)).toBe(
+      "Function 'index' is not available here: DuneSQL has it (Athena runs it), but the local engine does not. SHOW FUNCTIONS LIKE '%…%' lists what runs locally.",
+    );
   });
 
   it('leaves WITH TIES and LIMIT ALL to Athena, which runs them', async () => {
