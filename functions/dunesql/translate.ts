@@ -1,6 +1,6 @@
 import { missingRelationMessage } from '../core/stored-relations';
 import { filtersIntoInputs } from './aggregate-filters';
-import { findAll, functionCall, instantiate, nodeType, rewrite } from './ast';
+import { findAll, functionCall, instantiate, nodeType, rewrite, someNode } from './ast';
 import { ATHENA_RULES, ATHENA_TYPES, textColumnAs } from './athena-target';
 import { varbinaryCastsAsHex } from './athena-varbinary-casts';
 import { wideIntegerArithmetic } from './athena-wide-integers';
@@ -261,6 +261,8 @@ export async function translate(
     const at = found.offset === undefined ? undefined : lineColumnAt(sql, userOffset(source, found.offset));
     throw new DuneSqlError(kind, found.message, at);
   };
+  const repeatedCte = duplicateCte(statement);
+  if (repeatedCte) refuseAt('syntax', repeatedCte);
   // A table that does not exist is refused first, as Trino's analysis does (and before the
   // typing below spends time on a query that cannot run).
   const missingTable = options.catalog && unresolvedTables(statement, options.catalog)[0];
@@ -428,6 +430,31 @@ function refuseOtherDialects(
   if (foreign) {
     throw new DuneSqlError('syntax', foreign.message, lineColumnAt(sql, userOffset(source, foreign.offset)));
   }
+}
+
+/**
+ * A WITH naming two queries alike (names compare in lower case, as Trino's do), which Trino refuses
+ * in its words (StatementAnalyzer: "WITH query name 'a' specified more than once") and DuckDB as a
+ * bare "Duplicate CTE name": at the second name.
+ */
+function duplicateCte(statement: AstNode): { offset: number | undefined; message: string } | undefined {
+  let found: { offset: number | undefined; message: string } | undefined;
+  someNode(statement, (node, type) => {
+    const names = new Set<string>();
+    for (const cte of node[type]?.with?.ctes ?? []) {
+      const name = String(cte.alias?.name ?? '').toLowerCase();
+      if (names.has(name)) {
+        found = {
+          offset: cte.alias?.span?.start,
+          message: `WITH query name '${name}' specified more than once: give each query of the WITH its own name.`,
+        };
+        return true;
+      }
+      names.add(name);
+    }
+    return false;
+  });
+  return found;
 }
 
 /** Statement nodes that are queries. */

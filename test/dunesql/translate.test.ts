@@ -470,6 +470,20 @@ describe('errors point at the SQL the user wrote', () => {
     );
   });
 
+  it("refuses a WITH naming two queries alike at the second, in Trino's words, on both targets", async () => {
+    // Trino's StatementAnalyzer: "WITH query name '%s' specified more than once" (names in lower
+    // case); DuckDB said "Duplicate CTE name" without a position. A nested WITH may reuse a name.
+    for (const target of ['duckdb', 'athena'] as const) {
+      const error = await failure('with a as (select 1),\n  A as (select 2) select * from a', target);
+      expect(error.kind).toBe('syntax');
+      expect(error.message).toMatch(/^WITH query name 'a' specified more than once: give each query/);
+      expect(error.position).toEqual({ line: 2, column: 3 });
+      await expect(
+        translate('with a as (select 1) select * from (with a as (select 2) select * from a)', target),
+      ).resolves.toBeDefined();
+    }
+  });
+
   it('leaves WITH TIES and LIMIT ALL to Athena, which runs them', async () => {
     for (const sql of [
       'select x from (values 1, 2) t(x) order by x fetch first 1 rows with ties',
