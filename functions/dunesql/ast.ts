@@ -105,6 +105,8 @@ export function stringLiteral(node: AstNode): string | undefined {
 /** Aggregate functions by polyglot node type or call name (lower case). */
 const AGGREGATES = new Set([
   'sum',
+  // The local engine's sum(DISTINCT …) (its helper's name, less the prefix).
+  'sum_distinct',
   'count',
   'count_if',
   'avg',

@@ -26,6 +26,7 @@ export const HELPER_PREFIX = 'dunesql_';
 
 const TWO_64 = '18446744073709551616::UHUGEINT';
 const TWO_64_SIGNED = '18446744073709551616::HUGEINT';
+const UINT128_MAX = '340282366920938463463374607431768211455::UHUGEINT';
 const NAN = "CAST('NaN' AS DOUBLE)";
 
 /** Hex digits of the last 16 bytes of a BLOB, left-padded with `pad` (a sign or zero digit). */
@@ -57,7 +58,14 @@ const tooWide = (what: 'uint256' | 'int256') =>
  * of with DuckDB's bare "Overflow in multiplication".
  */
 const exactSum = (high: string, low: string) =>
-  `CASE WHEN (${high})::HUGEINT + (${low})::HUGEINT // ${TWO_64_SIGNED} >= ${TWO_64_SIGNED} THEN error('sum of uint256 values exceeds the local engine''s 128-bit integers (DuneSQL uint256 is a 128-bit integer locally); divide raw amounts first, e.g. sum(amount_raw / 1e18)') ELSE (${high})::UHUGEINT * ${TWO_64} + (${low})::UHUGEINT END`;
+  `CASE WHEN (${high})::HUGEINT + (${low})::HUGEINT // ${TWO_64_SIGNED} >= ${TWO_64_SIGNED} THEN ${UINT256_SUM_TOO_WIDE} ELSE (${high})::UHUGEINT * ${TWO_64} + (${low})::UHUGEINT END`;
+
+const UINT256_SUM_TOO_WIDE =
+  "error('sum of uint256 values exceeds the local engine''s 128-bit integers (DuneSQL uint256 is a 128-bit integer locally); divide raw amounts first, e.g. sum(amount_raw / 1e18)')";
+
+/** The exact sum of a list of uint256 values, failing as exactSum does past 128 bits. */
+const exactListSum = (list: string) =>
+  `list_reduce(${list}, (a, b) -> CASE WHEN a > ${UINT128_MAX} - b THEN ${UINT256_SUM_TOO_WIDE} ELSE a + b END)`;
 
 /** Trino's sum of bigint is a bigint, failing when it overflows (DuckDB sums into a HUGEINT). */
 const bigintSum = (sum: string) =>
@@ -276,6 +284,9 @@ const MACROS: Record<string, string> = {
   // Exact sums: DuckDB sums UHUGEINT as DOUBLE. Summing the two 64-bit halves is exact. Trino's
   // sum of bigint (and of integer) is a bigint; DuckDB's a HUGEINT.
   sum: `(x UHUGEINT) AS ${exactSum('sum((x // ' + TWO_64 + ')::UBIGINT)', 'sum((x % ' + TWO_64 + ')::UBIGINT)')}, (x BIGINT) AS ${bigintSum('sum(x)')}, (x) AS sum(x)`,
+  // sum(DISTINCT x) with the same types (a macro takes no DISTINCT): a bigint of integers, and an
+  // exact uint256 as the sum of its distinct values' list (the halves' sums would not be distinct).
+  sum_distinct: `(x UHUGEINT) AS ${exactListSum('list(DISTINCT x) FILTER (WHERE x IS NOT NULL)')}, (x BIGINT) AS ${bigintSum('sum(DISTINCT x)')}, (x) AS sum(DISTINCT x)`,
   // A windowed sum is two windowed sums of the halves (an OVER clause cannot go into a macro),
   // combined by the type of the summed column.
   sum_high: `(x UHUGEINT) AS (x // ${TWO_64})::UBIGINT, (x) AS x`,
@@ -1320,7 +1331,8 @@ const varbinaryToDecimal: Rule = (args, context) =>
 /** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 export const DUCKDB_RULES: RuleSet = {
   ...chainUtilityRules((value) => varcharText(value, `CAST(${value} AS VARCHAR)`)),
-  sum: helper('sum'),
+  sum: (args, context, node) =>
+    context.template(`${HELPER_PREFIX}${node.sum.distinct ? 'sum_distinct' : 'sum'}(__1)`, args),
   count_if: (_args, context, node) => context.template('CAST(__1 AS BIGINT)', [node]),
   // count of a row written `(a, b)`: a row holding NULLs is still a value in Trino (and DuckDB),
   // but polyglot would drop such rows from count(DISTINCT …) and split the row into arguments

@@ -491,7 +491,6 @@ function applyRules(
       }
     }
     if (windowed.has(node)) return undefined;
-    if (type === 'sum' && node.sum.distinct) return undefined;
     const name = functionCall(node)?.name ?? type;
     const rule = Object.hasOwn(rules, name) ? rules[name] : undefined;
     if (!rule) return undefined;

@@ -391,13 +391,33 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
 
   it('types aggregates as Trino does: count, count_if, sum of bigint and running sums are bigint', async () => {
     const translation = await translate(
-      'select count(*), count_if(x > 1), sum(x), sum(count(*)) over (), sum(y) over (order by y) from (values (cast(1 as bigint), 2)) as t (x, y) group by y',
+      'select count(*), count_if(x > 1), sum(x), sum(count(*)) over (), sum(y) over (order by y), sum(distinct x), sum(distinct y) from (values (cast(1 as bigint), 2)) as t (x, y) group by y',
       'duckdb',
     );
     await connection.run(translation.sessionSetup);
     const prepared = await connection.prepare(translation.sql);
     const types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i).toString());
-    expect(types).toEqual(['BIGINT', 'BIGINT', 'BIGINT', 'BIGINT', 'BIGINT']);
+    expect(types).toEqual(['BIGINT', 'BIGINT', 'BIGINT', 'BIGINT', 'BIGINT', 'BIGINT', 'BIGINT']);
+  });
+
+  // Trino's sum of an integer type is a bigint with or without DISTINCT (DISTINCT only drops the
+  // repeated values before summing: https://trino.io/docs/current/functions/aggregate.html); DuckDB's
+  // sum(DISTINCT x) was a HUGEINT, shown as int256, and made `* 1.5` a decimal(38,1).
+  it('sums DISTINCT values with the types of sum: bigint for integers, an exact uint256', async () => {
+    const { rows } = await run(
+      'select sum(distinct x), typeof(sum(distinct x)), typeof(sum(distinct x) * 1.5), sum(distinct x) / 4, ' +
+        'sum(distinct x) filter (where x > 1), typeof(sum(distinct cast(x as double))) from (values 1, 2, 2, 3, null) t(x)',
+    );
+    expect(rows).toEqual([['6', 'bigint', 'decimal(21,1)', '1', '5', 'double']]);
+    const wide = await run(
+      "select sum(distinct cast(x as uint256)), typeof(sum(distinct cast(x as uint256))) from (values '340282366920938463463374607431768211454', '1', '1', null) t(x)",
+    );
+    expect(wide.rows).toEqual([['340282366920938463463374607431768211455', 'uint256']]);
+    await expect(
+      run(
+        "select sum(distinct cast(x as uint256)) from (values '340282366920938463463374607431768211455', '1') t(x)",
+      ),
+    ).rejects.toThrow(/sum of uint256 values exceeds the local engine's 128-bit integers/);
   });
 });
 
