@@ -11,6 +11,7 @@ import {
 import { chainUtilityRules } from './chain-utility-functions';
 import { jodaToStrftime, mysqlToStrftime, teradataToStrftime } from './date-formats';
 import { UnsupportedConstruct } from './errors';
+import { type DuckDbJsonPath, duckDbJsonPath, unsupportedPathMessage } from './json-paths';
 import { quoteIdentifier } from './nested-json';
 import { zoneName } from './output-types';
 import type { AstNode } from './polyglot';
@@ -388,6 +389,10 @@ const MACROS: Record<string, string> = {
   // answers scalars only, json_query objects and arrays only (NULL otherwise, Trino's defaults).
   json_value: `(j, p) AS CASE WHEN json_type(j, ${SQL_JSON_PATH}) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(j, ${SQL_JSON_PATH}) END`,
   json_query: `(j, p) AS CASE WHEN json_type(j, ${SQL_JSON_PATH}) IN ('OBJECT', 'ARRAY') THEN CAST(json_extract(j, ${SQL_JSON_PATH}) AS VARCHAR) END`,
+  // Whether the path finds an item (its value may be JSON's null), false for text that is not JSON
+  // (Trino's FALSE ON ERROR); p is DuckDB's path (json-paths.ts), a wildcard one's answer a list.
+  json_exists: `(j, p) AS CASE WHEN j IS NOT NULL THEN coalesce(json_exists(TRY_CAST(j AS JSON), p), false) END`,
+  json_exists_any: `(j, p) AS CASE WHEN j IS NOT NULL THEN coalesce(len(json_extract(TRY_CAST(j AS JSON), p)) > 0, false) END`,
   // Each key's values as an array (aggregate).
   multimap_agg: `(k, v) AS map_from_entries(list_transform(list_distinct(list(k)), key -> ROW(key, list_transform(list_filter(list(ROW(k, v)), e -> struct_extract(e, 1) IS NOT DISTINCT FROM key), e -> struct_extract(e, 2)))))`,
   // The elements in a random order: sorted by a random number each.
@@ -1328,6 +1333,19 @@ const varbinaryToDecimal: Rule = (args, context) =>
     args,
   );
 
+/** DuckDB's form of a SQL/JSON path argument (json-paths.ts); refused when it has none. */
+function jsonPathOf(functionName: string, path: AstNode): DuckDbJsonPath {
+  const text = stringLiteral(path);
+  const converted = text === undefined ? undefined : duckDbJsonPath(text);
+  if (!converted) {
+    throw new UnsupportedConstruct(
+      functionName,
+      unsupportedPathMessage(functionName, text ?? '(an expression)'),
+    );
+  }
+  return converted;
+}
+
 /** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 export const DUCKDB_RULES: RuleSet = {
   ...chainUtilityRules((value) => varcharText(value, `CAST(${value} AS VARCHAR)`)),
@@ -1360,6 +1378,14 @@ export const DUCKDB_RULES: RuleSet = {
   // A JSON literal (json '{"a": 1}').
   parse_json: canonicalJson,
   json_extract_scalar: helper('json_extract_scalar'),
+  json_exists: (args, context) => {
+    if (args.length !== 2) return undefined;
+    const { path, wildcard } = jsonPathOf('json_exists', args[1]!);
+    return context.template(`${HELPER_PREFIX}${wildcard ? 'json_exists_any' : 'json_exists'}(__1, __2)`, [
+      args[0]!,
+      stringNode(path),
+    ]);
+  },
   extract: extractField,
   // Counted exactly: DuckDB's approx_count_distinct was off by up to 25% at a thousand values
   // (Trino's standard error is 2.3%), and local tables are small enough to count.

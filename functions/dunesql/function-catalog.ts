@@ -1554,6 +1554,12 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         '\'{"b":1}\'',
       ),
       trino(
+        'json_exists(json, path) → boolean',
+        'Whether the SQL/JSON path finds an item (false for text that is not JSON).',
+        "json_exists('{\"a\": [1, 2]}', 'lax $.a[last]')",
+        'true',
+      ),
+      trino(
         'is_json_scalar(json) → boolean',
         'Whether the value is a JSON scalar.',
         "is_json_scalar('1') and not is_json_scalar('[1]')",

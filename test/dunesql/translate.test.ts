@@ -1041,3 +1041,30 @@ describe('aggregate arguments of helpers that pick an overload by type', () => {
     );
   });
 });
+
+// Trino's SQL/JSON functions (https://trino.io/docs/current/functions/json.html): json_exists is
+// true when the path finds an item, JSON's null too, and FALSE ON ERROR by default (malformed JSON).
+describe('SQL/JSON paths on the local engine', () => {
+  it('json_exists finds members and elements in lax and strict mode', async () => {
+    const { rows } = await run(
+      `select json_exists('{"a":1}', 'lax $.a'), json_exists('{"a":1}', 'strict $.a'), json_exists('[1,2]', 'lax $[1]'),
+        json_exists('{"a":{"b":null}}', 'lax $.a.b'), json_exists('{"a":1}', 'lax $.b'), json_exists('[1,2]', 'lax $[last]'),
+        json_exists('{"a":[1,2]}', 'lax $.a[*]'), json_exists('{"a":[]}', 'lax $.a[*]'), json_exists('{"a b":1}', 'lax $."a b"'),
+        json_exists('not json', 'lax $'), json_exists(null, 'lax $')`,
+    );
+    expect(rows).toEqual([[true, true, true, true, false, true, true, false, true, false, null]]);
+    // In WHERE it keeps the rows that have the member (it matched none before).
+    const matched = await run(
+      `select j from (values '{"a":1}', '{"b":1}') t(j) where json_exists(j, 'lax $.a')`,
+    );
+    expect(matched.rows).toEqual([['{"a":1}']]);
+  });
+
+  it('refuses a path DuckDB cannot read, naming it, instead of answering false', async () => {
+    const error = await failure(`select 1,\n  json_exists('{"a":1}', 'lax $.a?(@ > 1)')`);
+    expect(error.kind).toBe('unsupported');
+    expect(error.message).toMatch(
+      /json_exists: the local engine reads JSON paths .*"lax \$\.a\?\(@ > 1\)".*line 2, column 3/,
+    );
+  });
+});
