@@ -1126,7 +1126,12 @@ const javaFormat: Rule = (args, context, node) => {
  * becomes the SQL given for it (`k` → `dunesql_entry.key`). A lambda inside that binds the same
  * name keeps its own. Undefined when the lambda does not take as many parameters.
  */
-function overOneParameter(context: RuleContext, lambda: AstNode, fields: string[]): AstNode | undefined {
+function overOneParameter(
+  context: RuleContext,
+  lambda: AstNode,
+  /** SQL for each parameter, or an expression (a node, copied for each use). */
+  fields: (string | AstNode)[],
+): AstNode | undefined {
   const names: string[] = (lambda?.lambda?.parameters ?? []).map((p: AstNode) =>
     String(p.name).toLowerCase(),
   );
@@ -1137,9 +1142,10 @@ function overOneParameter(context: RuleContext, lambda: AstNode, fields: string[
     const table = column.column.table && String(column.column.table.name).toLowerCase();
     const field = replacement.get(table ?? columnName(column));
     if (field === undefined) return undefined;
+    const [sql, args] = typeof field === 'string' ? [field, []] : ['__1', [structuredClone(field)]];
     return context.template(
-      table ? `(${field}).${quoteIdentifier(String(column.column.name.name))}` : field,
-      [],
+      table ? `(${sql}).${quoteIdentifier(String(column.column.name.name))}` : sql,
+      args,
     );
   });
 }
@@ -1175,6 +1181,33 @@ const sortWithComparator: Rule = (args, context) => {
     `list_transform(ARRAY[__1], dunesql_sorted -> list_transform(list_sort(${places}), ` +
       'dunesql_place -> dunesql_sorted[struct_extract(dunesql_place, 2) + 1]))[1]',
     [args[0], comparator],
+  );
+};
+
+let reductions = 0;
+
+/**
+ * `reduce(array, initial, (s, x) -> step, s -> output)`: Trino's state may be of any type; DuckDB's
+ * list_reduce folds a list into its own element type (with an initial value of another type it
+ * failed to bind). It folds a list of (state, element) pairs instead, the initial state first and
+ * then each element, so the step's state and element are fields of its two parameters. The first
+ * pair's state is typed as CASE over the initial state and one step from it, so a state that
+ * widens (`0` plus bigints) has the wider type from the start. The output lambda reads the result.
+ */
+const foldWithState: Rule = (args, context) => {
+  if (args.length !== 4) return undefined;
+  const [array, initial, step, output] = args;
+  const n = ++reductions;
+  const [state, element] = [`dunesql_state_${n}`, `dunesql_element_${n}`];
+  const folded = overOneParameter(context, step, [`${state}.s`, `${element}.x`]);
+  const firstElement = context.template('__1[1]', [structuredClone(array)]);
+  const firstStep = overOneParameter(context, step, [initial!, firstElement]);
+  if (!folded || !firstStep) return undefined;
+  return context.template(
+    `list_transform(ARRAY[list_reduce(list_prepend({'s': CASE WHEN true THEN __2 ELSE __3 END, 'x': __1[1]}, ` +
+      `list_transform(__1, ${element} -> {'s': NULL, 'x': ${element}})), ` +
+      `(${state}, ${element}) -> {'s': __4, 'x': NULL}).s], __5)[1]`,
+    [array!, initial!, firstStep, folded, output!],
   );
 };
 
@@ -1535,9 +1568,7 @@ export const DUCKDB_RULES: RuleSet = {
   typeof: (args, context) => context.template(`${HELPER_PREFIX}type_name(typeof(__1))`, args),
   map_entries: (args, context) =>
     context.template('list_transform(map_entries(__1), entry -> ROW(entry.key, entry.value))', args),
-  // reduce(array, initial, (state, x) -> ..., state -> result): DuckDB folds without the output lambda.
-  reduce: (args, context) =>
-    context.template('list_transform(ARRAY[list_reduce(__1, __3, __2)], __4)[1]', args),
+  reduce: foldWithState,
   // Trino's three-valued answers: a NULL that could decide the answer makes it NULL.
   contains: (args, context) =>
     context.template(

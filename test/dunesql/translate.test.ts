@@ -421,6 +421,35 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
   });
 });
 
+// Trino's reduce folds into a state of any type (https://trino.io/docs/current/functions/array.html#reduce,
+// whose example averages with a row state); DuckDB's list_reduce folds into the element type and
+// failed to bind ("The initial value type must be the same as the list child type").
+describe('reduce with a state of another type than the elements', () => {
+  it("gives the Trino docs' answers", async () => {
+    const { rows } = await run(
+      `select reduce(array[5, 20, 50], cast(row(0.0, 0) as row(sum double, count integer)),
+          (s, x) -> cast(row(x + s.sum, s.count + 1) as row(sum double, count integer)),
+          s -> if(s.count = 0, null, s.sum / s.count)),
+        reduce(array['a', 'bb', 'ccc'], 0, (s, x) -> s + length(x), s -> s),
+        reduce(array[], 0, (s, x) -> s + x, s -> s),
+        reduce(array[5, 6, 10, 20], 0, (s, x) -> s + x, s -> s * 10),
+        reduce(array[5, null], 0, (s, x) -> s + x, s -> s)`,
+    );
+    expect(rows).toEqual([[25, '6', 0, 410, null]]);
+  });
+
+  it('sums a field of rows into a decimal, widens an integer state, and nests', async () => {
+    const { rows } = await run(
+      `select reduce(outputs, cast(0 as decimal(18,8)), (s, o) -> s + o.value, s -> s),
+          reduce(array[9223372036854775807, -7], 0, (s, x) -> s + x, s -> s),
+          reduce(array[array[1, 2], array[3]], 0, (s, a) -> s + reduce(a, s, (t, y) -> t + y + s, t -> t), s -> s)
+        from (values (array[cast(row(1.5, 'a') as row(value decimal(18,8), address varchar)),
+          cast(row(0.25, 'b') as row(value decimal(18,8), address varchar))])) t(outputs)`,
+    );
+    expect(rows).toEqual([['1.75000000', '9223372036854775800', 12]]);
+  });
+});
+
 describe('quoted column aliases', () => {
   it('keep their quotes after VALUES, UNNEST and subqueries (polyglot reads them unquoted)', async () => {
     const result = await run(
