@@ -13,7 +13,7 @@ import { jodaToStrftime, mysqlToStrftime, teradataToStrftime } from './date-form
 import { UnsupportedConstruct } from './errors';
 import { type DuckDbJsonPath, duckDbJsonPath, unsupportedPathMessage } from './json-paths';
 import { quoteIdentifier } from './nested-json';
-import { zoneName } from './output-types';
+import { zonedTimestampLiteral, zoneOfExpression } from './output-types';
 import type { AstNode } from './polyglot';
 import { type Rule, type RuleContext, type RuleSet, renameTo } from './rules';
 
@@ -1004,18 +1004,16 @@ const helperName = (name: string) => name.replace(new RegExp(`^${HELPER_PREFIX}`
 /**
  * Dune's `0x…` literals reach the parser as `X'…'`; polyglot writes those for DuckDB as `x'…'` in
  * some positions (VALUES, function arguments), which DuckDB reads as text. unhex() is a BLOB everywhere.
- * A timestamp literal with a zone is a timestamp with time zone in Trino (DuckDB drops the zone).
+ * A timestamp literal with a zone is a timestamp with time zone in Trino, its hour and date those
+ * of the zone: it is held as its wall-clock time there, as `AT TIME ZONE`'s value is (output-types.ts
+ * shows it with the zone; compared, it is the instant). DuckDB read it as UTC's time, and failed on
+ * an offset (`+05:30`).
  */
 const literal: Rule = (_args, context, node) => {
   const { literal_type: type, value } = node.literal;
   if (type === 'hex_string') return context.template('unhex(__1)', [stringNode(String(value))]);
-  if (type === 'timestamp' && /(?:[+-]\d{2}(?::?\d{2})?|\s[A-Za-z][\w/+-]*)$/.test(String(value).trim())) {
-    // Trino reads `2024-01-01 12:00 UTC`; DuckDB wants the seconds when a zone follows.
-    const text = String(value)
-      .trim()
-      .replace(/^(\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2})(?=\s*[+-]|\s+[A-Za-z])/, '$1:00');
-    return context.template('CAST(__1 AS TIMESTAMP WITH TIME ZONE)', [stringNode(text)]);
-  }
+  const zoned = zonedTimestampLiteral(node);
+  if (zoned) return context.template('CAST(__1 AS TIMESTAMP)', [stringNode(zoned.wallClock)]);
   return undefined;
 };
 
@@ -1427,13 +1425,14 @@ export const DUCKDB_RULES: RuleSet = {
   sub: intervalArithmetic('date_minus'),
   div: exactByZero('/'),
   mod: exactByZero('%'),
-  // Seconds since the epoch as an instant. A zone name moves it to that zone as `at_timezone`
-  // does, so it is shown in that zone (output-types.ts); an hours-and-minutes offset changes only
-  // how Trino displays it. polyglot rewrote the call itself, but not under HOUR(), CAST(), AT TIME ZONE.
-  from_unixtime: (args, context) =>
-    args.length === 2 && zoneName(args[1]!) !== undefined
-      ? context.template(AT_TIME_ZONE.replace('__1', `${HELPER_PREFIX}from_unixtime(__1)`), args)
-      : context.template(`${HELPER_PREFIX}from_unixtime(__1)`, args.slice(0, 1)),
+  // Seconds since the epoch as an instant. A zone (a name, an offset, or literal hours and minutes)
+  // moves it to that zone as `at_timezone` does, so it is shown in that zone (output-types.ts).
+  // polyglot rewrote the call itself, but not under HOUR(), CAST(), AT TIME ZONE.
+  from_unixtime: (args, context, node) => {
+    const instant = context.template(`${HELPER_PREFIX}from_unixtime(__1)`, args.slice(0, 1));
+    const zone = zoneOfExpression(node);
+    return zone === undefined ? instant : atTimeZone(instant, stringNode(zone), context);
+  },
   // Seconds since the epoch, a double. polyglot writes EPOCH itself, but not under CAST or AT TIME
   // ZONE, where the call was left as is (from_unixtime(to_unixtime(x), zone) failed).
   to_unixtime: (args, context) => context.template('epoch(__1)', args),
@@ -1456,10 +1455,14 @@ export const DUCKDB_RULES: RuleSet = {
   at_time_zone: (_args, context, node) => atTimeZone(node.at_time_zone.this, node.at_time_zone.zone, context),
   // Trino's function form of AT TIME ZONE.
   at_timezone: (args, context) => atTimeZone(args[0], args[1], context),
-  // Trino takes a timestamp without zone: its wall-clock time read in the zone. DuckDB's
-  // timezone(zone, timestamp) does that (with a timestamptz it would do the reverse); an offset
-  // zone is subtracted from the wall-clock time read as UTC (the session's zone).
-  with_timezone: (args, context) => {
+  // Trino takes a timestamp without zone: its wall-clock time read in the zone. With a zone written
+  // out, that wall-clock time is held and shown with the zone (as `AT TIME ZONE`'s value is,
+  // output-types.ts). Otherwise it is the instant: DuckDB's timezone(zone, timestamp) reads the
+  // wall-clock time in the zone (with a timestamptz it would do the reverse); an offset zone is
+  // subtracted from the wall-clock time read as UTC (the session's zone).
+  with_timezone: (args, context, node) => {
+    if (zoneOfExpression(node) !== undefined)
+      return context.template('CAST(__1 AS TIMESTAMP)', args.slice(0, 1));
     const minutes = offsetMinutes(args[1]);
     return minutes === undefined
       ? context.template('timezone(__2, CAST(__1 AS TIMESTAMP))', args)

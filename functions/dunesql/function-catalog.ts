@@ -966,7 +966,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
         'with_timezone(timestamp, zone) → timestamp with time zone',
         'The wall-clock time of a timestamp without zone, read in the zone.',
         "with_timezone(timestamp '2024-01-01 12:00:00', 'America/New_York')",
-        "timestamp '2024-01-01 17:00:00 UTC'",
+        "timestamp '2024-01-01 12:00:00 America/New_York'",
       ),
       trino(
         'current_timezone() → varchar',

@@ -58,8 +58,9 @@ export interface OutputTypes {
   hints: (string | undefined)[];
   /**
    * Expressions of a zone-moved timestamp that comes through a column (of a CTE, a subquery or a
-   * view), with its zone: casts of one to varchar (Trino writes the zone after it) and compared
-   * operands (Trino compares instants); typedRewrites.
+   * view), with its zone: casts of one to varchar (Trino writes the zone after it), compared
+   * operands (Trino compares instants) and those of to_unixtime, AT TIME ZONE and at_timezone
+   * (which take the instant); typedRewrites.
    */
   zoned: ReadonlyMap<AstNode, string>;
   /** Select-list aliases named where Trino reads only FROM's columns (alias-references.ts). */
@@ -76,6 +77,8 @@ export const COMPARED_OPERANDS: Readonly<Record<string, readonly string[]>> = {
   lte: ['left', 'right'],
   gt: ['left', 'right'],
   gte: ['left', 'right'],
+  null_safe_eq: ['left', 'right'],
+  null_safe_neq: ['left', 'right'],
   between: ['this', 'low', 'high'],
 };
 
@@ -219,8 +222,13 @@ function collectZoned(
     const zone = zoneOf(node[type].this, scope);
     if (zone) found.set(node, zone);
   }
-  for (const key of COMPARED_OPERANDS[type ?? ''] ?? []) {
-    const operand = node[type!][key];
+  const instantOperands =
+    type === 'at_time_zone'
+      ? [node.at_time_zone.this]
+      : ['to_unixtime', 'at_timezone'].includes(functionCall(node)?.name ?? '')
+        ? node.function.args.slice(0, 1)
+        : (COMPARED_OPERANDS[type ?? ''] ?? []).map((key) => node[type!][key]);
+  for (const operand of instantOperands) {
     const zone = operand && zoneOf(operand, scope);
     if (zone) found.set(operand, zone);
   }
@@ -343,6 +351,8 @@ function zoneOf(node: AstNode, scope: readonly ScopeItem[]): string | undefined 
       return zoneOf(node[type].this, scope);
     case 'at_time_zone':
       return zoneName(node.at_time_zone.zone);
+    case 'literal':
+      return zonedTimestampLiteral(node)?.zone;
     case 'column': {
       const hint = columnHint(node, scope);
       return hint === undefined ? undefined : timestampZone(hint);
@@ -354,8 +364,14 @@ function zoneOf(node: AstNode, scope: readonly ScopeItem[]): string | undefined 
   const call = functionCall(node);
   switch (call?.name) {
     case 'at_timezone':
-    case 'from_unixtime':
+    case 'with_timezone':
       return call.args.length === 2 ? zoneName(call.args[1]) : undefined;
+    case 'from_unixtime':
+      return call.args.length === 2
+        ? zoneName(call.args[1])
+        : call.args.length === 3
+          ? hoursAndMinutesZone(call.args[1], call.args[2])
+          : undefined;
     case 'date_trunc':
       return call.args.length === 2 ? zoneOf(call.args[1], scope) : undefined;
     case 'date_add':
@@ -373,6 +389,44 @@ function zoneOf(node: AstNode, scope: readonly ScopeItem[]): string | undefined 
 export function zoneName(node: AstNode): string | undefined {
   const zone = stringLiteral(node);
   return zone !== undefined && ZONE_NAME.test(zone) ? zone : undefined;
+}
+
+/**
+ * A timestamp literal written with a zone (`timestamp '2024-01-01 12:00:00 America/New_York'`,
+ * `… 12:00+05:30`), a timestamp with time zone in Trino: its wall-clock time as DuckDB reads it
+ * (seconds added where Trino lets them out) and its zone, an offset written `±HH:MM`, as Trino shows it.
+ */
+export function zonedTimestampLiteral(node: AstNode): { wallClock: string; zone: string } | undefined {
+  if (nodeType(node) !== 'literal' || node.literal.literal_type !== 'timestamp') return undefined;
+  const parts =
+    /^(\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(?:([+-])(\d{2}):?(\d{2})?|\s([A-Za-z][\w/+-]*))$/.exec(
+      String(node.literal.value).trim(),
+    );
+  if (!parts) return undefined;
+  const [, time, sign, hours, minutes, name] = parts;
+  const zone = name ?? `${sign}${hours}:${minutes ?? '00'}`;
+  if (!ZONE_NAME.test(zone)) return undefined;
+  return { wallClock: /:\d{2}:\d{2}/.test(time!) ? time! : `${time}:00`, zone };
+}
+
+/** `from_unixtime(x, hours, minutes)`'s zone, `±HH:MM`, when both are integer literals. */
+function hoursAndMinutesZone(hours: AstNode, minutes: AstNode): string | undefined {
+  const integer = (node: AstNode): number | undefined => {
+    if (nodeType(node) === 'neg') {
+      const value = integer(node.neg.this);
+      return value === undefined ? undefined : -value;
+    }
+    const text =
+      nodeType(node) === 'literal' && node.literal.literal_type === 'number' ? node.literal.value : '';
+    return /^\d+$/.test(String(text)) ? Number(text) : undefined;
+  };
+  const [h, m] = [integer(hours), integer(minutes)];
+  if (h === undefined || m === undefined) return undefined;
+  // Trino's offset is hours * 60 + minutes (TimeZoneKey.getTimeZoneKeyForOffset), within ±14:00.
+  const offset = h * 60 + m;
+  if (Math.abs(offset) > 14 * 60) return undefined;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
 }
 
 const YEAR_MONTH_UNITS = new Set(['year', 'month']);

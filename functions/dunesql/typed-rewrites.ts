@@ -8,7 +8,7 @@ import { walkTyped } from './athena-varbinary-casts';
 import { inDouble, WIDE_INTEGER_OPERATORS } from './athena-wide-integers';
 import { HELPER_PREFIX, offsetMinutes } from './duckdb-target';
 import type { Polyglot, TableSchema, Typing } from './nested-typing';
-import { COMPARED_OPERANDS, zoneOfExpression } from './output-types';
+import { COMPARED_OPERANDS, zonedTimestampLiteral, zoneOfExpression } from './output-types';
 import type { AstNode } from './polyglot';
 import { decimalDivision, fractionalWithWideInteger, isWholeNumber, isWideInteger } from './scalar-types';
 
@@ -115,15 +115,31 @@ const arrayAndElement: Rewrite = (visit) => {
 };
 
 /**
- * to_unixtime of a timestamp moved to a zone: it is held as its wall-clock time there, so its
- * instant is that time read in the zone (an offset zone: less the offset), not read as UTC.
+ * to_unixtime, AT TIME ZONE or at_timezone of a timestamp moved to a zone (or written with one): it
+ * is held as its wall-clock time there, so its instant is that time read in the zone (an offset
+ * zone: less the offset), not read as UTC. `timestamp '… America/New_York' at time zone 'UTC'`
+ * moved the New York time as if it were UTC's.
  */
-const zonedUnixTime: Rewrite = (visit) => {
-  if (visit.kind !== 'function' || functionCall(visit.node)?.name !== 'to_unixtime') return undefined;
-  const [timestamp] = visit.node.function.args;
-  const zone = zoneOfExpression(timestamp);
+const zonedInstantOperand: Rewrite = (visit) => {
+  const { node, kind } = visit;
+  const call = kind === 'function' ? functionCall(node) : undefined;
+  const holder =
+    kind === 'at_time_zone'
+      ? node.at_time_zone
+      : call?.name === 'to_unixtime' || call?.name === 'at_timezone'
+        ? node.function.args
+        : undefined;
+  const key = kind === 'at_time_zone' ? 'this' : 0;
+  const timestamp = holder?.[key];
+  const zone = timestamp && (visit.zoned.get(timestamp) ?? zoneOfExpression(timestamp));
   if (zone === undefined) return undefined;
-  return template(visit, `to_unixtime(${instantIn(zone)})`, [timestamp]);
+  const rewritten = structuredClone(node);
+  (kind === 'at_time_zone' ? rewritten.at_time_zone : rewritten.function.args)[key] = template(
+    visit,
+    instantIn(zone),
+    [timestamp],
+  );
+  return rewritten;
 };
 
 /** The instant of `__1`, a timestamp held as its wall-clock time in `zone`. */
@@ -328,13 +344,34 @@ const dateArithmetic: Rewrite = (visit) => {
   ]);
 };
 
+/**
+ * date_diff of timestamps in different zones (one moved to or written with a zone, the other not,
+ * or in another): Trino counts between the instants, DuckDB between the wall-clock times held, off
+ * by the zones' offsets. Each zoned one is its instant then. Two in the same zone keep their
+ * wall-clock times, so days are counted on that zone's calendar, as Trino does.
+ */
+const zonedDateDiff: Rewrite = (visit) => {
+  if (visit.kind !== 'function' || functionCall(visit.node)?.name !== 'date_diff') return undefined;
+  const args: AstNode[] = visit.node.function.args;
+  if (args.length !== 3) return undefined;
+  const zones = args.slice(1).map((arg) => visit.zoned.get(arg) ?? zoneOfExpression(arg));
+  if (zones.every((zone) => zone === undefined) || (zones[0] ?? 'UTC') === (zones[1] ?? 'UTC'))
+    return undefined;
+  const rewritten = structuredClone(visit.node);
+  zones.forEach((zone, i) => {
+    if (zone !== undefined) rewritten.function.args[i + 1] = template(visit, instantIn(zone), [args[i + 1]!]);
+  });
+  return rewritten;
+};
+
 const REWRITES: readonly Rewrite[] = [
   zonedTimestampText,
   boundedVarchar,
   checkedSubscript,
   decimalAverage,
   arrayAndElement,
-  zonedUnixTime,
+  zonedInstantOperand,
+  zonedDateDiff,
   zonedComparison,
   decimalRound,
   floatingDivision,
@@ -369,6 +406,8 @@ const REWRITTEN_CALLS = new Set([
   'round',
   'to_unixtime',
   'at_timezone',
+  'with_timezone',
+  'date_diff',
   'from_unixtime',
   'greatest',
   'least',
@@ -385,7 +424,8 @@ export function typedRewrites(
   const rewritable = (node: AstNode, type: string) =>
     REWRITTEN_NODES.has(type) ||
     (type === 'function' && REWRITTEN_CALLS.has(functionCall(node)?.name ?? '')) ||
-    ((type === 'cast' || type === 'try_cast') && node[type].to?.length !== undefined);
+    ((type === 'cast' || type === 'try_cast') && node[type].to?.length !== undefined) ||
+    (type === 'literal' && zonedTimestampLiteral(node) !== undefined);
   if (zoned.size === 0 && !someNode(statement, rewritable)) return false;
   let changed = false;
   const windowed = new Set(findAll(statement, 'window_function').map((w) => w.window_function.this));

@@ -421,6 +421,88 @@ describe('DuneSQL on DuckDB gives Trino answers', () => {
   });
 });
 
+// A timestamp with time zone keeps its zone in Trino: a literal written with one, with_timezone
+// (https://trino.io/docs/current/functions/datetime.html#with_timezone: with_timezone(TIMESTAMP
+// '2020-10-31 01:00', 'America/New_York') is 2020-10-31 01:00:00.000 America/New_York) and
+// from_unixtime(x, hours, minutes) (same page: hours and minutes are the zone's offset). Its hour
+// and date are the zone's; compared or counted between, it is the instant.
+describe('timestamps written in or given a zone', () => {
+  it("read a literal's hour, date and text in its zone, an offset too", async () => {
+    const { rows } = await run(
+      `select hour(timestamp '2024-01-01 12:00:00 America/New_York'), cast(timestamp '2024-01-01 01:00:00 Asia/Tokyo' as date),
+        cast(date_trunc('day', timestamp '2024-01-01 01:00:00 Asia/Tokyo') as varchar),
+        format_datetime(timestamp '2024-01-01 12:00:00 America/New_York', 'yyyy-MM-dd HH:mm'),
+        cast(timestamp '2024-01-01 12:00:00 America/New_York' as varchar), cast(timestamp '2024-01-01 00:00:00 +05:30' as varchar),
+        hour(timestamp '2024-01-01 00:00:00 +0530')`,
+    );
+    expect(rows).toEqual([
+      [
+        '12',
+        '2024-01-01',
+        '2024-01-01 00:00:00.000 Asia/Tokyo',
+        '2024-01-01 12:00',
+        '2024-01-01 12:00:00.000 America/New_York',
+        '2024-01-01 00:00:00.000 +05:30',
+        '0',
+      ],
+    ]);
+  });
+
+  it('keep the wall-clock time with_timezone gives and the offset from_unixtime(x, h, m) gives', async () => {
+    const { rows } = await run(
+      `select cast(with_timezone(timestamp '2024-01-01 22:00:00', 'America/New_York') as varchar),
+        hour(with_timezone(timestamp '2024-01-01 22:00:00', 'America/New_York')),
+        cast(with_timezone(timestamp '2024-01-01 22:00:00', 'America/New_York') as date),
+        cast(with_timezone(timestamp '2024-01-01 22:00:00', '-08:00') as varchar),
+        cast(from_unixtime(1700000000, 2, 0) as varchar), hour(from_unixtime(1700000000, -2, -30)),
+        cast(from_unixtime(1700000000, '+05:30') as varchar)`,
+    );
+    expect(rows).toEqual([
+      [
+        '2024-01-01 22:00:00.000 America/New_York',
+        '22',
+        '2024-01-01',
+        '2024-01-01 22:00:00.000 -08:00',
+        '2023-11-15 00:13:20.000 +02:00',
+        '19',
+        '2023-11-15 03:43:20.000 +05:30',
+      ],
+    ]);
+  });
+
+  it('compare, convert and count between instants', async () => {
+    const { rows } = await run(
+      `select timestamp '2024-01-01 12:00:00 America/New_York' = timestamp '2024-01-01 17:00:00',
+        timestamp '2024-01-01 00:00:00 +05:30' < timestamp '2023-12-31 18:31:00',
+        with_timezone(timestamp '2024-01-01 22:00:00', 'America/New_York') is not distinct from timestamp '2024-01-02 03:00:00 UTC',
+        to_unixtime(timestamp '2024-01-01 00:00:00 +05:30'),
+        cast(timestamp '2024-01-01 12:00:00 America/New_York' at time zone 'Asia/Tokyo' as varchar),
+        hour(at_timezone(timestamp '2024-01-01 12:00:00 America/New_York', 'UTC')),
+        date_diff('minute', timestamp '2024-01-01 00:00:00 America/New_York', timestamp '2024-01-01 00:00:00 Asia/Tokyo'),
+        date_diff('day', timestamp '2024-01-01 23:00:00 Asia/Tokyo', timestamp '2024-01-02 01:00:00 Asia/Tokyo')`,
+    );
+    expect(rows).toEqual([
+      [true, true, true, 1704047400, '2024-01-02 02:00:00.000 Asia/Tokyo', '17', '-840', '0'],
+    ]);
+  });
+
+  it('are typed with their zone in the results', async () => {
+    const { outputTypes } = await translate(
+      `select timestamp '2024-01-01 12:00:00 America/New_York', with_timezone(timestamp '2024-01-01 22:00:00', '-08:00'),
+        from_unixtime(1700000000, 2, 0), from_unixtime(1700000000, 2, x), timestamp '2024-01-01 12:00:00'
+        from (values 1) t(x)`,
+      'duckdb',
+    );
+    expect(outputTypes).toEqual([
+      'TIMESTAMP AT TIME ZONE America/New_York',
+      'TIMESTAMP AT TIME ZONE -08:00',
+      'TIMESTAMP AT TIME ZONE +02:00',
+      undefined,
+      undefined,
+    ]);
+  });
+});
+
 // Trino's reduce folds into a state of any type (https://trino.io/docs/current/functions/array.html#reduce,
 // whose example averages with a row state); DuckDB's list_reduce folds into the element type and
 // failed to bind ("The initial value type must be the same as the list child type").
