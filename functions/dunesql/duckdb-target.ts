@@ -89,8 +89,6 @@ const substringOf = `unhex(substring(hex(b), 2 * s - 1, 2 * l))`;
 const substringFrom = `unhex(substring(hex(b), 2 * s - 1))`;
 
 /** Macros created in each sandbox before it locks (name without prefix → overloads). */
-/** A SQL/JSON path (`lax $.a`) as a JSON path DuckDB reads (`$.a`). */
-const SQL_JSON_PATH = `regexp_replace(p, '^\\s*(lax|strict)\\s+', '')`;
 
 /** split_to_map's string without one trailing entry delimiter. */
 const TRIMMED = `CASE WHEN ends_with(s, e) THEN left(s, length(s) - length(e)) ELSE s END`;
@@ -385,10 +383,22 @@ const MACROS: Record<string, string> = {
       return `CASE WHEN ${count} > 0 THEN (${count}) || ' ${unit}' || CASE WHEN ${count} > 1 THEN 's' ELSE '' END END`;
     })
     .join(', ')}], x -> x IS NOT NULL), ', ') END`,
-  // SQL/JSON paths start with a mode (lax, strict) DuckDB's JSON paths do not have; json_value
-  // answers scalars only, json_query objects and arrays only (NULL otherwise, Trino's defaults).
-  json_value: `(j, p) AS CASE WHEN json_type(j, ${SQL_JSON_PATH}) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(j, ${SQL_JSON_PATH}) END`,
-  json_query: `(j, p) AS CASE WHEN json_type(j, ${SQL_JSON_PATH}) IN ('OBJECT', 'ARRAY') THEN CAST(json_extract(j, ${SQL_JSON_PATH}) AS VARCHAR) END`,
+  // The items a SQL/JSON path finds (p is DuckDB's path, json-paths.ts), a list of JSON values: one
+  // at most for a path without wildcards; NULL for text that is not JSON.
+  json_items: `(j, p) AS list_filter([json_extract(TRY_CAST(j AS JSON), p)], i -> i IS NOT NULL)`,
+  json_items_any: `(j, p) AS json_extract(TRY_CAST(j AS JSON), p)`,
+  // Trino's json_value: the text of the one scalar item found (JSON's null: NULL), NULL when none,
+  // several, or an object or array (NULL ON EMPTY and NULL ON ERROR, the defaults).
+  json_value: `(items) AS CASE WHEN len(items) = 1 AND json_type(items[1]) NOT IN ('OBJECT', 'ARRAY') THEN json_extract_string(items[1], '$') END`,
+  // Trino's json_query: the one item found as JSON text (a scalar too, its string quoted unless
+  // OMIT QUOTES), NULL when none or several; WITH ARRAY WRAPPER the items as an array, CONDITIONAL
+  // unless they are one array or object.
+  json_query: `(items, wrapper, omit_quotes) AS CASE
+    WHEN items IS NULL OR len(items) = 0 THEN NULL
+    WHEN wrapper = 'unconditional' OR (wrapper = 'conditional' AND NOT (len(items) = 1 AND json_type(items[1]) IN ('OBJECT', 'ARRAY'))) THEN CAST(to_json(items) AS VARCHAR)
+    WHEN len(items) > 1 THEN NULL
+    WHEN omit_quotes AND json_type(items[1]) = 'VARCHAR' THEN json_extract_string(items[1], '$')
+    ELSE CAST(items[1] AS VARCHAR) END`,
   // Whether the path finds an item (its value may be JSON's null), false for text that is not JSON
   // (Trino's FALSE ON ERROR); p is DuckDB's path (json-paths.ts), a wildcard one's answer a list.
   json_exists: `(j, p) AS CASE WHEN j IS NOT NULL THEN coalesce(json_exists(TRY_CAST(j AS JSON), p), false) END`,
@@ -1377,6 +1387,24 @@ function jsonPathOf(functionName: string, path: AstNode): DuckDbJsonPath {
   return converted;
 }
 
+/**
+ * The items json_value's or json_query's path finds (the json_items macros). ERROR ON ERROR, which
+ * would fail where the defaults give NULL, is refused rather than ignored.
+ */
+function jsonItems(functionName: string, call: AstNode, context: RuleContext): AstNode {
+  if (call.on_error && !/^NULL\b/i.test(call.on_error)) {
+    throw new UnsupportedConstruct(
+      functionName,
+      `${functionName}: ${call.on_error} is not supported on the local engine; leave it out (NULL ON ERROR, the default, gives NULL where it would fail).`,
+    );
+  }
+  const { path, wildcard } = jsonPathOf(functionName, call.path);
+  return context.template(`${HELPER_PREFIX}${wildcard ? 'json_items_any' : 'json_items'}(__1, __2)`, [
+    call.this,
+    stringNode(path),
+  ]);
+}
+
 /** Rewrite rules for the local engine, keyed by function name or polyglot node type. */
 export const DUCKDB_RULES: RuleSet = {
   ...chainUtilityRules((value) => varcharText(value, `CAST(${value} AS VARCHAR)`)),
@@ -1409,6 +1437,29 @@ export const DUCKDB_RULES: RuleSet = {
   // A JSON literal (json '{"a": 1}').
   parse_json: canonicalJson,
   json_extract_scalar: helper('json_extract_scalar'),
+  json_value: (_args, context, node) => {
+    const call = node.json_value;
+    const value = context.template(`${HELPER_PREFIX}json_value(__1)`, [
+      jsonItems('json_value', call, context),
+    ]);
+    if (!call.returning) return value;
+    // RETURNING a type: the text converted, NULL when it does not convert (NULL ON ERROR).
+    const converted = context.template('TRY_CAST(__1 AS VARCHAR)', [value]);
+    converted.try_cast.to = structuredClone(call.returning);
+    return converted;
+  },
+  json_query: (_args, context, node) => {
+    const call = node.json_query;
+    const wrapper = /^WITH\b/i.test(call.wrapper_option ?? '')
+      ? /CONDITIONAL/i.test(call.wrapper_option) && !/UNCONDITIONAL/i.test(call.wrapper_option)
+        ? 'conditional'
+        : 'unconditional'
+      : 'without';
+    const omitQuotes = /^OMIT/i.test(call.quotes_option ?? '') ? 'true' : 'false';
+    return context.template(`${HELPER_PREFIX}json_query(__1, '${wrapper}', ${omitQuotes})`, [
+      jsonItems('json_query', call, context),
+    ]);
+  },
   json_exists: (args, context) => {
     if (args.length !== 2) return undefined;
     const { path, wildcard } = jsonPathOf('json_exists', args[1]!);
@@ -1543,8 +1594,6 @@ export const DUCKDB_RULES: RuleSet = {
       'merge',
       'empty_approx_set',
       'shuffle',
-      'json_value',
-      'json_query',
       'bit_count',
       'from_base',
       'to_base',

@@ -1549,7 +1549,7 @@ export const DUNESQL_CATALOG: CatalogCategory[] = [
       ),
       trino(
         'json_query(json, path) → varchar',
-        'SQL/JSON object or array at path, as JSON text (NULL for a scalar).',
+        'SQL/JSON item at path, as JSON text (a string quoted); WITH ARRAY WRAPPER, the items as an array.',
         'json_query(\'{"a": {"b": 1}}\', \'lax $.a\')',
         '\'{"b":1}\'',
       ),

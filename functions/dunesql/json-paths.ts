@@ -50,3 +50,36 @@ export function unsupportedPathMessage(functionName: string, sqlJsonPath: string
     '(filters, .., item methods, ranges and variables run on Dune only); the path must be a string literal.'
   );
 }
+
+const UNPARSED_CLAUSE =
+  /^(?:(?:DEFAULT\b[^()]*?|NULL|ERROR|EMPTY\s+(?:ARRAY|OBJECT)|TRUE|FALSE|UNKNOWN)\s+ON\s+(?:EMPTY|ERROR)|(?:KEEP|OMIT)\s+QUOTES\s+ON\s+SCALAR\s+STRING|ON\s+SCALAR\s+STRING|PASSING|FORMAT\s+JSON)\b/i;
+
+/**
+ * A clause of json_exists, json_value or json_query that the translator's parser does not read
+ * (`DEFAULT 'none' ON EMPTY`, `NULL ON EMPTY`, `TRUE ON ERROR`, `PASSING`, …), where a parse failed
+ * at `offset`: the message to refuse it with, instead of "Expected RParen".
+ */
+export function unparsedJsonClause(text: string, offset: number): string | undefined {
+  const clause = UNPARSED_CLAUSE.exec(text.slice(offset));
+  if (!clause) return undefined;
+  // The call whose parenthesis is open at the offset.
+  let depth = 0;
+  for (let i = offset - 1; i >= 0; i--) {
+    if (text[i] === ')') depth++;
+    else if (text[i] === '(' && depth-- === 0) {
+      const name = /\b(json_exists|json_value|json_query)\s*$/i.exec(text.slice(0, i))?.[1]?.toLowerCase();
+      if (!name) return undefined;
+      const written = clause[0].replace(/\s+/g, ' ');
+      const reads =
+        name === 'json_exists'
+          ? 'it reads the input and the path'
+          : 'it reads RETURNING, the ARRAY WRAPPER and QUOTES options and NULL ON ERROR';
+      const instead = /SCALAR STRING$/i.test(written)
+        ? 'write KEEP QUOTES or OMIT QUOTES without ON SCALAR STRING (they apply to scalar strings only).'
+        : `leave it out: where nothing is found or it fails, ${name} is ${name === 'json_exists' ? 'false' : 'NULL'}, ` +
+          `so coalesce(${name}(…), <default>) gives a default.`;
+      return `${name}: the local engine cannot read ${written} (${reads}); ${instead}`;
+    }
+  }
+  return undefined;
+}

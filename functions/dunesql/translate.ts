@@ -22,6 +22,7 @@ import {
   type ListedTable,
   readInformationSchema,
 } from './information-schema';
+import { unparsedJsonClause } from './json-paths';
 import { RefusedOperation, refuseMistypedOperands } from './mistyped-operands';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
@@ -214,9 +215,14 @@ export async function translate(
     throw new DuneSqlError('syntax', 'The query contains no SQL statement.');
   }
   if (!parsed.success || !parsed.ast) {
+    const offset = parsed.errorStart;
+    // A SQL/JSON clause the parser lacks: say so, not "Expected RParen".
+    const jsonClause = offset === undefined ? undefined : unparsedJsonClause(source.text, offset);
+    if (jsonClause) {
+      throw new DuneSqlError('unsupported', jsonClause, lineColumnAt(sql, source.toUserOffset(offset!)));
+    }
     // Another dialect's form is often why: say what to write instead.
     refuseOtherDialects(polyglot, sql, source, true);
-    const offset = parsed.errorStart;
     throw new DuneSqlError(
       'syntax',
       `Syntax error: ${stripPosition(parsed.error ?? 'the query cannot be parsed')}`,

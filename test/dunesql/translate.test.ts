@@ -1171,6 +1171,43 @@ describe('SQL/JSON paths on the local engine', () => {
     expect(matched.rows).toEqual([['{"a":1}']]);
   });
 
+  // json_query returns the one item found, a scalar too ('"nice"' in the docs' KEEP QUOTES example);
+  // WITH ARRAY WRAPPER the items as an array, CONDITIONAL unless one array or object; json_value's
+  // RETURNING converts its text. Nothing found, or an error, is NULL (the default ON EMPTY and ON ERROR).
+  it('json_query wraps items as Trino does and json_value returns the type asked for', async () => {
+    const { rows } = await run(
+      `select json_query('{"a":"x"}', 'lax $.a' WITH ARRAY WRAPPER), json_query('{"a":{"b":1}}', 'lax $.a' WITH ARRAY WRAPPER),
+        json_query('{"a":[1,2]}', 'lax $.a[*]' WITH ARRAY WRAPPER), json_query('{"a":[1,2]}', 'lax $.a' WITH CONDITIONAL ARRAY WRAPPER),
+        json_query('{"a":"x"}', 'lax $.a' WITH CONDITIONAL ARRAY WRAPPER), json_query('{"a":"x"}', 'strict $.a'),
+        json_query('{"a":"x"}', 'lax $.a' OMIT QUOTES), json_query('{"a":[1,2]}', 'lax $.a[*]'), json_query('{"a":[2]}', 'lax $.a[*]'),
+        json_query('{"a":1}', 'lax $.b' WITH ARRAY WRAPPER), json_query('not json', 'lax $')`,
+    );
+    expect(rows).toEqual([
+      ['["x"]', '[{"b":1}]', '[1,2]', '[1,2]', '["x"]', '"x"', 'x', null, '2', null, null],
+    ]);
+    const values = await run(
+      `select json_value('{"a":1}', 'lax $.a' RETURNING bigint), typeof(json_value('{"a":1}', 'lax $.a' RETURNING bigint)),
+        json_value('{"a":1}', 'lax $.a'), json_value('{"a":"x"}', 'lax $.a' RETURNING bigint), json_value('{"a":{"b":1}}', 'lax $.a'),
+        json_value('{"a":null}', 'lax $.a'), json_value('{"a":true}', 'strict $.a' RETURNING boolean),
+        json_value('{"a":[1,2]}', 'lax $.a[last]' NULL ON ERROR)`,
+    );
+    expect(values.rows).toEqual([['1', 'bigint', '1', null, null, null, true, '2']]);
+  });
+
+  it('refuses the ON EMPTY and ON ERROR clauses the parser cannot read, saying what to write', async () => {
+    const error = await failure(`select json_value('{"a":[1]}', 'lax $.b' DEFAULT 'none' ON EMPTY)`);
+    expect(error.kind).toBe('unsupported');
+    expect(error.message).toBe(
+      "json_value: the local engine cannot read DEFAULT 'none' ON EMPTY (it reads RETURNING, the ARRAY WRAPPER and QUOTES options and NULL ON ERROR); leave it out: where nothing is found or it fails, json_value is NULL, so coalesce(json_value(…), <default>) gives a default. (line 1, column 42)",
+    );
+    expect((await failure(`select json_exists('1', 'lax $' TRUE ON ERROR)`)).message).toMatch(
+      /^json_exists: the local engine cannot read TRUE ON ERROR .* json_exists is false/,
+    );
+    expect((await failure(`select json_query('1', 'lax $' ERROR ON ERROR)`)).message).toMatch(
+      /^json_query: ERROR ON ERROR is not supported on the local engine/,
+    );
+  });
+
   it('refuses a path DuckDB cannot read, naming it, instead of answering false', async () => {
     const error = await failure(`select 1,\n  json_exists('{"a":1}', 'lax $.a?(@ > 1)')`);
     expect(error.kind).toBe('unsupported');
