@@ -467,7 +467,7 @@ async function describeStatement(
       const type = prepared.columnType(i);
       columns.push({
         name: uniqueName(prepared.columnName(i), seen),
-        type: hintedType(type.toString(), hints[i]),
+        type: hintedType(engineTypeName(type), hints[i]),
         engineType: type,
       });
     }
@@ -475,6 +475,15 @@ async function describeStatement(
   } finally {
     prepared.destroySync();
   }
+}
+
+/**
+ * A column's engine type name: JSON (json_parse, json_extract, a cast to json) is DuckDB's VARCHAR
+ * under the alias JSON, which its name leaves out (the results called such a column varchar while
+ * typeof() said json).
+ */
+function engineTypeName(type: DuckDBType): string {
+  return type.alias === 'JSON' ? 'JSON' : type.toString();
 }
 
 /**

@@ -3,7 +3,7 @@
 -- fails the query.
 -- see: https://trino.io/docs/current/functions/json.html#json_parse
 -- rows: 1
--- columns: parsed varchar, literal varchar, nested varchar, big varchar, none varchar
+-- columns: parsed varchar, literal varchar, nested varchar, big varchar, none json
 -- result: [["{\"a\":[1,2],\"b\":1.5,\"c\":\"x\"}", "{\"a\":2,\"b\":1}", "{\"k\":{\"y\":null,\"z\":true}}", "[12345678901234567890]", null]]
 SELECT json_format(json_parse('{"c": "x", "b": 1.50, "a": [1, 2]}')) AS parsed,
   json_format(JSON '{"b": 1, "a": 2}') AS literal,
