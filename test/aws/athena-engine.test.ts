@@ -433,7 +433,7 @@ describe('the Athena engine behind the QueryEngine port', () => {
 
   it('refuses DuneSQL that does not parse before calling Athena, positioned as written', async () => {
     const failure = await engine()
-      .submit(request('SELECT 1,\n  FROM'))
+      .submit(request('SELECT 1 +\n  FROM'))
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(QueryFailure);
     expect(failure).toMatchObject({ type: 'syntax_error', position: { line: 2 } });
@@ -442,7 +442,7 @@ describe('the Athena engine behind the QueryEngine port', () => {
 
   it('checks SQL without running it: the failure a run would start with, and no Athena call', async () => {
     const views = engineWithViews();
-    expect(await views.check({ sql: 'SELECT 1,\n  FROM' })).toMatchObject({
+    expect(await views.check({ sql: 'SELECT 1 +\n  FROM' })).toMatchObject({
       type: 'syntax_error',
       position: { line: 2 },
     });
