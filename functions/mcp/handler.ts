@@ -21,8 +21,14 @@ import { errorResponse, requestIdOf } from '../http/route-handler';
 import { getServices, type Services } from '../services';
 import { AccountEventStore, mcpEventLog, sseEvent } from './event-store';
 import { directExchangeRequest, JsonExchangeTransport } from './json-exchange';
-import { McpServerPool, type ServerContext, toolSelectionOf } from './server';
-import { answersAsStream, malformedToolCallAnswer, type ParsedBody, parseBody } from './tool-arguments';
+import { McpServerPool, type ServerContext, toolLeftOut, toolSelectionOf } from './server';
+import {
+  answersAsStream,
+  calledTool,
+  malformedToolCallAnswer,
+  type ParsedBody,
+  parseBody,
+} from './tool-arguments';
 
 /** No MCP request runs longer than this (API Gateway ends requests at 29 s). */
 export const MCP_REQUEST_DEADLINE_MS = 25_000;
@@ -77,6 +83,21 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const baseUrl = requestBaseUrl(event);
       const serverContext = { services, account, baseUrl, tools };
       const server = servers.acquire(serverContext);
+      // Built (or built before), the server has registered every tool's group and kind.
+      const called = calledTool(parsed);
+      const leftOut = called && toolLeftOut(called.name, tools);
+      if (called && leftOut) {
+        await servers.release(serverContext, server);
+        return {
+          statusCode: 200,
+          headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: called.id,
+            result: { content: [{ type: 'text', text: leftOut }], isError: true },
+          }),
+        };
+      }
       // The SDK refuses (406) a POST whose Accept lacks text/event-stream; a client that takes
       // only JSON gets a plain JSON answer instead (progress notifications need SSE). A request
       // answered at once gets JSON too: only one that may wait or report progress is streamed.

@@ -77,15 +77,47 @@ export function buildMcpServer(context: {
   const selection = context.tools ?? ALL_TOOLS;
   const counted = rateLimited(strictArguments(server), context);
   const registrar = (group: ToolGroup): ToolRegistrar =>
-    selection.groups.includes(group)
-      ? readOnlyFilter(counted, selection.readOnly)
-      : { registerTool: skipTool };
+    recordOffer(
+      group,
+      selection.groups.includes(group)
+        ? readOnlyFilter(counted, selection.readOnly)
+        : { registerTool: skipTool },
+    );
   registerDiscoveryTools(registrar('discovery'), context);
   registerQueryTools(registrar('queries'), context);
   registerVisualizationTools(registrar('visualizations'), context);
   registerDashboardTools(registrar('dashboards'), context);
   registerResources(server);
   return server;
+}
+
+/** Every tool's group and whether it only reads, as registered (complete once a server is built). */
+const TOOL_OFFERS = new Map<string, { group: ToolGroup; readOnly: boolean }>();
+
+function recordOffer(group: ToolGroup, registrar: ToolRegistrar): ToolRegistrar {
+  return {
+    registerTool: ((name, config, callback) => {
+      TOOL_OFFERS.set(name, { group, readOnly: config.annotations?.readOnlyHint === true });
+      return registrar.registerTool(name, config, callback);
+    }) as McpServer['registerTool'],
+  };
+}
+
+/**
+ * Why a connection's tool selection leaves out the tool a call names, in words an agent can act
+ * on (the SDK's own answer, "Tool … not found", reads as if the tool did not exist); undefined
+ * for a tool it offers or one that does not exist.
+ */
+export function toolLeftOut(name: string, selection: ToolSelection): string | undefined {
+  const offer = TOOL_OFFERS.get(name);
+  if (!offer) return undefined;
+  if (!selection.groups.includes(offer.group)) {
+    return `${name} is not offered on this connection: its MCP URL picks features=${selection.groups.join(',')}, which leaves out ${name}'s group, ${offer.group}. Connect to /mcp/v1 without features, or with ${offer.group} among them, to use it.`;
+  }
+  if (selection.readOnly && !offer.readOnly) {
+    return `${name} is not offered on this connection: its MCP URL has read_only=true, and ${name} changes data. Connect to /mcp/v1 without read_only=true to use it.`;
+  }
+  return undefined;
 }
 
 function readOnlyFilter(registrar: ToolRegistrar, readOnly: boolean): ToolRegistrar {

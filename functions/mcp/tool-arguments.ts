@@ -66,6 +66,16 @@ export function malformedToolCallAnswer(body: ParsedBody): JSONRPCMessage | unde
   return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } };
 }
 
+/** The id and tool name of a POST that is one `tools/call` (not a batch); undefined otherwise. */
+export function calledTool(body: ParsedBody): { id: string | number; name: string } | undefined {
+  const message = body?.value;
+  if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params)) return undefined;
+  const { id } = message;
+  const { name } = message.params;
+  if ((typeof id !== 'string' && typeof id !== 'number') || typeof name !== 'string') return undefined;
+  return { id, name };
+}
+
 /**
  * Whether a POST is answered as an SSE stream: any request that asks for progress notifications
  * (`_meta.progressToken`), or a getExecutionResults call that will wait (its execution has not

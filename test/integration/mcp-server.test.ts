@@ -85,10 +85,21 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     expect(both.names).toEqual(['getDashboard', 'getExecutionResults', 'getServiceQuery', 'getUsage']);
     // A tool left out is not callable either, and the full set is still there without the options.
     const limited = await connect(`${host.baseUrl}/mcp/v1?features=discovery`, key);
-    const refused = await call('createServiceQuery', { name: 'x', querySql: 'select 1' }, limited);
+    const refused = await call('createServiceQuery', { name: 'x', query: 'select 1' }, limited);
     expect(refused.isError).toBe(true);
-    expect(JSON.stringify(refused.content)).toMatch(/createServiceQuery not found/);
+    expect(refused.content[0].text).toBe(
+      "createServiceQuery is not offered on this connection: its MCP URL picks features=discovery, which leaves out createServiceQuery's group, queries. Connect to /mcp/v1 without features, or with queries among them, to use it.",
+    );
     await limited.close();
+    const reader = await connect(`${host.baseUrl}/mcp/v1?read_only=true`, key);
+    const write = await call('createServiceQuery', { name: 'x', query: 'select 1' }, reader);
+    expect(write.content[0].text).toMatch(/has read_only=true, and createServiceQuery changes data/);
+    const unknown = await call('dropEverything', {}, reader);
+    expect(JSON.stringify(unknown.content)).toMatch(/Tool dropEverything not found/);
+    await reader.close();
+    expect((await call('listQueryVisualizations', { queryId: 999_999 })).content[0].text).not.toMatch(
+      /not offered/,
+    );
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
 
     for (const [query, message] of [
