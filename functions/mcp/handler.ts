@@ -28,6 +28,7 @@ import {
   malformedToolCallAnswer,
   type ParsedBody,
   parseBody,
+  toolErrorAnswer,
 } from './tool-arguments';
 
 /** No MCP request runs longer than this (API Gateway ends requests at 29 s). */
@@ -64,21 +65,12 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const parsed = parseBody(event);
       const malformed = malformedToolCallAnswer(parsed);
       if (malformed) {
-        return {
-          // An Invalid Request (the empty batch) is refused as the SDK refuses a malformed message.
-          statusCode: 'error' in malformed && malformed.error.code === -32600 ? 400 : 200,
-          headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-          body: JSON.stringify(malformed),
-        };
+        // An Invalid Request (the empty batch) is refused as the SDK refuses a malformed message.
+        const invalid = 'error' in malformed && malformed.error.code === -32600;
+        return jsonAnswer(invalid ? 400 : 200, malformed, requestId);
       }
       const tools = toolSelectionOf(event.queryStringParameters ?? {});
-      if ('error' in tools) {
-        return {
-          statusCode: 400,
-          headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-          body: JSON.stringify({ error: tools.error }),
-        };
-      }
+      if ('error' in tools) return jsonAnswer(400, { error: tools.error }, requestId);
       const services = await getServices();
       const baseUrl = requestBaseUrl(event);
       const serverContext = { services, account, baseUrl, tools };
@@ -88,15 +80,7 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       const leftOut = called && toolLeftOut(called.name, tools);
       if (called && leftOut) {
         await servers.release(serverContext, server);
-        return {
-          statusCode: 200,
-          headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: called.id,
-            result: { content: [{ type: 'text', text: leftOut }], isError: true },
-          }),
-        };
+        return jsonAnswer(200, toolErrorAnswer(called.id, leftOut), requestId);
       }
       // The SDK refuses (406) a POST whose Accept lacks text/event-stream; a client that takes
       // only JSON gets a plain JSON answer instead (progress notifications need SSE). A request
@@ -426,6 +410,15 @@ function originRefusal(event: APIGatewayProxyEvent, requestId: string): APIGatew
     `Forbidden: Origin ${origin} is not allowed for this server (set MCP_ALLOWED_ORIGINS to allow it).`,
     requestId,
   );
+}
+
+/** A JSON body answered before the request reaches the SDK. */
+function jsonAnswer(statusCode: number, body: unknown, requestId: string): APIGatewayProxyResult {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    body: JSON.stringify(body),
+  };
 }
 
 /** JSON-RPC-shaped error without an id (the spec's form for refused HTTP requests), plus `error` text. */

@@ -63,6 +63,11 @@ export function malformedToolCallAnswer(body: ParsedBody): JSONRPCMessage | unde
   }
   if (!problem) return undefined;
   const text = `Invalid tools/call${tool ? ` of ${tool}` : ''}: ${problem}. Send {} (or leave arguments out) for a tool without arguments; tools/list gives each tool's inputSchema with the argument names and types.`;
+  return toolErrorAnswer(id, text);
+}
+
+/** The answer to a `tools/call` refused before it reaches its tool: a tool result with `isError`. */
+export function toolErrorAnswer(id: string | number, text: string): JSONRPCMessage {
   return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } };
 }
 
