@@ -193,8 +193,30 @@ export async function ownExecution(
 }
 
 /**
- * The caller's execution once it has finished, or as it stands when `waitMillis` have passed or
- * `signal` aborted (awaitFinished); another account's is not found at once.
+ * An execution the caller may read: its own, or a run of a saved query the caller can read (a
+ * public one). A public query's latest result is anyone's to read (GET /v1/query/{id}/results, as
+ * on Dune) and names its execution, so that execution's status and pages are readable too. Ad-hoc
+ * SQL and runs of private queries stay their account's; only the owner may cancel (ownExecution).
+ */
+export async function readableExecution(
+  services: Services,
+  account: Account,
+  executionId: string,
+): Promise<Execution> {
+  const execution = await services.executions.get(executionId);
+  if (execution && execution.accountId === account.accountId) return execution;
+  const query =
+    execution && execution.queryId > 0 ? await services.queries.get(execution.queryId) : undefined;
+  if (!execution || !query || query.isPrivate) {
+    throw new NotFoundError(`Execution ${executionId} not found.`);
+  }
+  return execution;
+}
+
+/**
+ * The caller's execution (or a readable one, readableExecution) once it has finished, or as it
+ * stands when `waitMillis` have passed or `signal` aborted (awaitFinished); one the caller may
+ * not read is not found at once.
  */
 export function awaitExecutionEnd(
   services: Services,
@@ -209,7 +231,7 @@ export function awaitExecutionEnd(
 ): Promise<Execution> {
   return awaitFinished(services.executionWatch, executionId, waitMillis, {
     ...options,
-    read: () => ownExecution(services, account, executionId),
+    read: () => readableExecution(services, account, executionId),
     stateOf: (execution) => execution.state,
     isFinished: isTerminal,
   });

@@ -194,6 +194,45 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
     });
   });
 
+  it("lets anyone who can read a public query read its runs, named by its latest result; never a private one's", async () => {
+    const created = await bodyOf(
+      await host.call('/v1/query', { json: { name: 'public answer', query_sql: 'select 7 as answer' } }),
+    );
+    const ownerRun = (await bodyOf(await host.call(`/v1/query/${created.query_id}/execute`, { json: {} })))
+      .execution_id;
+    await waitUntilFinished(host, ownerRun);
+    const reader = await newAccountKey(host, 'reader');
+    const latest = await bodyOf(await host.call(`/v1/query/${created.query_id}/results`, { apiKey: reader }));
+    expect(latest).toMatchObject({ execution_id: ownerRun, result: { rows: [{ answer: 7 }] } });
+    // The execution the latest result names answers by its id too.
+    expect(
+      await bodyOf(await host.call(`/v1/execution/${ownerRun}/status`, { apiKey: reader })),
+    ).toMatchObject({
+      state: 'QUERY_STATE_COMPLETED',
+      query_id: created.query_id,
+    });
+    const page = await bodyOf(await host.call(`/v1/execution/${ownerRun}/results`, { apiKey: reader }));
+    expect(page.result.rows).toEqual([{ answer: 7 }]);
+    const csv = await host.call(`/v1/execution/${ownerRun}/results/csv`, { apiKey: reader });
+    expect(csv.status).toBe(200);
+    expect(await csv.text()).toBe('answer\r\n7\r\n');
+    // Reading is not owning: only the account that ran it may cancel it.
+    const cancel = await host.call(`/v1/execution/${ownerRun}/cancel`, { method: 'POST', apiKey: reader });
+    expect(cancel.status).toBe(404);
+
+    // Made private, the query's runs are its owner's alone again.
+    expect((await host.call(`/v1/query/${created.query_id}/private`, { method: 'POST' })).status).toBe(200);
+    for (const path of [
+      `/v1/execution/${ownerRun}/status`,
+      `/v1/execution/${ownerRun}/results`,
+      `/v1/execution/${ownerRun}/results/csv`,
+      `/v1/query/${created.query_id}/results`,
+    ]) {
+      expect((await host.call(path, { apiKey: reader })).status, path).toBe(404);
+    }
+    expect((await host.call(`/v1/execution/${ownerRun}/status`)).status).toBe(200);
+  });
+
   it('validates execution ids and bodies', async () => {
     expect((await host.call('/v1/execution/not-an-id/status')).status).toBe(400);
     expect((await host.call('/v1/execution/01HKZJ2683PHF9Q9PHHQ8FW4Q1/status')).status).toBe(404);
