@@ -82,16 +82,17 @@ describe('reusable sandboxes', () => {
     expect(viaView.answer).toBe(42);
     expect(Number(viaView.t)).toBeGreaterThan(fresh); // on the reused sandbox
     // Its view was attached for that run only: the next run on the same sandbox, not given the
-    // view, cannot read it; nor are its files linked in the staging directory any more.
-    const staging = join(setup.fixture.resultsDir, '.staging');
-    for (const directory of await readdir(staging)) {
-      expect(await readdir(join(staging, directory))).toEqual([]);
-    }
+    // view, cannot read it; nor are its files linked in the staging directory any more (removed
+    // after its outcome was reported, before the next run starts).
     const failure = await failureOf(setup.engine.run(runRequest(sql, { accountId: 'erin' })));
     expect(failure.message).toMatch(
       /result_answer.*does not exist|does not exist.*result_answer|Catalog .*mv.* does not exist/i,
     );
     expect(failure.message).not.toMatch(/staging/);
+    const staging = join(setup.fixture.resultsDir, '.staging');
+    for (const directory of await readdir(staging)) {
+      expect(await readdir(join(staging, directory))).toEqual([]);
+    }
     // A second view run on a new sandbox reads the view again.
     expect((await firstRow(sql, { accountId: 'erin', relations })).answer).toBe(42);
   });

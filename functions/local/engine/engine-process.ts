@@ -30,6 +30,13 @@ export type FromEngineProcess =
 const MEMORY_CHECK_MS = 20;
 
 let stopCurrent: ((reason: StopReason) => void) | undefined;
+/** A stop that came for the next run while it waited for the last one's cleanup (`settling`). */
+let stopPending: StopReason | undefined;
+/**
+ * The last run's cleanup (its views detached, its sandbox closed or kept), done after its outcome
+ * was sent so the host records it meanwhile; the next run starts once it is over.
+ */
+let settling: Promise<void> | undefined;
 
 /**
  * The next run's DuckDB instance, created while this process is idle, so a run does not wait for
@@ -85,6 +92,18 @@ function send(message: FromEngineProcess, then?: () => void): void {
 }
 
 async function run(job: EngineJob, maxRssBytes: number): Promise<void> {
+  if (settling) await settling;
+  if (stopPending) {
+    const failure = stoppedFailure(stopPending, job, 0);
+    stopPending = undefined;
+    send({
+      type: 'failed',
+      executionId: job.executionId,
+      failure: failureData(failure),
+      rss: process.memoryUsage.rss(),
+    });
+    return;
+  }
   const started = performance.now();
   let peak = 0;
   // Memory DuckDB's memory_limit does not see (a 2 GB string from repeat(), huge lists) still
@@ -139,16 +158,24 @@ async function run(job: EngineJob, maxRssBytes: number): Promise<void> {
     stopCurrent = undefined;
     // After the outcome was sent: the run's sandbox closes and the next run's instance starts
     // while the host records this one.
-    await cleanup?.().catch((error: unknown) =>
-      console.error('engine process: cleanup after a run failed', error),
-    );
-    prepareSpare(job.warehousePath);
+    settling = (async () => {
+      await cleanup?.().catch((error: unknown) =>
+        console.error('engine process: cleanup after a run failed', error),
+      );
+      prepareSpare(job.warehousePath);
+    })();
+    await settling;
   }
 }
 
 process.on('message', (message: ToEngineProcess) => {
-  if (message.type === 'run') void run(message.job, message.maxRssBytes);
-  else if (message.type === 'stop') stopCurrent?.(message.reason);
+  if (message.type === 'run') {
+    stopPending = undefined; // a stop meant for the previous run, come after it ended
+    void run(message.job, message.maxRssBytes);
+  } else if (message.type === 'stop') {
+    if (stopCurrent) stopCurrent(message.reason);
+    else stopPending = message.reason;
+  }
 });
 // The host went away (even killed outright): nothing left to run for. Die at once: a normal exit
 // runs DuckDB's destructors, which can wait forever on a query still running, and the process

@@ -290,21 +290,23 @@ export async function runJob(job: EngineJob, control: RunControl): Promise<Engin
     clearInterval(diskWatch);
     if (repeat) clearInterval(repeat);
     const spilled = existsSync(job.spillDirectory);
-    if (reusable) {
-      // The run's views and their links go, then its connection; the sandbox stays for the next
-      // run only after a clean run whose views are gone.
-      const clean = succeeded && !spilled && (await removeViews(connection, attached, job));
-      connection?.closeSync();
-      if (clean && control.keep) control.keep(reusable);
-      else reusable.close();
-    }
-    if (linked) await rm(links!, { recursive: true, force: true });
     const open = sandbox;
+    const used = reusable;
     const cleanup = async () => {
+      if (used) {
+        // The run's views and their links go, then its connection; the sandbox stays for the next
+        // run only after a clean run whose views are gone.
+        const clean = succeeded && !spilled && (await removeViews(connection, attached, job));
+        connection?.closeSync();
+        if (clean && control.keep) control.keep(used);
+        else used.close();
+      }
+      if (linked) await rm(links!, { recursive: true, force: true });
       open?.close();
       await rm(job.spillDirectory, { recursive: true, force: true });
     };
     // A run that spilled removes its spill files before it is reported, as a failed run does.
+    // Detaching a view-reading run's views (1-5 ms) is deferred too: its reader waits for it.
     if (succeeded && control.deferCleanup && !spilled) control.deferCleanup(cleanup);
     else await cleanup();
   }
