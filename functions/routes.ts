@@ -25,6 +25,12 @@ export interface RouteDefinition {
    * Every other route goes through the one authorizer (functions/auth) on both hosts.
    */
   public?: boolean;
+  /**
+   * A path Dune has deprecated, kept for the SDKs that still call it: `METHOD /path` of the route
+   * that replaces it, whose handler this route runs under another export name (its own Lambda, its
+   * own OpenAPI operation, marked deprecated).
+   */
+  supersededBy?: string;
 }
 
 const DATASETS = 'functions/datasets/handlers.ts';
@@ -118,6 +124,15 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/v1/uploads/{namespace}/{table_name}/insert', UPLOADS, 'insertIntoUpload'),
   route('POST', '/v1/uploads/{namespace}/{table_name}/clear', UPLOADS, 'clearUpload'),
   route('DELETE', '/v1/uploads/{namespace}/{table_name}', UPLOADS, 'deleteUpload'),
+  // Dune's deprecated paths of the same operations (the Dune SDK's `client.table.*`)
+  route('POST', '/v1/table/create', UPLOADS, 'createTable', { supersededBy: 'POST /v1/uploads' }),
+  route('POST', '/v1/table/upload/csv', UPLOADS, 'uploadTableCsv', { supersededBy: 'POST /v1/uploads/csv' }),
+  route('POST', '/v1/table/{namespace}/{table_name}/insert', UPLOADS, 'insertIntoTable', {
+    supersededBy: 'POST /v1/uploads/{namespace}/{table_name}/insert',
+  }),
+  route('DELETE', '/v1/table/{namespace}/{table_name}', UPLOADS, 'deleteTable', {
+    supersededBy: 'DELETE /v1/uploads/{namespace}/{table_name}',
+  }),
   // Pipelines
   route('GET', '/v1/query/{query_id}/pipeline', PIPELINES, 'getQueryPipeline'),
   route('POST', '/v1/query/{query_id}/pipeline/execute', PIPELINES, 'executeQueryPipeline'),

@@ -141,6 +141,12 @@ function operationOf(
   return {
     operationId: route.handler,
     summary: docs.summary ?? sentenceOf(route.handler),
+    ...(route.supersededBy
+      ? {
+          description: `Deprecated, as on Dune: use \`${route.supersededBy}\`, which takes the same request and gives the same answer. This path stays for the clients that still call it.`,
+          deprecated: true,
+        }
+      : {}),
     tags: [featureOf(route)],
     ...(authenticated ? {} : { security: [] }),
     ...(parameters.length ? { parameters } : {}),

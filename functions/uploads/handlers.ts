@@ -108,6 +108,16 @@ export const listUploads = routeHandler(
     uploadListResponseOf(await uploads.listUploads(services, account, query)),
 );
 
+/**
+ * Dune's deprecated `/v1/table/*` paths (the Dune SDK's `client.table.*`), which take the same
+ * requests and give the same answers as their `/v1/uploads` successors (docs.dune.com, tables
+ * overview): the very same handlers, exported under the names the route table gives those routes.
+ */
+export const createTable = createUpload;
+export const uploadTableCsv = uploadCsv;
+export const insertIntoTable = insertIntoUpload;
+export const deleteTable = deleteUpload;
+
 function rawBody(event: APIGatewayProxyEvent): string {
   if (!event.body) return '';
   const bytes = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');

@@ -80,6 +80,30 @@ describe('GET /v1/openapi.json', () => {
     expect(errorSchema.required).toEqual(['error']);
   });
 
+  it("marks Dune's deprecated paths deprecated, documented as their successors are", () => {
+    const operationOf = (route: string) => {
+      const [method, path] = route.split(' ') as [string, string];
+      return doc.paths[path][method.toLowerCase()];
+    };
+    const deprecated = routes.filter((route) => route.supersededBy);
+    expect(deprecated.length).toBeGreaterThan(0);
+    for (const route of routes.filter((candidate) => candidate.path.startsWith('/v1/'))) {
+      const where = `${route.method} ${route.path}`;
+      const operation = operationOf(where);
+      if (!route.supersededBy) {
+        expect(operation.deprecated, where).toBeUndefined();
+        continue;
+      }
+      const successor = operationOf(route.supersededBy);
+      expect(operation.deprecated, where).toBe(true);
+      expect(operation.description, where).toContain(`use \`${route.supersededBy}\``);
+      const { operationId, description, deprecated: _, ...rest } = operation;
+      const { operationId: successorId, ...successorRest } = successor;
+      expect(operationId, where).not.toBe(successorId);
+      expect(rest, where).toEqual(successorRest);
+    }
+  });
+
   it('declares the three ways to authenticate', () => {
     expect(doc.components.securitySchemes).toEqual({
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-service-api-key' },

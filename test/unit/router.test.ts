@@ -31,4 +31,21 @@ describe('the local router built from the route table', () => {
       await expect(router.handler(route)).resolves.toBeTypeOf('function');
     }
   });
+
+  it("runs a deprecated path's route on its successor's very handler", async () => {
+    const deprecated = routes.filter((route) => route.supersededBy);
+    expect(deprecated.map((route) => `${route.method} ${route.path}`)).toEqual([
+      'POST /v1/table/create',
+      'POST /v1/table/upload/csv',
+      'POST /v1/table/{namespace}/{table_name}/insert',
+      'DELETE /v1/table/{namespace}/{table_name}',
+    ]);
+    for (const route of deprecated) {
+      const successor = routes.find((other) => `${other.method} ${other.path}` === route.supersededBy);
+      expect(successor, route.supersededBy).toBeDefined();
+      expect(successor!.supersededBy).toBeUndefined();
+      expect(route.entry).toBe(successor!.entry);
+      expect(await router.handler(route), route.handler).toBe(await router.handler(successor!));
+    }
+  });
 });
