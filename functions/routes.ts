@@ -27,8 +27,8 @@ export interface RouteDefinition {
   public?: boolean;
   /**
    * A path Dune has deprecated, kept for the SDKs that still call it: `METHOD /path` of the route
-   * that replaces it, whose handler this route runs under another export name (its own Lambda, its
-   * own OpenAPI operation, marked deprecated).
+   * that replaces it (listed before it), whose handler this route runs under another export name
+   * (its own OpenAPI operation, marked deprecated; on AWS, the successor's Lambda function).
    */
   supersededBy?: string;
 }

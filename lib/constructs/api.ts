@@ -119,12 +119,17 @@ export class Api extends Construct {
     this.addJsonGatewayResponses();
 
     const functions = new Map<string, NodejsFunction>();
+    const functionOfRoute = new Map<string, NodejsFunction>();
     for (const route of routes) {
-      const fn = createApiFunction(this, {
-        route,
-        role: this.roles.roleFor(functionGroupOf(route)),
-        environment,
-      });
+      // A deprecated path runs its successor's function: the same handler, no Lambda of its own.
+      const fn =
+        (route.supersededBy && functionOfRoute.get(route.supersededBy)) ||
+        createApiFunction(this, {
+          route,
+          role: this.roles.roleFor(functionGroupOf(route)),
+          environment,
+        });
+      functionOfRoute.set(`${route.method} ${route.path}`, fn);
       // allowTestInvoke would add a second Lambda permission per route (console test calls).
       const integration = new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false });
       const method = this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration, {

@@ -28,6 +28,10 @@ export function assertRoutesDeployable(routes: readonly RouteDefinition[]): void
     }
     if (seenFunctions.has(route.functionName)) problems.push(`duplicate functionName ${route.functionName}`);
     seenFunctions.add(route.functionName);
+    // Its function is the successor's, so the successor comes first in the table.
+    if (route.supersededBy && !seenRoutes.has(route.supersededBy)) {
+      problems.push(`${name}: supersededBy "${route.supersededBy}" is not a route listed before it`);
+    }
 
     if (route.path === '/') continue; // a method on the API's root resource
     if (!route.path.startsWith('/') || route.path.endsWith('/')) {

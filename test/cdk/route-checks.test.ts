@@ -35,6 +35,18 @@ describe('route table checks at synth time', () => {
     ).toThrow(/"\{query_id\}" under "\/v1\/query" conflicts with "\{id\}"/);
   });
 
+  it('reject a deprecated path whose successor is not a route listed before it', () => {
+    const successor = route('POST', '/v1/uploads', 'CreateUpload');
+    const deprecated = {
+      ...route('POST', '/v1/table/create', 'CreateTable'),
+      supersededBy: 'POST /v1/uploads',
+    };
+    expect(() => assertRoutesDeployable([successor, deprecated])).not.toThrow();
+    expect(() => assertRoutesDeployable([deprecated, successor])).toThrow(
+      /supersededBy "POST \/v1\/uploads" is not a route listed before it/,
+    );
+  });
+
   it('reject duplicate routes and function ids', () => {
     expect(() =>
       assertRoutesDeployable([

@@ -28,7 +28,9 @@ const workflowRoleId = logicalIdOf(stack, stack.executions.workflowRole);
 const runnerId = logicalIdOf(stack, stack.executions.runner);
 const schedulerRoleId = logicalIdOf(stack, stack.executions.schedulerRole);
 /** API functions, the node runner and the authorizer. */
-const FUNCTION_COUNT = routes.length + 2;
+/** Deprecated paths (supersededBy) run their successor's function. */
+const routesWithOwnFunction = routes.filter((r) => !r.supersededBy);
+const FUNCTION_COUNT = routesWithOwnFunction.length + 2;
 
 function ofType(type: string): [string, CfnResource][] {
   return Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -52,7 +54,7 @@ describe('the route table drives the API', () => {
   it('creates one Lambda function per route, running the route handler on Node 22 arm64', () => {
     // Plus the node runner (below) and the authorizer (test/cdk/auth.test.ts).
     template.resourceCountIs('AWS::Lambda::Function', FUNCTION_COUNT);
-    for (const route of routes) {
+    for (const route of routesWithOwnFunction) {
       const fn = stack.api.functions.get(route.functionName);
       expect(fn, route.functionName).toBeDefined();
       expect(resources[logicalIdOf(stack, fn!)]?.Properties).toMatchObject({
@@ -63,6 +65,17 @@ describe('the route table drives the API', () => {
         MemorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
         Description: `${route.method} ${route.path}`,
       });
+    }
+  });
+
+  it("runs a deprecated path's method on its successor's function", () => {
+    const deprecated = routes.filter((r) => r.supersededBy);
+    expect(deprecated.length).toBeGreaterThan(0);
+    for (const route of deprecated) {
+      const successor = routes.find((r) => `${r.method} ${r.path}` === route.supersededBy)!;
+      expect(stack.api.functions.get(route.functionName), route.functionName).toBe(
+        stack.api.functions.get(successor.functionName),
+      );
     }
   });
 
