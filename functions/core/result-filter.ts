@@ -55,6 +55,12 @@ const RESERVED = new Set([
   'cast',
 ]);
 
+/** A column as a filter names it: bare when it can be, else double-quoted (`"amount (usd)"`). */
+export function filterColumnReference(name: string): string {
+  if (/^[A-Za-z_][A-Za-z0-9_$]*$/.test(name) && !RESERVED.has(name.toLowerCase())) return name;
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
 function fail(parameter: string, message: string): never {
   throw new BadRequestError(`${parameter}: ${message}`);
 }

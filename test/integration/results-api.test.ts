@@ -149,6 +149,23 @@ describe('results: paging, projection, filters, sorting, sampling and CSV on a 1
   it.each([
     [`?filters=${encodeURIComponent('n NOT IN (1)')}`, /NOT/],
     [`?filters=${encodeURIComponent('lower(kind) = 1')}`, /function|not allowed/i],
+    // A literal the column cannot hold: the value, the column, its type and what to write.
+    [
+      `?filters=${encodeURIComponent("block_time > 'yesterday'")}`,
+      /^filters: 'yesterday' is not a timestamp\(3\) \(column block_time\); write a timestamp or a date in quotes, e\.g\. block_time >= '2024-03-05 12:00:00'$/,
+    ],
+    [
+      `?filters=${encodeURIComponent("kind = 'fizz' AND n > 'abc'")}`,
+      /^filters: 'abc' is not a bigint \(column n\); write a number, e\.g\. n > 100$/,
+    ],
+    [
+      `?filters=${encodeURIComponent("amount_raw > 'lots'")}`,
+      /^filters: 'lots' is not a uint256 \(column amount_raw\); write a number/,
+    ],
+    [
+      `?filters=${encodeURIComponent("tag = 'ab'")}`,
+      /^filters: 'ab' is not a varbinary \(column tag\); write 0x and pairs of hex digits in quotes, e\.g\. tag = '0x00ab'$/,
+    ],
     ['?columns=nope', /nope/],
     [`?sort_by=${encodeURIComponent('nope desc')}`, /nope/],
     ['?sample_count=10&limit=5', /sample_count cannot be combined/],
@@ -177,6 +194,24 @@ describe('results: paging, projection, filters, sorting, sampling and CSV on a 1
     const response = await host.call(`/v1/execution/${id}/results${query}`);
     expect(response.status).toBe(400);
     expect((await bodyOf(response)).error).toMatch(message);
+  });
+
+  it('compares literals the columns can hold, and refuses one they cannot in CSV too', async () => {
+    const valid = encodeURIComponent(
+      "kind = 1 OR tag = '0xAB' AND n < '3' AND block_time >= '2026-10-01 00:00'",
+    );
+    expect((await results(`?filters=${valid}&columns=n`)).result.rows).toEqual([
+      { n: 0 },
+      { n: 1 },
+      { n: 2 },
+    ]);
+    const response = await host.call(
+      `/v1/execution/${id}/results/csv?filters=${encodeURIComponent("block_time < '2026-13-01'")}`,
+    );
+    expect(response.status).toBe(400);
+    expect((await bodyOf(response)).error).toMatch(
+      /^filters: '2026-13-01' is not a timestamp\(3\) \(column block_time\); write a timestamp or a date in quotes/,
+    );
   });
 
   it('serves CSV with paging headers', async () => {
@@ -225,6 +260,20 @@ describe('results: a timestamp moved to a zone, and a year-to-month interval', (
     const filter = encodeURIComponent("ny >= '2024-01-02 16:00:00.000 America/New_York' OR months = '0-5'");
     const filtered = await bodyOf(await results(`results?filters=${filter}&sort_by=ny%20desc&columns=h`));
     expect(filtered.result.rows).toEqual([{ h: 47 }, { h: 46 }, { h: 45 }, { h: 5 }]);
+    for (const [filter, message] of [
+      [
+        "ny > 'tomorrow'",
+        "filters: 'tomorrow' is not a timestamp(3) with time zone (column ny); write a timestamp",
+      ],
+      [
+        'months >= 5',
+        "filters: 5 is not an interval year to month (column months); write years-months as results show them, in quotes, e.g. months >= '1-6'",
+      ],
+    ]) {
+      const refused = await host.call(`/v1/execution/${id}/results?filters=${encodeURIComponent(filter!)}`);
+      expect(refused.status, filter).toBe(400);
+      expect((await bodyOf(refused)).error.startsWith(message!), filter).toBe(true);
+    }
     const csv = await (await results('results/csv?limit=1&offset=30&columns=ny,months')).text();
     expect(csv.trim().split(/\r?\n/)).toEqual(['ny,months', '2024-01-02 01:00:00.000 America/New_York,2-6']);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FilterExpression } from '../../functions/core/engine';
 import { BadRequestError } from '../../functions/core/errors';
+import { checkFilterLiteral, intervalMillis } from '../../functions/core/filter-literals';
 import {
   MAX_FILTER_DEPTH,
   MAX_FILTER_LENGTH,
@@ -8,6 +9,7 @@ import {
   parseResultFilter,
   parseSortBy,
 } from '../../functions/core/result-filter';
+import type { ValueKind } from '../../functions/core/sql-types';
 
 const compare = (column: string, operator: string, value: string | number) => ({
   kind: 'compare',
@@ -288,5 +290,166 @@ describe('parseColumns', () => {
     ['""', /empty column name ""/],
   ])('rejects %j', (text, message) => {
     expect(rejection(() => parseColumns(text)).message).toMatch(message);
+  });
+});
+
+describe('checkFilterLiteral: which literals a column of each type takes (the same on both hosts)', () => {
+  const check =
+    (type: string, kind: ValueKind, value: string | number, name = 'c') =>
+    () =>
+      checkFilterLiteral({ name, type }, kind, value);
+
+  it.each<[string, ValueKind, (string | number)[]]>([
+    [
+      'bigint',
+      'integer',
+      [42, -1.5, '42', ' 42 ', '+7', '1.5', '.5', '5.', '1e3', '-12345678901234567890123'],
+    ],
+    ['decimal(38,0)', 'integer', ['100000000000000000000']],
+    ['UHUGEINT', 'integer', ['340282366920938463463374607431768211455']],
+    ['double', 'number', [1.5, '1.5', '-2e-3', 'NaN', 'Infinity', '-inf']],
+    ['decimal(10,2)', 'number', ['0.1', 3]],
+    ['boolean', 'boolean', ['true', 'FALSE', '1', '0', 1, 0]],
+    ['date', 'date', ['2024-03-05', '2024-02-29', ' 2024-03-05 ', '2024-03-05 12:00:00']],
+    [
+      'timestamp(3)',
+      'timestamp',
+      [
+        '2024-03-05',
+        '2024-03-05 12:00',
+        '2024-03-05 12:00:00',
+        '2024-03-05T12:00:00.123456Z',
+        '2024-03-05 12:00:00 UTC',
+        '2024-03-05 12:00:00.000 America/New_York',
+        '2024-03-05 12:00:00+02:00',
+        '2024-03-05 12:00:00+0200',
+      ],
+    ],
+    [
+      'interval day to second',
+      'interval',
+      ['1 02:00:00.000', '-1 02:00:00', '0 00:00:01.5', '26 hours', '1 day 2h'],
+    ],
+    ['interval year to month', 'interval', ['1-6', '-2-0', '18 months', '1 year']],
+    ['varbinary', 'binary', ['0x', '0x00AB', '0xdeadbeef']],
+    ['varchar', 'text', ['anything', 42, '']],
+    ['array(bigint)', 'nested', ['[1,2]', 3]],
+  ])('%s takes %j', (type, kind, values) => {
+    for (const value of values) expect(check(type, kind, value), String(value)).not.toThrow();
+  });
+
+  it.each<[string, ValueKind, string | number, string]>([
+    ['double', 'number', 'abc', "filters: 'abc' is not a double (column c); write a number, e.g. c > 1.5"],
+    ['bigint', 'integer', '', "filters: '' is not a bigint (column c); write a number, e.g. c > 100"],
+    ['bigint', 'integer', 'NaN', "filters: 'NaN' is not a bigint (column c); write a number, e.g. c > 100"],
+    ['bigint', 'integer', '0x10', "filters: '0x10' is not a bigint (column c); write a number, e.g. c > 100"],
+    [
+      'UHUGEINT',
+      'integer',
+      'lots',
+      "filters: 'lots' is not a uint256 (column c); write a number, e.g. c > 100",
+    ],
+    [
+      'HUGEINT',
+      'integer',
+      '1_000',
+      "filters: '1_000' is not an int256 (column c); write a number, e.g. c > 100",
+    ],
+    [
+      'decimal(10,2)',
+      'number',
+      'Infinity',
+      "filters: 'Infinity' is not a decimal(10,2) (column c); write a number, e.g. c > 1.5",
+    ],
+    [
+      'boolean',
+      'boolean',
+      'yes',
+      "filters: 'yes' is not a boolean (column c); write true or false in quotes, e.g. c = 'true'",
+    ],
+    [
+      'boolean',
+      'boolean',
+      2,
+      "filters: 2 is not a boolean (column c); write true or false in quotes, e.g. c = 'true'",
+    ],
+    [
+      'date',
+      'date',
+      20240305,
+      "filters: 20240305 is not a date (column c); write a date in quotes, e.g. c >= '2024-03-05'",
+    ],
+    [
+      'DATE',
+      'date',
+      '2023-02-29',
+      "filters: '2023-02-29' is not a date (column c); write a date in quotes, e.g. c >= '2024-03-05'",
+    ],
+    [
+      'timestamp(3)',
+      'timestamp',
+      'yesterday',
+      "filters: 'yesterday' is not a timestamp(3) (column c); write a timestamp or a date in quotes, e.g. c >= '2024-03-05 12:00:00'",
+    ],
+    [
+      'TIMESTAMP',
+      'timestamp',
+      '2024-03-05 24:00:00',
+      "filters: '2024-03-05 24:00:00' is not a timestamp(3) (column c); write a timestamp or a date in quotes, e.g. c >= '2024-03-05 12:00:00'",
+    ],
+    [
+      'timestamp(3) with time zone',
+      'timestamp',
+      1709640000,
+      "filters: 1709640000 is not a timestamp(3) with time zone (column c); write a timestamp or a date in quotes, e.g. c >= '2024-03-05 12:00:00'",
+    ],
+    [
+      'INTERVAL',
+      'interval',
+      'soon',
+      "filters: 'soon' is not an interval day to second (column c); write days hours:minutes:seconds as results show them, in quotes, e.g. c > '1 02:00:00.000' (or '26 hours')",
+    ],
+    [
+      'interval year to month',
+      'interval',
+      5,
+      "filters: 5 is not an interval year to month (column c); write years-months as results show them, in quotes, e.g. c >= '1-6' (or '18 months')",
+    ],
+    [
+      'varbinary',
+      'binary',
+      'abc',
+      "filters: 'abc' is not a varbinary (column c); write 0x and pairs of hex digits in quotes, e.g. c = '0x00ab'",
+    ],
+    [
+      'BLOB',
+      'binary',
+      '0xabc',
+      "filters: '0xabc' is not a varbinary (column c); write 0x and pairs of hex digits in quotes, e.g. c = '0x00ab'",
+    ],
+  ])('%s (%s) refuses %j', (type, kind, value, message) => {
+    expect(rejection(check(type, kind, value)).message).toBe(message);
+  });
+
+  it('names the column as a filter would (double-quoted when it must be) and keeps long values short', () => {
+    const message = rejection(check('double', 'number', `it's ${'x'.repeat(60)}`, 'amount (usd)')).message;
+    expect(message).toBe(
+      `filters: 'it''s ${'x'.repeat(32)}...' is not a double (column "amount (usd)"); write a number, e.g. "amount (usd)" > 1.5`,
+    );
+    expect(rejection(check('date', 'date', 'x', 'end')).message).toMatch(
+      /\(column "end"\); .* e\.g\. "end" >= /,
+    );
+  });
+
+  it('reads intervals as Trino writes them and as quantities with units, a month as 30 days', () => {
+    expect(intervalMillis('1 02:00:00.000')).toBe(93_600_000);
+    expect(intervalMillis('-0 00:00:01.5')).toBe(-1500);
+    expect(intervalMillis('1-6')).toBe(18 * 30 * 86_400_000);
+    expect(intervalMillis('1 day 2 hours')).toBe(93_600_000);
+    expect(intervalMillis('26h')).toBe(93_600_000);
+    expect(intervalMillis('1.5 min')).toBe(90_000);
+    expect(intervalMillis('1 year')).toBe(360 * 86_400_000);
+    for (const text of ['', '1', 'soon', '2 fortnights', '1 day,', '+2 hours'])
+      expect(intervalMillis(text), text).toBeUndefined();
   });
 });

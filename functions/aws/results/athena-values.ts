@@ -4,7 +4,13 @@
  * SQL compares them, for `filters` and `sort_by`.
  */
 import type { FilterExpression, FilterValue, ResultColumn, ResultValue } from '../../core/engine';
-import { BadRequestError } from '../../core/errors';
+import {
+  booleanLiteral,
+  checkFilterLiteral,
+  intervalMillis,
+  numberLiteral,
+  timestampLiteral,
+} from '../../core/filter-literals';
 import { decimalValue, integerValue, resolveColumn } from '../../core/result-encoding';
 import type { ValueKind } from '../../core/sql-types';
 
@@ -133,29 +139,6 @@ function comparable(text: string | null, kind: ValueKind): Comparable {
   }
 }
 
-const DAY_TIME = /^(-?)(\d+) (\d+):(\d+):(\d+)(?:\.(\d{1,3}))?$/;
-const YEAR_MONTH = /^(-?)(\d+)-(\d+)$/;
-/** A month counts 30 days when intervals are compared, as DuckDB compares them locally. */
-const MONTH_MILLIS = 30 * 86_400_000;
-
-/** An interval as Trino writes it (`-1 02:00:00.000`, `1-2`) in milliseconds; else undefined. */
-function intervalMillis(text: string): number | undefined {
-  const dayTime = DAY_TIME.exec(text.trim());
-  if (dayTime) {
-    const [, sign, days, hours, minutes, seconds, fraction = '0'] = dayTime;
-    const millis =
-      ((Number(days) * 24 + Number(hours)) * 60 + Number(minutes)) * 60_000 +
-      Number(seconds) * 1000 +
-      Number(fraction.padEnd(3, '0'));
-    return sign ? -millis : millis;
-  }
-  const yearMonth = YEAR_MONTH.exec(text.trim());
-  if (!yearMonth) return undefined;
-  const [, sign, years, months] = yearMonth;
-  const millis = (Number(years) * 12 + Number(months)) * MONTH_MILLIS;
-  return sign ? -millis : millis;
-}
-
 /** Orders two non-null values of one column (an integer column may meet a float literal). */
 function compareValues(a: NonNullable<Comparable>, b: NonNullable<Comparable>): number {
   if (typeof a === 'bigint' && typeof b === 'number') return compareMixed(a, b);
@@ -173,53 +156,33 @@ function compareMixed(a: bigint, b: number): number {
   return number < b ? -1 : number > b ? 1 : 0;
 }
 
-function conversionError(value: FilterValue, column: AthenaColumn): never {
-  throw new BadRequestError(
-    `filters: Conversion Error: could not convert ${JSON.stringify(value)} to ${column.type} (column ${JSON.stringify(column.name)})`,
-  );
-}
-
-/** A filter literal converted to the column's kind, as SQL would cast it. */
+/**
+ * A filter literal converted to the column's kind, as SQL would cast it; one that cannot be a
+ * value of the column is refused first (core/filter-literals.ts, as on the local host).
+ */
 function literal(column: AthenaColumn, value: FilterValue): Comparable {
+  checkFilterLiteral(column, column.kind, value);
   switch (column.kind) {
-    case 'integer':
-    case 'number': {
-      if (typeof value === 'number') {
-        return column.kind === 'integer' && Number.isSafeInteger(value) ? BigInt(value) : value;
-      }
-      const text = value.trim();
-      if (column.kind === 'integer' && /^-?\d+$/.test(text)) return BigInt(text);
-      const number = Number(text);
-      if (text === '' || Number.isNaN(number)) conversionError(value, column);
-      return number;
+    case 'integer': {
+      if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return BigInt(value.trim());
+      const number = numberLiteral(value)!;
+      return typeof value === 'number' && Number.isSafeInteger(number) ? BigInt(number) : number;
     }
-    case 'boolean': {
-      const text = String(value).toLowerCase();
-      if (text === 'true' || text === '1') return true;
-      if (text === 'false' || text === '0') return false;
-      return conversionError(value, column);
-    }
+    case 'number':
+      return numberLiteral(value, true)!;
+    case 'boolean':
+      return booleanLiteral(value)!;
     case 'binary':
-      if (typeof value === 'string' && /^0x([0-9a-f]{2})*$/i.test(value)) return binaryComparable(value);
-      return String(value);
+      return binaryComparable(String(value));
     case 'timestamp': {
-      const text = String(value).trim();
       // A zone after it (`UTC`, or the one a zone-moved column shows) is the column's own.
-      const match =
-        /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?))?(?:\s*Z|\s+[A-Za-z][A-Za-z0-9_+\-/]*|\s*[+-]\d{2}:\d{2})?$/.exec(
-          text,
-        );
-      if (!match || Number.isNaN(Date.parse(`${match[1]}T00:00:00Z`))) conversionError(value, column);
-      const time = match[2] ?? '00:00:00';
-      return timestampKey(`${match[1]} ${time.length === 5 ? `${time}:00` : time}`);
+      const { date, time } = timestampLiteral(value)!;
+      return timestampKey(`${date} ${time}`);
     }
-    case 'date': {
-      const text = String(value).trim();
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(text))) conversionError(value, column);
-      return text;
-    }
+    case 'date':
+      return timestampLiteral(value)!.date;
     case 'interval':
-      return intervalMillis(String(value)) ?? conversionError(value, column);
+      return intervalMillis(String(value))!;
     default:
       return String(value);
   }

@@ -22,8 +22,15 @@ import type {
   SortKey,
 } from '../../core/engine';
 import { BadRequestError, NotFoundError } from '../../core/errors';
+import { checkFilterLiteral, timestampLiteral } from '../../core/filter-literals';
 import { projectedColumns, resolveColumn as resolve, validatePaging } from '../../core/result-encoding';
-import { isIntervalType, timestampZone } from '../../core/sql-types';
+import {
+  duneSqlTypeName,
+  isIntervalType,
+  timestampZone,
+  type ValueKind,
+  valueKind,
+} from '../../core/sql-types';
 import { intervalFromText } from '../../dunesql/duckdb-target';
 import { parseDuckDbError } from './duckdb-errors';
 import { COLUMNS_METADATA_KEY, isValidExecutionId, resultFilePath, sqlIdentifier } from './result-files';
@@ -436,21 +443,53 @@ function textExpression(column: StoredColumn): string {
  * column is the bytes it spells, and a number compared with a text column is its text.
  */
 function bindLiteral(column: StoredColumn, value: FilterValue, parameters: Parameters): string {
+  // One the column cannot hold is refused as on the AWS host, before DuckDB would word it its way.
+  const kind = filterKind(column);
+  checkFilterLiteral(column, kind, value);
   if (typeof value === 'string') {
     if (column.storedType === 'BLOB' && /^0x([0-9a-f]{2})*$/i.test(value)) {
       return parameters.add(blobValue(Buffer.from(value.slice(2), 'hex')), BLOB);
     }
     // An interval as Trino writes it (`1 02:00:00.000`, `1-2`) or as DuckDB reads one (`2 hours`).
-    if (isIntervalText(column)) return intervalFromText(parameters.add(value, VARCHAR));
-    // A zone's wall-clock timestamp may be written as shown, with its zone.
-    const zone = timestampZone(column.type);
-    if (zone !== undefined && value.endsWith(` ${zone}`))
-      return parameters.add(value.slice(0, -zone.length - 1));
+    if (isIntervalText(column)) return intervalFromText(parameters.add(trinoIntervalText(value), VARCHAR));
+    if (kind === 'date' || kind === 'timestamp') return parameters.add(dateTimeText(column, kind, value));
     return parameters.add(value);
   }
   if (column.storedType === 'VARCHAR' && !isBigIntegerType(column.type))
     return parameters.add(String(value), VARCHAR);
   return Number.isSafeInteger(value) ? parameters.add(value) : parameters.add(value, DOUBLE);
+}
+
+/**
+ * How a filter literal is checked against a column (core/filter-literals.ts): by its DuneSQL type,
+ * except that a column stored as text other than uint256/int256 and intervals compares as text,
+ * and binary is bytes only when stored as such.
+ */
+function filterKind(column: StoredColumn): ValueKind {
+  if (isBigIntegerType(column.type)) return 'integer';
+  if (isIntervalText(column)) return 'interval';
+  if (column.storedType === 'VARCHAR') return 'text';
+  const kind = valueKind(duneSqlTypeName(column.type));
+  return kind === 'binary' && column.storedType !== 'BLOB' ? 'text' : kind;
+}
+
+/**
+ * A checked date or timestamp literal in the form DuckDB reads (`2024-03-05 12:00:00`, seconds
+ * added, `T` a space): a date column takes its date, as AWS compares it; a zone's wall-clock
+ * timestamp may be written as shown, with its zone, which is the column's own; another zone or
+ * offset stays for DuckDB to apply.
+ */
+function dateTimeText(column: StoredColumn, kind: 'date' | 'timestamp', value: string): string {
+  const { date, time, zone } = timestampLiteral(value)!;
+  if (kind === 'date') return date;
+  if (zone === undefined || zone === timestampZone(column.type)) return `${date} ${time}`;
+  return /^[A-Za-z]/.test(zone) && zone !== 'Z' ? `${date} ${time} ${zone}` : `${date} ${time}${zone}`;
+}
+
+/** Trino's day-to-second text with exactly the milliseconds intervalFromText reads (`1 02:00:00` → `….000`). */
+function trinoIntervalText(value: string): string {
+  const dayTime = /^(-?\d+ \d+:\d+:\d+)(?:\.(\d+))?$/.exec(value.trim());
+  return dayTime ? `${dayTime[1]}.${(dayTime[2] ?? '').padEnd(3, '0').slice(0, 3)}` : value;
 }
 
 async function countMatching(
