@@ -243,15 +243,25 @@ const ONE_VALUE_HINTS: Record<string, string> = {
  * refused: API Gateway's `queryStringParameters` keeps only the last value, which would drop the
  * others silently.
  */
+/**
+ * `_=<timestamp>`, which HTTP clients add to a GET to get past caches (jQuery's `cache: false`):
+ * ignored, as Dune ignores it, where any other unknown option is refused as a likely typo.
+ */
+const CACHE_BUSTER = '_';
+
 function queryParameters(event: APIGatewayProxyEvent): Record<string, unknown> {
   for (const [key, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
-    if (key === API_KEY_QUERY_PARAMETER || !values || values.length < 2) continue;
+    if (key === API_KEY_QUERY_PARAMETER || key === CACHE_BUSTER || !values || values.length < 2) continue;
     const hint = ONE_VALUE_HINTS[key];
     throw new BadRequestError(
       `The query string gives ${key} ${values.length} times; give it once${hint ? `: ${hint}` : ''}.`,
     );
   }
-  const { [API_KEY_QUERY_PARAMETER]: _apiKey, ...rest } = event.queryStringParameters ?? {};
+  const {
+    [API_KEY_QUERY_PARAMETER]: _apiKey,
+    [CACHE_BUSTER]: _cacheBuster,
+    ...rest
+  } = event.queryStringParameters ?? {};
   const query: Record<string, unknown> = {};
   const params: Record<string, string> = {};
   for (const [key, value] of Object.entries(rest)) {

@@ -196,6 +196,18 @@ describe('results: paging, projection, filters, sorting, sampling and CSV on a 1
     expect((await bodyOf(response)).error).toMatch(message);
   });
 
+  it('ignores a cache-buster `_=` as Dune does, and refuses any other unknown option', async () => {
+    for (const path of [
+      `/v1/execution/${id}/results?limit=1&_=1764412345678`,
+      `/v1/execution/${id}/status?_=1&_=2`,
+    ]) {
+      expect((await host.call(path)).status, path).toBe(200);
+    }
+    const typo = await host.call(`/v1/execution/${id}/results?limt=1`);
+    expect(typo.status).toBe(400);
+    expect((await bodyOf(typo)).error).toMatch(/limt/);
+  });
+
   it('compares literals the columns can hold, and refuses one they cannot in CSV too', async () => {
     const valid = encodeURIComponent(
       "kind = 1 OR tag = '0xAB' AND n < '3' AND block_time >= '2026-10-01 00:00'",
