@@ -11,19 +11,32 @@ export class WakeSignals {
    * and this call would otherwise be missed until `millis` passed.
    */
   next(key: string, millis: number, changedAlready?: () => boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const listeners = this.listeners.get(key) ?? new Set();
-      this.listeners.set(key, listeners);
-      const wake = () => {
-        clearTimeout(timer);
-        listeners.delete(wake);
-        if (listeners.size === 0) this.listeners.delete(key);
-        resolve();
-      };
-      const timer = setTimeout(wake, millis);
-      listeners.add(wake);
-      if (changedAlready?.()) wake();
+    const listening = this.listen(key, millis);
+    if (changedAlready?.()) listening.stop();
+    return listening.woken;
+  }
+
+  /**
+   * Starts listening on `key` now: `woken` resolves at the next `wake(key)`, after `millis`, or
+   * at `stop()` (which also stops listening). A waiter that listens before it looks cannot miss a
+   * wake that lands while it looks.
+   */
+  listen(key: string, millis: number): { woken: Promise<void>; stop: () => void } {
+    const listeners = this.listeners.get(key) ?? new Set();
+    this.listeners.set(key, listeners);
+    let resolve!: () => void;
+    const woken = new Promise<void>((done) => {
+      resolve = done;
     });
+    const wake = () => {
+      clearTimeout(timer);
+      listeners.delete(wake);
+      if (listeners.size === 0 && this.listeners.get(key) === listeners) this.listeners.delete(key);
+      resolve();
+    };
+    const timer = setTimeout(wake, millis);
+    listeners.add(wake);
+    return { woken, stop: wake };
   }
 
   wake(key: string): void {
