@@ -50,8 +50,10 @@ export interface AuthorizationCode {
 
 /**
  * A refresh-token family: every token rotated out of one authorization. Only hashes are kept:
- * the current token, the one it replaced (a replay of it after the grace window revokes the
- * family) and, within the grace window, a second current token for a concurrent refresh.
+ * the current token, the one it replaced (presented again within the grace window, it gets a
+ * further current token, for a refresh that raced the rotation) and those grace tokens. Any other
+ * token of the family (`ort_<familyId>_…`) was rotated out earlier: presenting it is a replay and
+ * revokes the family (RFC 9700 §4.14.2), however many rotations ago it was replaced.
  */
 export interface TokenFamily {
   familyId: string;
@@ -60,6 +62,9 @@ export interface TokenFamily {
   scope: string;
   resource: string;
   currentHash: string;
+  /** Further current tokens issued within the grace window of the last rotation. */
+  graceHashes?: string[];
+  /** Written by earlier versions (a single grace token); still accepted until the next rotation. */
   graceHash?: string;
   previousHash?: string;
   rotatedAt: number;
@@ -107,14 +112,15 @@ export interface OAuthStore {
   putFamily(family: TokenFamily): Promise<void>;
   getFamily(familyId: string): Promise<TokenFamily | undefined>;
   /**
-   * Rotates the family from `presentedHash` (its current or grace token) to `nextHash`, in one
-   * conditional write; false when the family was not in that state (already rotated, revoked,
-   * expired).
+   * Rotates the family from `presentedHash` (its current or a grace token) to `nextHash`, in one
+   * conditional write, dropping the grace tokens; false when the family was not in that state
+   * (already rotated, revoked, expired).
    */
   rotateFamily(familyId: string, presentedHash: string, nextHash: string, now: number): Promise<boolean>;
   /**
-   * Adds a second current token for a refresh that raced a rotation: only while `presentedHash`
-   * is the token just replaced and the rotation is younger than `graceStart`.
+   * Adds a further current token for a refresh that raced a rotation (several may race: each
+   * gets its own): only while `presentedHash` is the token just replaced and the rotation is
+   * younger than `graceStart`.
    */
   addGraceToken(
     familyId: string,

@@ -329,21 +329,35 @@ async function refreshGrant(
   if (await services.oauth.rotateFamily(family.familyId, presentedHash, sha256(next), now)) {
     return tokenResponse(services, family, next, baseUrl, now);
   }
-  // Not the current token. Either a refresh that raced the rotation (the token just replaced,
-  // within the grace window), or a replay of a rotated-out token: revoke the whole family.
+  // Not a current token. Either a refresh that raced the rotation (the token just replaced,
+  // within the grace window), or a token of this family rotated out earlier: a replay, whoever
+  // presents it (RFC 9700 §4.14.2), so the whole family is revoked, the newest tokens included.
   const latest = (await services.oauth.getFamily(family.familyId)) ?? family;
+  if (latest.revokedAt !== undefined)
+    throw new OAuthError('invalid_grant', 'The refresh token has been revoked; sign in again.');
+  if (latest.expiresAt <= now)
+    throw new OAuthError('invalid_grant', 'The refresh token has expired; sign in again.');
+  if (isCurrentToken(latest, presentedHash)) {
+    // Still current, so no replay: the write failed for another reason. Not worth a revocation.
+    throw new OAuthError('invalid_grant', 'The refresh token could not be rotated; try again.');
+  }
   if (latest.previousHash && safeEqual(latest.previousHash, presentedHash)) {
     const graceStart = now - OAUTH_LIFETIMES.refreshGraceSeconds * 1000;
     if (await services.oauth.addGraceToken(family.familyId, presentedHash, sha256(next), graceStart, now)) {
       return tokenResponse(services, latest, next, baseUrl, now);
     }
-    await services.oauth.revokeFamily(family.familyId, now);
-    throw new OAuthError(
-      'invalid_grant',
-      'The refresh token was already used; every token of this authorization is revoked. Sign in again.',
-    );
   }
-  throw new OAuthError('invalid_grant', 'The refresh token is not valid.');
+  await services.oauth.revokeFamily(family.familyId, now);
+  throw new OAuthError(
+    'invalid_grant',
+    'The refresh token was already used; every token of this authorization is revoked. Sign in again.',
+  );
+}
+
+function isCurrentToken(family: TokenFamily, hash: string): boolean {
+  return [family.currentHash, family.graceHash, ...(family.graceHashes ?? [])].some(
+    (candidate) => candidate !== undefined && safeEqual(candidate, hash),
+  );
 }
 
 function newRefreshToken(familyId: string): string {

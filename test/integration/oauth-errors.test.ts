@@ -204,6 +204,90 @@ describe('OAuth errors', () => {
       }
     });
 
+    it('any rotated-out refresh token revokes the family, not only the one replaced last (RFC 9700 §4.14.2)', async () => {
+      // The victim's first token, stolen; the attacker refreshes twice and keeps the newest.
+      const stolen = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      const refresh = (refreshToken: string) =>
+        tokenRequest(host.baseUrl, {
+          grant_type: 'refresh_token',
+          client_id: clientId,
+          refresh_token: refreshToken,
+        });
+      const first = await refresh(stolen.refresh_token);
+      expect(first.status).toBe(200);
+      const second = await refresh(String(first.json.refresh_token));
+      expect(second.status).toBe(200);
+      const attackerAccess = { authorization: `Bearer ${String(second.json.access_token)}` };
+      expect((await fetch(`${host.baseUrl}/v1/queries?limit=1`, { headers: attackerAccess })).status).toBe(
+        200,
+      );
+      // The victim presents the first token (two rotations old): the whole family is revoked.
+      const replay = await expectTokenError(
+        { grant_type: 'refresh_token', client_id: clientId, refresh_token: stolen.refresh_token },
+        'invalid_grant',
+      );
+      expect(replay.error_description).toMatch(/already used.*revoked/);
+      const newest = await expectTokenError(
+        {
+          grant_type: 'refresh_token',
+          client_id: clientId,
+          refresh_token: String(second.json.refresh_token),
+        },
+        'invalid_grant',
+      );
+      expect(newest.error_description).toMatch(/revoked/);
+      const refused = await fetch(`${host.baseUrl}/v1/queries?limit=1`, { headers: attackerAccess });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/revoked/);
+      const mcp = await fetch(`${host.baseUrl}/mcp/v1`, {
+        method: 'POST',
+        headers: {
+          ...attackerAccess,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(mcp.status).toBe(401);
+    });
+
+    it('a well-formed token of a live family that it never issued counts as a replay too', async () => {
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      const familyId = /^ort_([^_]+)_/.exec(tokens.refresh_token)![1];
+      await expectTokenError(
+        {
+          grant_type: 'refresh_token',
+          client_id: clientId,
+          refresh_token: `ort_${familyId}_${'B'.repeat(43)}`,
+        },
+        'invalid_grant',
+      );
+      await expectTokenError(
+        { grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token },
+        'invalid_grant',
+      );
+    });
+
+    it('several refreshes racing one rotation each get a token that stays current until the next rotation', async () => {
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      const form = { grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token };
+      // Within the grace window, one after another: the same as racing, without the timing.
+      const answers = [];
+      for (let attempt = 0; attempt < 3; attempt++) answers.push(await tokenRequest(host.baseUrl, form));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      const { sha256 } = await import('../../functions/oauth/use-cases');
+      const familyId = /^ort_([^_]+)_/.exec(tokens.refresh_token)![1]!;
+      const family = (await host.services.oauth.getFamily(familyId))!;
+      const current = [family.currentHash, ...(family.graceHashes ?? [])];
+      for (const answer of answers) expect(current).toContain(sha256(String(answer.json.refresh_token)));
+      // The client keeps the second answer (the first grace token); it still refreshes.
+      const next = await tokenRequest(host.baseUrl, {
+        ...form,
+        refresh_token: String(answers[1]!.json.refresh_token),
+      });
+      expect(next.status).toBe(200);
+    });
+
     it('a resource that is not ours → invalid_target; another scope → invalid_scope', async () => {
       const { code, verifier } = await freshCode();
       const base = {

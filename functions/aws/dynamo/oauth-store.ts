@@ -197,9 +197,9 @@ export class DynamoOAuthStore implements OAuthStore {
     return this.conditionalUpdate({
       Key: { pk: `OAUTHFAMILY#${familyId}`, sk: 'FAMILY' },
       UpdateExpression:
-        'SET currentHash = :next, previousHash = :presented, rotatedAt = :now REMOVE graceHash',
+        'SET currentHash = :next, previousHash = :presented, rotatedAt = :now REMOVE graceHash, graceHashes',
       ConditionExpression:
-        '(currentHash = :presented OR graceHash = :presented) AND attribute_not_exists(revokedAt) AND expiresAt > :now',
+        '(currentHash = :presented OR graceHash = :presented OR contains(graceHashes, :presented)) AND attribute_not_exists(revokedAt) AND expiresAt > :now',
       ExpressionAttributeValues: { ':next': nextHash, ':presented': presentedHash, ':now': now },
     });
   }
@@ -213,11 +213,12 @@ export class DynamoOAuthStore implements OAuthStore {
   ) {
     return this.conditionalUpdate({
       Key: { pk: `OAUTHFAMILY#${familyId}`, sk: 'FAMILY' },
-      UpdateExpression: 'SET graceHash = :grace',
+      // A string set: concurrent refreshes each add their own token, none replaces another's.
+      UpdateExpression: 'ADD graceHashes :grace',
       ConditionExpression:
         'previousHash = :presented AND rotatedAt > :graceStart AND attribute_not_exists(revokedAt) AND expiresAt > :now',
       ExpressionAttributeValues: {
-        ':grace': graceHash,
+        ':grace': new Set([graceHash]),
         ':presented': presentedHash,
         ':graceStart': graceStart,
         ':now': now,
@@ -278,6 +279,12 @@ export class DynamoOAuthStore implements OAuthStore {
 }
 
 function toFamily(item: Item): TokenFamily {
-  const rest = withoutKeys(item) as unknown as TokenFamily;
-  return { ...rest, account: rest.account as Account };
+  const { graceHashes, ...rest } = withoutKeys(item) as unknown as Omit<TokenFamily, 'graceHashes'> & {
+    graceHashes?: Set<string>;
+  };
+  return {
+    ...rest,
+    ...(graceHashes ? { graceHashes: [...graceHashes] } : {}),
+    account: rest.account as Account,
+  };
 }
