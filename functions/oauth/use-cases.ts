@@ -51,18 +51,30 @@ export function audienceForResource(resource: string, baseUrl: string): string |
   return served.includes(path) ? baseUrl : undefined;
 }
 
-/** The scope a request may ask for: ours only (absent means ours). */
+/**
+ * The scope granted for a request's `scope`: always ours (absent means ours). Scopes this server
+ * does not know (`openid`, `profile`, `email`, `offline_access`, another server's) are ignored
+ * (RFC 6749 §3.3 lets the server grant less than asked, and the token response names the scope
+ * granted); only another scope of this service (`mcp:…`, e.g. a narrower one we do not offer) is
+ * refused, since granting ours instead would give more than was asked.
+ */
 export function checkScope(scope: string | undefined): string {
-  if (scope === undefined || scope.trim() === '') return OAUTH_SCOPE;
-  const requested = scope.split(' ').filter(Boolean);
-  if (requested.every((value) => value === OAUTH_SCOPE)) return OAUTH_SCOPE;
-  throw new OAuthError('invalid_scope', `The only scope is "${OAUTH_SCOPE}".`);
+  const requested = (scope ?? '').split(' ').filter(Boolean);
+  const unknownOfOurs = requested.filter((value) => value.startsWith('mcp:') && value !== OAUTH_SCOPE);
+  if (unknownOfOurs.length > 0) {
+    throw new OAuthError(
+      'invalid_scope',
+      `Unknown scope ${unknownOfOurs.map((value) => `"${value}"`).join(', ')}: the only scope of this service is "${OAUTH_SCOPE}".`,
+    );
+  }
+  return OAUTH_SCOPE;
 }
 
 export interface AuthorizationRequest {
   clientId: string;
   redirectUri: string;
-  state: string;
+  /** Optional: PKCE, which every request must use, already protects against CSRF (OAuth 2.1 §7.5.1). */
+  state?: string;
   codeChallenge: string;
   resource: string;
   scope: string;
@@ -127,7 +139,9 @@ export async function checkAuthorizationRequest(
   if (params.response_type !== 'code') {
     return fail('unsupported_response_type', 'response_type must be "code".');
   }
-  for (const name of ['state', 'code_challenge', 'code_challenge_method', 'resource'] as const) {
+  // `state` may be absent (RFC 6749 §4.1.1 only recommends it): PKCE S256, required below, keeps
+  // the code bound to the client that asked (OAuth 2.1 §7.5.1). None is sent back then.
+  for (const name of ['code_challenge', 'code_challenge_method'] as const) {
     if (!params[name]) return fail('invalid_request', `Missing required parameter ${name}.`);
   }
   if (params.code_challenge_method !== 'S256') {
@@ -136,7 +150,10 @@ export async function checkAuthorizationRequest(
   if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge!)) {
     return fail('invalid_request', 'code_challenge must be a base64url SHA-256 (43 characters).');
   }
-  if (!audienceForResource(params.resource!, baseUrl)) {
+  // RFC 8707 makes `resource` optional (clients of the 2025-03-26 MCP spec send none): the
+  // service is the one audience there is.
+  const resource = audienceForResource(params.resource || baseUrl, baseUrl);
+  if (!resource) {
     return fail('invalid_target', `resource must be this service: ${baseUrl}.`);
   }
   let scope: string;
@@ -151,9 +168,9 @@ export async function checkAuthorizationRequest(
     request: {
       clientId: client.clientId,
       redirectUri,
-      state: state!,
+      ...(state ? { state } : {}),
       codeChallenge: params.code_challenge!,
-      resource: audienceForResource(params.resource!, baseUrl)!,
+      resource,
       scope,
     },
   };

@@ -1,7 +1,9 @@
 /**
  * The MCP SDK client's own OAuth: `auth()` with an `OAuthClientProvider` discovers the server from
  * the 401, registers, sends the user to the sign-in page (walked here over HTTP), exchanges the
- * code, and the transport then calls a tool with the token it saved.
+ * code, and the transport then calls a tool with the token it saved. Once with a provider that
+ * gives a `state`, once with one that does not (like the SDK's example client: the SDK then sends
+ * no `state`) and asks for OIDC scopes besides ours.
  */
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,6 +15,7 @@ import { startTestHost, type TestHost } from '../support/test-host';
 
 const REDIRECT = 'http://127.0.0.1:45679/callback';
 
+/** Without `state()`: the SDK leaves `state` out of the authorization request. */
 class MemoryProvider implements OAuthClientProvider {
   client?: OAuthClientInformationMixed;
   saved?: OAuthTokens;
@@ -26,10 +29,6 @@ class MemoryProvider implements OAuthClientProvider {
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
   };
-  /** The server requires `state` (the SDK sends it when the provider gives one). */
-  state() {
-    return 'sdk-state';
-  }
   clientInformation() {
     return this.client;
   }
@@ -53,6 +52,13 @@ class MemoryProvider implements OAuthClientProvider {
   }
 }
 
+/** With `state()`: the SDK sends it and checks nothing itself; the server echoes it. */
+class StatefulProvider extends MemoryProvider {
+  state() {
+    return 'sdk-state';
+  }
+}
+
 describe('MCP SDK client OAuth', () => {
   let host: TestHost;
   beforeAll(async () => {
@@ -60,10 +66,9 @@ describe('MCP SDK client OAuth', () => {
   });
   afterAll(() => host?.stop());
 
-  it('completes auth() against the local host and calls a tool', async () => {
+  const connect = async (provider: MemoryProvider, scope?: string) => {
     const serverUrl = `${host.baseUrl}/mcp/v1`;
-    const provider = new MemoryProvider();
-    expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
+    expect(await auth(provider, { serverUrl, scope })).toBe('REDIRECT');
     expect(provider.client?.client_id).toMatch(/^mcp_/);
     const authorizationUrl = provider.authorizationUrl!;
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
@@ -73,6 +78,7 @@ describe('MCP SDK client OAuth', () => {
     if (!code) throw new Error(`no code: ${callback}`);
     expect(await auth(provider, { serverUrl, authorizationCode: code })).toBe('AUTHORIZED');
     expect(provider.saved?.refresh_token).toBeTruthy();
+    expect(provider.saved?.scope).toBe('mcp:service:full');
 
     const client = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }));
@@ -80,5 +86,22 @@ describe('MCP SDK client OAuth', () => {
     expect(result.isError).toBeFalsy();
     expect(JSON.stringify(result.content)).toContain('ethereum');
     await client.close();
+    return { authorizationUrl, callback };
+  };
+
+  it('completes auth() with a provider that gives a state, and calls a tool', async () => {
+    const { authorizationUrl, callback } = await connect(new StatefulProvider());
+    expect(authorizationUrl.searchParams.get('state')).toBe('sdk-state');
+    expect(callback.searchParams.get('state')).toBe('sdk-state');
+  });
+
+  it('completes auth() with a provider without state() asking for OIDC scopes too, and calls a tool', async () => {
+    const { authorizationUrl, callback } = await connect(
+      new MemoryProvider(),
+      'openid mcp:service:full offline_access',
+    );
+    expect(authorizationUrl.searchParams.has('state')).toBe(false);
+    expect(authorizationUrl.searchParams.get('scope')).toBe('openid mcp:service:full offline_access');
+    expect(callback.searchParams.has('state')).toBe(false);
   });
 });

@@ -298,7 +298,7 @@ describe('OAuth errors', () => {
         code_verifier: verifier,
       };
       await expectTokenError({ ...base, resource: 'https://elsewhere.example/mcp' }, 'invalid_target');
-      await expectTokenError({ ...base, scope: 'admin' }, 'invalid_scope');
+      await expectTokenError({ ...base, scope: 'mcp:service:read' }, 'invalid_scope');
       // The MCP endpoint's own URL (what the resource metadata names) is ours.
       expect((await tokenRequest(host.baseUrl, { ...base, resource: `${host.baseUrl}/mcp/v1` })).status).toBe(
         200,
@@ -346,13 +346,11 @@ describe('OAuth errors', () => {
       expect(response.status).toBe(200);
     });
 
-    it('plain PKCE, missing PKCE, missing state or resource → invalid_request at the redirect URI', async () => {
+    it('plain PKCE or missing PKCE → invalid_request at the redirect URI', async () => {
       for (const params of [
         { code_challenge_method: 'plain' },
         { code_challenge: undefined },
         { code_challenge_method: undefined },
-        { state: undefined },
-        { resource: undefined },
       ]) {
         const response = await get({
           client_id: clientId,
@@ -370,7 +368,7 @@ describe('OAuth errors', () => {
     it('a resource that is not ours → invalid_target; another scope → invalid_scope; other response_type', async () => {
       for (const [params, error] of [
         [{ resource: 'https://elsewhere.example' }, 'invalid_target'],
-        [{ scope: 'openid admin' }, 'invalid_scope'],
+        [{ scope: 'mcp:service:read' }, 'invalid_scope'],
         [{ response_type: 'token' }, 'unsupported_response_type'],
       ] as const) {
         const response = await get({
@@ -382,6 +380,83 @@ describe('OAuth errors', () => {
         const location = new URL(response.headers.get('location')!);
         expect(location.searchParams.get('error')).toBe(error);
         expect(location.searchParams.get('state')).toBe(params === undefined ? null : 'state-1');
+      }
+    });
+
+    it('without state, resource or scope (all optional with PKCE): a code, and no state sent back', async () => {
+      const { verifier, challenge: own } = pkcePair();
+      const callback = await authorizeInBrowser(
+        authorizationUrl(host.baseUrl, {
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: own,
+          state: undefined,
+          resource: undefined,
+          scope: undefined,
+        }),
+        host.login,
+      );
+      expect(callback.searchParams.has('state')).toBe(false);
+      expect(callback.searchParams.get('iss')).toBe(issuerOf(host.baseUrl));
+      const code = callback.searchParams.get('code')!;
+      const tokens = await tokenRequest(host.baseUrl, {
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+      });
+      expect(tokens.status).toBe(200);
+      expect(tokens.json.scope).toBe('mcp:service:full');
+      const bearer = { authorization: `Bearer ${String(tokens.json.access_token)}` };
+      expect((await fetch(`${host.baseUrl}/v1/queries?limit=1`, { headers: bearer })).status).toBe(200);
+      // A refused request without state is redirected without one too.
+      const refused = await get({
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        code_challenge: challenge,
+        state: undefined,
+        response_type: 'token',
+      });
+      const location = new URL(refused.headers.get('location')!);
+      expect(location.searchParams.get('error')).toBe('unsupported_response_type');
+      expect(location.searchParams.has('state')).toBe(false);
+    });
+
+    it('scopes the service does not know (OIDC ones, offline_access) are ignored (RFC 6749 §3.3); the grant is mcp:service:full', async () => {
+      for (const scope of [
+        'openid mcp:service:full offline_access',
+        'openid profile email offline_access',
+        'mcp:service:full other-server:read',
+      ]) {
+        const { verifier, challenge: own } = pkcePair();
+        const callback = await authorizeInBrowser(
+          authorizationUrl(host.baseUrl, {
+            client_id: clientId,
+            redirect_uri: REDIRECT,
+            code_challenge: own,
+            scope,
+          }),
+          host.login,
+        );
+        expect(callback.searchParams.get('error_description')).toBeNull();
+        const tokens = await tokenRequest(host.baseUrl, {
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          code: callback.searchParams.get('code')!,
+          redirect_uri: REDIRECT,
+          code_verifier: verifier,
+          scope,
+        });
+        expect(tokens.status).toBe(200);
+        expect(tokens.json.scope).toBe('mcp:service:full');
+        const refreshed = await tokenRequest(host.baseUrl, {
+          grant_type: 'refresh_token',
+          client_id: clientId,
+          refresh_token: String(tokens.json.refresh_token),
+          scope,
+        });
+        expect(refreshed.json.scope).toBe('mcp:service:full');
       }
     });
 
