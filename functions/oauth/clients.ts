@@ -21,18 +21,71 @@ export function isLoopbackHttp(url: URL): boolean {
 }
 
 /**
+ * What one registration may hold: every registration is stored (DynamoDB items stop at 400 KB)
+ * and shown on the consent page, and no real client needs more.
+ */
+export const REGISTRATION_LIMITS = {
+  maxBodyBytes: 64 * 1024,
+  maxRedirectUris: 10,
+  maxRedirectUriLength: 2000,
+  maxClientNameLength: 200,
+  /** Other string metadata (client_uri, logo_uri, scope, software_id…): not stored, still bounded. */
+  maxMetadataStringLength: 2000,
+} as const;
+
+/** RFC 7591 string metadata this server reads nothing from but bounds like the rest. */
+const OTHER_STRING_METADATA = [
+  'client_uri',
+  'logo_uri',
+  'tos_uri',
+  'policy_uri',
+  'jwks_uri',
+  'scope',
+  'software_id',
+  'software_version',
+] as const;
+
+/** Control characters, and the bidi controls that make a name read differently from its text. */
+const UNSAFE_NAME_CHARACTERS = /[\p{Cc}\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/** A redirect URI quoted in an error, shortened so that the error stays readable. */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+}
+
+/**
  * Redirect URIs: https, loopback http (any port, RFC 8252 §7.3), or a native app's private-use
- * scheme (RFC 8252 §7.1, e.g. `cursor://`); never plain http elsewhere, never a fragment.
+ * scheme (RFC 8252 §7.1, e.g. `cursor://`); never plain http elsewhere, never a fragment, never
+ * user information (`https://user:pw@host`), never whitespace or control characters (the URI is
+ * matched exactly, so one with a stray space could never be used).
  */
 export function checkRedirectUri(value: unknown): string {
   if (typeof value !== 'string' || !value) {
     throw new ClientMetadataError('invalid_redirect_uri', 'Each redirect URI must be a non-empty string.');
+  }
+  if (value.length > REGISTRATION_LIMITS.maxRedirectUriLength) {
+    throw new ClientMetadataError(
+      'invalid_redirect_uri',
+      `Redirect URI ${quoted(value)} has ${value.length} characters; at most ${REGISTRATION_LIMITS.maxRedirectUriLength} are allowed.`,
+    );
+  }
+  if (/[\s\p{Cc}]/u.test(value)) {
+    throw new ClientMetadataError(
+      'invalid_redirect_uri',
+      `Redirect URI ${quoted(value)} contains whitespace or control characters (leading or trailing spaces included); send the URI exactly as the client will use it.`,
+    );
   }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw new ClientMetadataError('invalid_redirect_uri', `Redirect URI ${value} is not an absolute URL.`);
+  }
+  if (url.username || url.password) {
+    throw new ClientMetadataError(
+      'invalid_redirect_uri',
+      `Redirect URI ${quoted(value)} must not contain user information (user:password@).`,
+    );
   }
   if (value.includes('#')) {
     throw new ClientMetadataError('invalid_redirect_uri', `Redirect URI ${value} must not have a fragment.`);
@@ -82,7 +135,13 @@ export function clientFromMetadata(metadata: unknown, clientId: string, now: Dat
   if (!Array.isArray(m.redirect_uris) || m.redirect_uris.length === 0) {
     throw new ClientMetadataError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of URLs.');
   }
-  const redirectUris = m.redirect_uris.map(checkRedirectUri);
+  if (m.redirect_uris.length > REGISTRATION_LIMITS.maxRedirectUris) {
+    throw new ClientMetadataError(
+      'invalid_redirect_uri',
+      `redirect_uris has ${m.redirect_uris.length} entries; at most ${REGISTRATION_LIMITS.maxRedirectUris} redirect URIs of at most ${REGISTRATION_LIMITS.maxRedirectUriLength} characters each are allowed.`,
+    );
+  }
+  const redirectUris = [...new Set(m.redirect_uris.map(checkRedirectUri))];
   if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== 'none') {
     throw new ClientMetadataError(
       'invalid_client_metadata',
@@ -103,11 +162,30 @@ export function clientFromMetadata(metadata: unknown, clientId: string, now: Dat
   if (!Array.isArray(responseTypes) || responseTypes.some((type) => type !== 'code')) {
     throw new ClientMetadataError('invalid_client_metadata', 'response_types may hold only "code".');
   }
-  if (m.client_name !== undefined && (typeof m.client_name !== 'string' || m.client_name.length > 200)) {
+  if (
+    m.client_name !== undefined &&
+    (typeof m.client_name !== 'string' || m.client_name.length > REGISTRATION_LIMITS.maxClientNameLength)
+  ) {
     throw new ClientMetadataError(
       'invalid_client_metadata',
-      'client_name must be a string of at most 200 characters.',
+      `client_name must be a string of at most ${REGISTRATION_LIMITS.maxClientNameLength} characters.`,
     );
+  }
+  if (typeof m.client_name === 'string' && UNSAFE_NAME_CHARACTERS.test(m.client_name)) {
+    throw new ClientMetadataError(
+      'invalid_client_metadata',
+      'client_name must not contain control characters or bidirectional-text controls (U+202A–U+202E, U+2066–U+2069 and the like): the sign-in page shows the name as it is.',
+    );
+  }
+  for (const name of OTHER_STRING_METADATA) {
+    const value = m[name];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' || value.length > REGISTRATION_LIMITS.maxMetadataStringLength) {
+      throw new ClientMetadataError(
+        'invalid_client_metadata',
+        `${name} must be a string of at most ${REGISTRATION_LIMITS.maxMetadataStringLength} characters.`,
+      );
+    }
   }
   const clientName =
     typeof m.client_name === 'string' && m.client_name.trim() ? m.client_name.trim() : clientId;

@@ -6,7 +6,13 @@ import { OAUTH_SCOPE } from '../core/oauth';
 import { requestBaseUrl } from '../http/request-url';
 import { HttpResponse } from '../http/responses';
 import { routeHandler } from '../http/route-handler';
-import { ClientMetadataError, clientFromMetadata, isLoopbackHttp, newClientId } from './clients';
+import {
+  ClientMetadataError,
+  clientFromMetadata,
+  isLoopbackHttp,
+  newClientId,
+  REGISTRATION_LIMITS,
+} from './clients';
 import { ISSUER_PATH, issuerOf } from './config';
 import { consentPage, errorPage, loginPage, PAGE_HEADERS } from './pages';
 import {
@@ -91,14 +97,26 @@ export const jwks = routeHandler({ auth: 'none' }, async ({ services }) =>
 
 /** RFC 7591 dynamic client registration, for public clients only. */
 export const registerClient = routeHandler({ auth: 'none' }, async ({ services, event }) => {
+  const body = bodyText(event);
+  const bytes = Buffer.byteLength(body, 'utf8');
+  if (bytes > REGISTRATION_LIMITS.maxBodyBytes) {
+    return json(
+      400,
+      {
+        error: 'invalid_client_metadata',
+        error_description: `The registration is ${bytes} bytes; at most ${REGISTRATION_LIMITS.maxBodyBytes} are allowed (at most ${REGISTRATION_LIMITS.maxRedirectUris} redirect URIs of at most ${REGISTRATION_LIMITS.maxRedirectUriLength} characters each).`,
+      },
+      { ...NO_STORE, ...CORS },
+    );
+  }
   let metadata: unknown;
   try {
-    metadata = JSON.parse(bodyText(event) || 'null');
+    metadata = JSON.parse(body || 'null');
   } catch {
     return json(
       400,
       { error: 'invalid_client_metadata', error_description: 'The body must be JSON.' },
-      NO_STORE,
+      { ...NO_STORE, ...CORS },
     );
   }
   try {
@@ -120,7 +138,7 @@ export const registerClient = routeHandler({ auth: 'none' }, async ({ services, 
     );
   } catch (error) {
     if (error instanceof ClientMetadataError) {
-      return json(400, { error: error.code, error_description: error.message }, NO_STORE);
+      return json(400, { error: error.code, error_description: error.message }, { ...NO_STORE, ...CORS });
     }
     throw error;
   }

@@ -600,6 +600,79 @@ describe('OAuth errors', () => {
       }
     });
 
+    it('a registration past the limits gets 400 saying the limit, never a 500 (the 4,000-URI body)', async () => {
+      const many = Array.from(
+        { length: 4000 },
+        (_, index) => `https://app.example/callback/${index}/${'x'.repeat(80)}`,
+      );
+      const huge = await register({ redirect_uris: many, client_name: 'big' });
+      expect(huge.status).toBe(400);
+      const hugeBody = (await huge.json()) as Record<string, string>;
+      expect(hugeBody.error).toBe('invalid_client_metadata');
+      expect(hugeBody.error_description).toMatch(/at most 65536 .*at most 10 redirect URIs/);
+      // Small enough to read, but more URIs than allowed, or one too long.
+      const eleven = await register({ redirect_uris: many.slice(0, 11) });
+      expect(eleven.status).toBe(400);
+      expect(await eleven.json()).toMatchObject({
+        error: 'invalid_redirect_uri',
+        error_description: expect.stringMatching(/11 entries; at most 10 redirect URIs/),
+      });
+      const long = await register({ redirect_uris: [`https://app.example/${'a'.repeat(2000)}`] });
+      expect(long.status).toBe(400);
+      expect(await long.json()).toMatchObject({
+        error: 'invalid_redirect_uri',
+        error_description: expect.stringMatching(/2020 characters; at most 2000/),
+      });
+      const ten = await register({ redirect_uris: many.slice(0, 10), client_name: 'ten' });
+      expect(ten.status).toBe(201);
+      for (const [metadata, description] of [
+        [{ client_name: 'x'.repeat(201) }, /client_name must be a string of at most 200/],
+        [
+          { logo_uri: `https://app.example/${'l'.repeat(2000)}` },
+          /logo_uri must be a string of at most 2000/,
+        ],
+        [{ client_uri: 42 }, /client_uri must be a string/],
+      ] as const) {
+        const response = await register({ redirect_uris: [REDIRECT], ...metadata });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({
+          error: 'invalid_client_metadata',
+          error_description: expect.stringMatching(description),
+        });
+      }
+    });
+
+    it('refuses redirect URIs with surrounding whitespace or user information', async () => {
+      for (const uri of [
+        '  https://claude.ai/cb ',
+        'https://claude.ai/cb\n',
+        'https://app.example/a b',
+        'https://user:pw@evil.example/cb',
+        'https://user@evil.example/cb',
+      ]) {
+        const response = await register({ redirect_uris: [uri], client_name: 'spaced' });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({
+          error: 'invalid_redirect_uri',
+          error_description: expect.stringMatching(/whitespace or control characters|user information/),
+        });
+      }
+    });
+
+    it('refuses a client_name with control or bidirectional-text characters', async () => {
+      for (const name of ['a\u0000b', 'a\u202Eevil', 'line\nbreak', 'x\u2066y\u2069']) {
+        const response = await register({ redirect_uris: [REDIRECT], client_name: name });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({
+          error: 'invalid_client_metadata',
+          error_description: expect.stringMatching(/control characters or bidirectional-text controls/),
+        });
+      }
+      // Other scripts and emoji are names like any other.
+      const fine = await register({ redirect_uris: [REDIRECT], client_name: 'Клиент 🤖 عربي' });
+      expect(fine.status).toBe(201);
+    });
+
     it('refuses confidential clients and other grant types with invalid_client_metadata', async () => {
       for (const extra of [
         { token_endpoint_auth_method: 'client_secret_basic' },
