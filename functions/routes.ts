@@ -193,4 +193,5 @@ export const routes: readonly RouteDefinition[] = [
   route('GET', '/oauth/mcp/authorize', OAUTH, 'authorizePage', PUBLIC),
   route('POST', '/oauth/mcp/authorize', OAUTH, 'authorizeSubmit', PUBLIC),
   route('POST', '/oauth/mcp/token', OAUTH, 'token', PUBLIC),
+  route('POST', '/oauth/mcp/revoke', OAUTH, 'revoke', PUBLIC),
 ];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
+import { compactVerify, decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import { OAUTH_SCOPE } from '../core/oauth';
 import { OAUTH_LIFETIMES } from './config';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys';
@@ -93,5 +93,31 @@ export async function verifyAccessToken(
       throw new InvalidAccessTokenError('the signature does not verify');
     }
     throw new InvalidAccessTokenError('the token is malformed');
+  }
+}
+
+/**
+ * The grant (`sid`) and client of an access token this issuer signed, for revocation (RFC 7009):
+ * the signature and issuer must verify, but an expired token or one for another audience still
+ * names its grant. Undefined for anything else (not a JWT, unknown key, bad signature).
+ */
+export async function accessTokenGrant(
+  keys: SigningKeys,
+  token: string,
+  issuer: string,
+): Promise<{ sid: string; client_id: string } | undefined> {
+  try {
+    const header = decodeProtectedHeader(token);
+    if (header.alg !== SIGNING_ALGORITHM || !header.kid) return undefined;
+    const key = await keys.verificationKey(header.kid);
+    if (!key) return undefined;
+    const { payload } = await compactVerify(token, key, { algorithms: [SIGNING_ALGORITHM] });
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+    if (claims.iss !== issuer || typeof claims.sid !== 'string' || typeof claims.client_id !== 'string') {
+      return undefined;
+    }
+    return { sid: claims.sid, client_id: claims.client_id };
+  } catch {
+    return undefined;
   }
 }

@@ -1,7 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
-import { TooManyRequestsError } from '../core/errors';
 import { OAUTH_SCOPE } from '../core/oauth';
 import { requestBaseUrl } from '../http/request-url';
 import { HttpResponse } from '../http/responses';
@@ -14,7 +13,7 @@ import {
   REGISTRATION_LIMITS,
 } from './clients';
 import { ISSUER_PATH, issuerOf } from './config';
-import { consentPage, errorPage, loginPage, PAGE_HEADERS } from './pages';
+import { consentPage, errorPage, loginPage, PAGE_HEADERS, SERVICE_NAME } from './pages';
 import {
   AUTHORIZATION_PARAMETERS,
   type AuthorizationCheck,
@@ -22,6 +21,8 @@ import {
   issueAuthorizationCode,
   OAuthError,
   redirectWith,
+  revokeToken,
+  SignInThrottledError,
   sessionAccount,
   signIn,
   startSession,
@@ -44,7 +45,7 @@ function protectedResource(baseUrl: string, resourcePath: string) {
     authorization_servers: [issuerOf(baseUrl)],
     scopes_supported: [OAUTH_SCOPE],
     bearer_methods_supported: ['header'],
-    resource_name: resourcePath === '/mcp/v1' ? 'Onchain SQL service (MCP)' : 'Onchain SQL service',
+    resource_name: resourcePath === '/mcp/v1' ? `${SERVICE_NAME} (MCP)` : SERVICE_NAME,
     resource_documentation: `${baseUrl}/v1`,
   };
 }
@@ -77,6 +78,8 @@ export const authorizationServerMetadata = routeHandler({ auth: 'none' }, async 
       authorization_endpoint: `${issuer}/authorize`,
       token_endpoint: `${issuer}/token`,
       registration_endpoint: `${issuer}/register`,
+      revocation_endpoint: `${issuer}/revoke`,
+      revocation_endpoint_auth_methods_supported: ['none'],
       jwks_uri: `${issuer}/jwks.json`,
       scopes_supported: [OAUTH_SCOPE],
       response_types_supported: ['code'],
@@ -150,20 +153,37 @@ export const token = routeHandler({ auth: 'none' }, async ({ services, event }) 
     const form = new URLSearchParams(bodyText(event));
     return json(200, await tokenGrant(services, form, requestBaseUrl(event)), { ...NO_STORE, ...CORS });
   } catch (error) {
-    if (error instanceof OAuthError) {
-      return json(
-        error.status,
-        { error: error.code, error_description: error.message },
-        {
-          ...NO_STORE,
-          ...CORS,
-          ...(error.status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {}),
-        },
-      );
-    }
+    if (error instanceof OAuthError) return oauthErrorResponse(error);
     throw error;
   }
 });
+
+/**
+ * RFC 7009 token revocation (a client's "disconnect"): 200 with an empty body whether or not the
+ * token was known (§2.2); errors as at the token endpoint.
+ */
+export const revoke = routeHandler({ auth: 'none' }, async ({ services, event }) => {
+  try {
+    await revokeToken(services, new URLSearchParams(bodyText(event)), requestBaseUrl(event));
+    return new HttpResponse(200, '', { ...NO_STORE, ...CORS });
+  } catch (error) {
+    if (error instanceof OAuthError) return oauthErrorResponse(error);
+    throw error;
+  }
+});
+
+/** An RFC 6749 §5.2 error answer (token and revocation endpoints). */
+function oauthErrorResponse(error: OAuthError): HttpResponse {
+  return json(
+    error.status,
+    { error: error.code, error_description: error.message },
+    {
+      ...NO_STORE,
+      ...CORS,
+      ...(error.status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {}),
+    },
+  );
+}
 
 const SESSION_COOKIE = 'mcp_oauth_session';
 const CSRF_COOKIE = 'mcp_oauth_csrf';
@@ -217,7 +237,7 @@ export const authorizeSubmit = routeHandler({ auth: 'none' }, async ({ services,
     try {
       accountId = await signIn(services, email, form.get('password') ?? '', clientAddress(event));
     } catch (error) {
-      if (!(error instanceof TooManyRequestsError)) throw error;
+      if (!(error instanceof SignInThrottledError)) throw error;
       const page = loginPage({
         clientName: check.client.clientName,
         params,
@@ -225,7 +245,10 @@ export const authorizeSubmit = routeHandler({ auth: 'none' }, async ({ services,
         email,
         error: error.message,
       });
-      return new HttpResponse(429, page, { ...PAGE_HEADERS, 'retry-after': '900' });
+      return new HttpResponse(429, page, {
+        ...PAGE_HEADERS,
+        'retry-after': String(error.retryAfterSeconds),
+      });
     }
     if (!accountId) {
       const page = loginPage({

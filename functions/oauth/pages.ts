@@ -33,6 +33,14 @@ function hiddenFields(fields: Record<string, string | undefined>): string {
     .join('\n');
 }
 
+/** The service a person signs in to, as the pages and the protected resource metadata name it. */
+export const SERVICE_NAME = 'Onchain SQL service';
+
+/** On the local host (`npm start`), where the sign-in to use is the one it prints. */
+function isLocalHost(): boolean {
+  return process.env.SERVICE_RUNTIME === 'local';
+}
+
 export function loginPage(input: {
   clientName: string;
   params: Record<string, string | undefined>;
@@ -40,10 +48,13 @@ export function loginPage(input: {
   email?: string;
   error?: string;
 }): string {
+  const which = isLocalHost()
+    ? `Running locally: use the <strong>Sign-in</strong> email and password that <code>npm start</code> printed.`
+    : `Use the email and password of your account's login (an operator sets one with the admin CLI's <code>set-login</code>).`;
   return layout(
-    'Sign in',
-    `<h1>Sign in</h1>
-<p class="muted"><strong>${escapeHtml(input.clientName)}</strong> wants to use your account.</p>
+    `Sign in · ${SERVICE_NAME}`,
+    `<h1>Sign in to ${escapeHtml(SERVICE_NAME)}</h1>
+<p><strong>${escapeHtml(input.clientName)}</strong> wants to use your ${escapeHtml(SERVICE_NAME)} account.</p>
 ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ''}
 <form method="post" action="authorize">
 ${hiddenFields({ ...input.params, csrf_token: input.csrfToken, action: 'login' })}
@@ -52,7 +63,8 @@ ${hiddenFields({ ...input.params, csrf_token: input.csrfToken, action: 'login' }
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+<p class="muted">${which} An API key (<code>osk_…</code>) does not sign in here.</p>`,
   );
 }
 
@@ -63,10 +75,11 @@ export function consentPage(input: {
   params: Record<string, string | undefined>;
   csrfToken: string;
 }): string {
+  const client = `<strong>${escapeHtml(input.clientName)}</strong>`;
   return layout(
-    'Allow access',
+    `Allow access · ${SERVICE_NAME}`,
     `<h1>Allow access?</h1>
-<p><strong>${escapeHtml(input.clientName)}</strong> wants access to the account <strong>${escapeHtml(input.accountHandle)}</strong>.</p>
+<p>${client} wants access to the ${escapeHtml(SERVICE_NAME)} account <strong>${escapeHtml(input.accountHandle)}</strong>.</p>
 <p class="muted">It will return to <strong>${escapeHtml(input.redirectHost)}</strong>.</p>
 <p>Scope: <code>${escapeHtml(OAUTH_SCOPE)}</code>: run and manage queries, results, visualizations and dashboards as you, over MCP and the REST API.</p>
 <form method="post" action="authorize">
@@ -74,7 +87,7 @@ ${hiddenFields({ ...input.params, csrf_token: input.csrfToken })}
 <button type="submit" name="action" value="approve">Allow</button>
 <button type="submit" name="action" value="deny">Deny</button>
 </form>
-<p class="muted">You can revoke this later (see the service's docs: revoke-client).</p>`,
+<p class="muted">To end this access later, disconnect or log out of this server in ${client}: a client that supports token revocation then ends it, and connecting again asks again. Otherwise the service's operator can end it.</p>`,
   );
 }
 

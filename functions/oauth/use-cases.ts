@@ -3,7 +3,7 @@ import { BadRequestError, TooManyRequestsError } from '../core/errors';
 import { newId } from '../core/ids';
 import { OAUTH_SCOPE, type OAuthClient, type TokenFamily } from '../core/oauth';
 import type { Services } from '../services';
-import { issueAccessToken } from './access-tokens';
+import { accessTokenGrant, issueAccessToken } from './access-tokens';
 import { ClientMetadataError, redirectUriMatches, resolveClient } from './clients';
 import { issuerOf, LOGIN_RATE_LIMIT, OAUTH_LIFETIMES } from './config';
 import { decoyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
@@ -331,7 +331,7 @@ async function refreshGrant(
 ): Promise<TokenResponse> {
   const presented = form.get('refresh_token');
   if (!presented) throw new OAuthError('invalid_request', 'Missing refresh_token.');
-  const familyId = /^ort_([0-9A-HJKMNP-TV-Z]{26})_[A-Za-z0-9_-]{43}$/.exec(presented)?.[1];
+  const familyId = REFRESH_TOKEN_PATTERN.exec(presented)?.[1];
   const family = familyId ? await services.oauth.getFamily(familyId) : undefined;
   if (!family) throw new OAuthError('invalid_grant', 'The refresh token is not valid.');
   if (family.clientId !== client.clientId) {
@@ -376,6 +376,69 @@ function isCurrentToken(family: TokenFamily, hash: string): boolean {
     (candidate) => candidate !== undefined && safeEqual(candidate, hash),
   );
 }
+
+/**
+ * RFC 7009 revocation for public clients (`client_id` + `token`): a refresh token or an access
+ * token of this client ends its whole grant (the refresh-token family, so every refresh and
+ * access token of it) and, with the client's last live grant on the account, the consent, so
+ * connecting again asks again. A token that is
+ * not ours, unknown, expired or already revoked is answered like a revoked one (RFC 7009 §2.2):
+ * nothing to do. `token_type_hint` is only a hint: both kinds are looked for.
+ */
+export async function revokeToken(
+  services: OAuthServices,
+  form: URLSearchParams,
+  baseUrl: string,
+  now = Date.now(),
+): Promise<void> {
+  for (const [name] of form) {
+    if (form.getAll(name).length > 1)
+      throw new OAuthError('invalid_request', `Parameter ${name} is repeated.`);
+  }
+  const clientId = form.get('client_id');
+  if (!clientId)
+    throw new OAuthError('invalid_request', 'Missing client_id (public clients send it in the body).');
+  const token = form.get('token');
+  if (!token)
+    throw new OAuthError('invalid_request', 'Missing token (the refresh or access token to revoke).');
+  let client: OAuthClient | undefined;
+  try {
+    client = await resolveClient(services, clientId);
+  } catch (error) {
+    if (!(error instanceof ClientMetadataError)) throw error;
+  }
+  if (!client) {
+    throw new OAuthError('invalid_client', `Unknown client "${clientId}"; register again.`, 401);
+  }
+  if (/^osk_/.test(token)) {
+    throw new OAuthError(
+      'unsupported_token_type',
+      'That is an API key, not an OAuth token: API keys are revoked with the admin CLI (revoke-key).',
+    );
+  }
+  const familyId =
+    REFRESH_TOKEN_PATTERN.exec(token)?.[1] ??
+    (await accessTokenGrant(services.signingKeys, token, issuerOf(baseUrl)))?.sid;
+  const family = familyId ? await services.oauth.getFamily(familyId) : undefined;
+  if (!family) return;
+  if (family.clientId !== client.clientId) {
+    throw new OAuthError('invalid_grant', 'The token was issued to another client; it was not revoked.');
+  }
+  await services.oauth.revokeFamily(family.familyId, now);
+  // The consent goes with the client's last live grant on the account (another device of the
+  // same client may still hold one): connecting again then asks again.
+  const others = await services.oauth.listFamilies(family.accountId, family.clientId);
+  if (
+    !others.some(
+      (other) => other.familyId !== family.familyId && other.revokedAt === undefined && other.expiresAt > now,
+    )
+  ) {
+    await services.oauth.deleteConsent(family.accountId, family.clientId);
+  }
+}
+
+/** `ort_<familyId>_<secret>`: the family is a ULID, the secret 32 random bytes in base64url. */
+const REFRESH_TOKEN_PATTERN = /^ort_([0-9A-HJKMNP-TV-Z]{26})_[A-Za-z0-9_-]{43}$/;
 
 function newRefreshToken(familyId: string): string {
   return `ort_${familyId}_${randomToken()}`;
@@ -441,6 +504,14 @@ export async function setLogin(
   return normalized;
 }
 
+/** Sign-in refused until the failure window ends, in `retryAfterSeconds` (the 429's Retry-After). */
+export class SignInThrottledError extends TooManyRequestsError {
+  constructor(readonly retryAfterSeconds: number) {
+    const minutes = Math.ceil(retryAfterSeconds / 60);
+    super(`Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+  }
+}
+
 /**
  * Checks an email and password. Failed attempts are counted per email and per client address;
  * once either is over its budget in the window, TooManyRequestsError (before any password check).
@@ -461,8 +532,7 @@ export async function signIn(
     keys.map((key) => services.oauth.loginFailures(key, windowStart)),
   );
   if (byEmail! >= LOGIN_RATE_LIMIT.perEmail || byAddress! >= LOGIN_RATE_LIMIT.perAddress) {
-    const minutes = Math.ceil((windowStart + windowMs - now) / 60_000);
-    throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${minutes} minute(s).`);
+    throw new SignInThrottledError(Math.ceil((windowStart + windowMs - now) / 1000));
   }
   const login = normalized ? await services.oauth.getLogin(normalized) : undefined;
   const valid = await verifyPassword(password, login?.passwordHash ?? (await decoyPasswordHash()));

@@ -48,7 +48,7 @@ describe('OAuth pages in headless Chromium', () => {
         code_challenge: pkcePair().challenge,
       }),
     );
-    expect(await page.textContent('h1')).toBe('Sign in');
+    expect(await page.textContent('h1')).toBe('Sign in to Onchain SQL service');
     expect(await page.textContent('main')).toContain('Chromium <b>test</b> client');
     const loginShot = join(SHOTS, 'login.png');
     await page.screenshot({ path: loginShot, fullPage: true });

@@ -5,6 +5,7 @@
  * must not verify (alg none, tampered, unknown kid, wrong audience, expired, wrong scope).
  */
 import { generateKeyPair, SignJWT } from 'jose';
+import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../functions/oauth/access-tokens';
 import { issuerOf, LOGIN_RATE_LIMIT } from '../../functions/oauth/config';
@@ -475,6 +476,49 @@ describe('OAuth errors', () => {
       expect(cookie).not.toMatch(/Secure/);
     });
 
+    it('the pages name the service, say which sign-in works, and how to end access later', async () => {
+      const jar = new CookieJar();
+      const url = authorizationUrl(host.baseUrl, {
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        code_challenge: challenge,
+      });
+      const login = await fetch(url);
+      jar.store(login);
+      const loginHtml = await login.text();
+      expect(loginHtml).toContain('<h1>Sign in to Onchain SQL service</h1>');
+      expect(loginHtml).toMatch(
+        /Running locally: use the <strong>Sign-in<\/strong> email and password that <code>npm start<\/code> printed/,
+      );
+      expect(loginHtml).toMatch(/An API key \(<code>osk_…<\/code>\) does not sign in here/);
+      const fields = formFields(loginHtml);
+      fields.set('email', host.login.email);
+      fields.set('password', host.login.password);
+      const signedIn = await fetch(`${host.baseUrl}/oauth/mcp/authorize`, {
+        method: 'POST',
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: fields,
+        redirect: 'manual',
+      });
+      jar.store(signedIn);
+      const other = await registerClient(host.baseUrl, REDIRECT, 'Consent page client');
+      const consent = await fetch(
+        authorizationUrl(host.baseUrl, {
+          client_id: other,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+        }),
+        { headers: { cookie: jar.header() } },
+      );
+      const consentHtml = await consent.text();
+      expect(consentHtml).toContain('<h1>Allow access?</h1>');
+      expect(consentHtml).toContain('the Onchain SQL service account');
+      expect(consentHtml).toContain(
+        'To end this access later, disconnect or log out of this server in <strong>Consent page client</strong>: a client that supports token revocation then ends it',
+      );
+      expect(consentHtml).not.toContain('revoke-client');
+    });
+
     it('refuses a form without the CSRF token, and a wrong password', async () => {
       const jar = new CookieJar();
       const page = await fetch(
@@ -537,8 +581,16 @@ describe('OAuth errors', () => {
           body: fields,
         });
         statuses.push(response.status);
-        if (response.status === 429)
-          expect(await response.text()).toMatch(/Too many failed sign-in attempts/);
+        if (response.status === 429) {
+          // The page's minutes and Retry-After tell the same wait: what is left of the window.
+          const retryAfter = Number(response.headers.get('retry-after'));
+          expect(retryAfter).toBeGreaterThan(0);
+          expect(retryAfter).toBeLessThanOrEqual(LOGIN_RATE_LIMIT.windowSeconds);
+          const minutes = Math.ceil(retryAfter / 60);
+          expect(await response.text()).toMatch(
+            new RegExp(`Too many failed sign-in attempts. Try again in ${minutes} minutes?\\.`),
+          );
+        }
       }
       expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
       expect(statuses[10]).toBe(429);
@@ -574,6 +626,170 @@ describe('OAuth errors', () => {
       );
       expect(callback.searchParams.get('error')).toBe('access_denied');
       expect(callback.searchParams.get('state')).toBe('state-1');
+    });
+  });
+
+  describe('revocation (RFC 7009)', () => {
+    const revoke = async (form: Record<string, string | undefined>) => {
+      const body = new URLSearchParams();
+      for (const [name, value] of Object.entries(form)) if (value !== undefined) body.set(name, value);
+      const response = await fetch(`${host.baseUrl}/oauth/mcp/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+      const text = await response.text();
+      return {
+        status: response.status,
+        headers: response.headers,
+        text,
+        json: text ? JSON.parse(text) : undefined,
+      };
+    };
+    const refresh = (refreshToken: string, client = clientId) =>
+      tokenRequest(host.baseUrl, {
+        grant_type: 'refresh_token',
+        client_id: client,
+        refresh_token: refreshToken,
+      });
+    const bearerStatus = async (accessToken: string) =>
+      (
+        await fetch(`${host.baseUrl}/v1/queries?limit=1`, {
+          headers: { authorization: `Bearer ${accessToken}` },
+        })
+      ).status;
+
+    it('is in the authorization server metadata, for public clients', async () => {
+      const metadata = await (
+        await fetch(`${host.baseUrl}/.well-known/oauth-authorization-server/oauth/mcp`)
+      ).json();
+      expect(metadata).toMatchObject({
+        revocation_endpoint: `${host.baseUrl}/oauth/mcp/revoke`,
+        revocation_endpoint_auth_methods_supported: ['none'],
+      });
+    });
+
+    it('revoking the refresh token (oauth4webapi) ends the grant: refresh and access tokens, and the consent', async () => {
+      const jar = new CookieJar();
+      // A client of its own: the consent goes with the client's last live grant on the account.
+      const own = await registerClient(host.baseUrl, REDIRECT, 'Disconnecting client');
+      const tokens = await obtainTokens(host.baseUrl, host.login, {
+        clientId: own,
+        redirectUri: REDIRECT,
+        jar,
+      });
+      expect(await bearerStatus(tokens.access_token)).toBe(200);
+      const issuer = new URL(`${host.baseUrl}/oauth/mcp`);
+      const insecure = { [oauth.allowInsecureRequests]: true };
+      const as = await oauth.processDiscoveryResponse(
+        issuer,
+        await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+      );
+      const response = await oauth.revocationRequest(
+        as,
+        { client_id: own, token_endpoint_auth_method: 'none' },
+        oauth.None(),
+        tokens.refresh_token,
+        { additionalParameters: { token_type_hint: 'refresh_token' }, ...insecure },
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(await oauth.processRevocationResponse(response)).toBeUndefined();
+      const refused = await refresh(tokens.refresh_token, own);
+      expect(refused.json).toMatchObject({
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/revoked/),
+      });
+      expect(await bearerStatus(tokens.access_token)).toBe(401);
+      // Connecting again asks for consent again (the browser session is still signed in).
+      const page = await fetch(
+        authorizationUrl(host.baseUrl, {
+          client_id: own,
+          redirect_uri: REDIRECT,
+          code_challenge: pkcePair().challenge,
+        }),
+        { headers: { cookie: jar.header() }, redirect: 'manual' },
+      );
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Allow access?');
+    });
+
+    it('revoking an access token, even an expired one, ends its grant too', async () => {
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      expect(
+        (await revoke({ client_id: clientId, token: tokens.access_token, token_type_hint: 'access_token' }))
+          .status,
+      ).toBe(200);
+      expect(await bearerStatus(tokens.access_token)).toBe(401);
+      expect((await refresh(tokens.refresh_token)).json.error).toBe('invalid_grant');
+
+      const again = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      const sid = JSON.parse(Buffer.from(again.access_token.split('.')[1]!, 'base64url').toString()).sid;
+      const expired = await issueAccessToken(
+        host.services.signingKeys,
+        {
+          issuer: issuerOf(host.baseUrl),
+          audience: host.baseUrl,
+          sub: host.accountId,
+          client_id: clientId,
+          scope: 'mcp:service:full',
+          sid,
+        },
+        Date.now() - 3600_000,
+      );
+      // A wrong hint is only a hint.
+      expect(
+        (await revoke({ client_id: clientId, token: expired.token, token_type_hint: 'refresh_token' }))
+          .status,
+      ).toBe(200);
+      expect((await refresh(again.refresh_token)).json.error).toBe('invalid_grant');
+    });
+
+    it('an unknown, malformed or already revoked token → 200 and nothing happens (RFC 7009 §2.2)', async () => {
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      const { privateKey } = await generateKeyPair('ES256');
+      const foreign = await new SignJWT({ sid: 'x', client_id: clientId })
+        .setProtectedHeader({ alg: 'ES256', kid: 'not-ours' })
+        .setIssuer(issuerOf(host.baseUrl))
+        .sign(privateKey);
+      for (const token of ['nope', `ort_01JAAAAAAAAAAAAAAAAAAAAAAA_${'A'.repeat(43)}`, foreign, 'a.b.c']) {
+        const answer = await revoke({ client_id: clientId, token });
+        expect(answer.status).toBe(200);
+        expect(answer.text).toBe('');
+      }
+      expect((await refresh(tokens.refresh_token)).status).toBe(200);
+      const revoked = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      expect((await revoke({ client_id: clientId, token: revoked.refresh_token })).status).toBe(200);
+      expect((await revoke({ client_id: clientId, token: revoked.refresh_token })).status).toBe(200);
+    });
+
+    it("errors as at the token endpoint: no client_id or token, an unknown client, another client's token, an API key", async () => {
+      const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
+      const expectError = async (form: Record<string, string | undefined>, error: string, status: number) => {
+        const answer = await revoke(form);
+        expect(answer.json).toMatchObject({ error, error_description: expect.any(String) });
+        expect(answer.status).toBe(status);
+        expect(answer.headers.get('cache-control')).toBe('no-store');
+        return answer.json as Record<string, string>;
+      };
+      await expectError({ token: tokens.refresh_token }, 'invalid_request', 400);
+      await expectError({ client_id: clientId }, 'invalid_request', 400);
+      await expectError({ client_id: 'mcp_unknown', token: tokens.refresh_token }, 'invalid_client', 401);
+      const other = await registerClient(host.baseUrl, REDIRECT, 'Other revoker');
+      const foreign = await expectError(
+        { client_id: other, token: tokens.refresh_token },
+        'invalid_grant',
+        400,
+      );
+      expect(foreign.error_description).toMatch(/another client; it was not revoked/);
+      const key = await expectError(
+        { client_id: clientId, token: host.apiKey },
+        'unsupported_token_type',
+        400,
+      );
+      expect(key.error_description).toMatch(/API key/);
+      // None of these revoked anything.
+      expect((await refresh(tokens.refresh_token)).status).toBe(200);
     });
   });
 
