@@ -383,9 +383,10 @@ function failure(error: unknown, requestId: string): APIGatewayProxyResult {
 }
 
 /**
- * DNS-rebinding protection: a browser page on another site must not reach the endpoint. A
- * request with an `Origin` whose host is neither the request's Host nor listed in
- * `MCP_ALLOWED_ORIGINS` (comma-separated origins or hosts) is refused with 403.
+ * Cross-site requests: a browser page on another site must not reach the endpoint. A request
+ * with an `Origin` whose host is neither the request's Host nor listed in `MCP_ALLOWED_ORIGINS`
+ * (comma-separated origins or hosts) is refused with 403. This is no DNS-rebinding protection
+ * (a rebound name is in both Origin and Host); there, no credential is ambient (no cookies).
  */
 function originRefusal(event: APIGatewayProxyEvent, requestId: string): APIGatewayProxyResult | undefined {
   const origin = event.headers?.origin;
