@@ -5,8 +5,9 @@ import { OAUTH_LIFETIMES } from './config';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys';
 
 /**
- * Access tokens are JWTs (RFC 9068 shape): `iss` the issuer, `aud` the service's base URL (the
- * `resource` the client asked for), `sub` the account id, `scope`, `client_id`, `jti`, and `sid`
+ * Access tokens are JWTs (RFC 9068 shape): `iss` the issuer, `aud` the service's base URL (what
+ * the authorizer checks, so one token works on /v1 and /mcp/v1) and the MCP endpoint's URL (the
+ * `resource` MCP clients ask for, RFC 8707 §2), `sub` the account id, `scope`, `client_id`, `jti`, and `sid`
  * the refresh-token family, which the authorizer checks so that revoking a client ends its
  * access tokens too.
  */
@@ -19,7 +20,7 @@ export interface AccessTokenClaims {
 
 export async function issueAccessToken(
   keys: SigningKeys,
-  input: AccessTokenClaims & { issuer: string; audience: string },
+  input: AccessTokenClaims & { issuer: string; audience: string | string[] },
   now = Date.now(),
 ): Promise<{ token: string; expiresIn: number }> {
   const { kid, key } = await keys.signingKey();

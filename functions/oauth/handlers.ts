@@ -46,7 +46,8 @@ function protectedResource(baseUrl: string, resourcePath: string) {
     scopes_supported: [OAUTH_SCOPE],
     bearer_methods_supported: ['header'],
     resource_name: resourcePath === '/mcp/v1' ? `${SERVICE_NAME} (MCP)` : SERVICE_NAME,
-    resource_documentation: `${baseUrl}/v1`,
+    // The rendered API reference (a public page); /v1 itself is no page.
+    resource_documentation: `${baseUrl}/docs`,
   };
 }
 
@@ -150,7 +151,7 @@ export const registerClient = routeHandler({ auth: 'none' }, async ({ services, 
 /** The token endpoint: errors exactly as RFC 6749 §5.2, `Cache-Control: no-store` on every answer. */
 export const token = routeHandler({ auth: 'none' }, async ({ services, event }) => {
   try {
-    const form = new URLSearchParams(bodyText(event));
+    const form = formBody(event, 'grant_type=refresh_token&client_id=…&refresh_token=…');
     return json(200, await tokenGrant(services, form, requestBaseUrl(event)), { ...NO_STORE, ...CORS });
   } catch (error) {
     if (error instanceof OAuthError) return oauthErrorResponse(error);
@@ -164,7 +165,7 @@ export const token = routeHandler({ auth: 'none' }, async ({ services, event }) 
  */
 export const revoke = routeHandler({ auth: 'none' }, async ({ services, event }) => {
   try {
-    await revokeToken(services, new URLSearchParams(bodyText(event)), requestBaseUrl(event));
+    await revokeToken(services, formBody(event, 'client_id=…&token=…'), requestBaseUrl(event));
     return new HttpResponse(200, '', { ...NO_STORE, ...CORS });
   } catch (error) {
     if (error instanceof OAuthError) return oauthErrorResponse(error);
@@ -353,6 +354,23 @@ function redirectTo(location: string): HttpResponse {
 
 function authorizationParams(source: Record<string, string | undefined>): Record<string, string | undefined> {
   return Object.fromEntries(AUTHORIZATION_PARAMETERS.map((name) => [name, source[name]]));
+}
+
+/**
+ * The form of a token or revocation request. A JSON body (some hand-written clients send one) is
+ * refused saying what to send instead, rather than as "Missing grant_type".
+ */
+function formBody(event: APIGatewayProxyEvent, example: string): URLSearchParams {
+  const body = bodyText(event);
+  const type = (event.headers?.['content-type'] ?? event.headers?.['Content-Type'] ?? '').toLowerCase();
+  const form = type.startsWith('application/x-www-form-urlencoded');
+  if (/json/.test(type) || (!form && /^\s*[{[]/.test(body))) {
+    throw new OAuthError(
+      'invalid_request',
+      `The body must be application/x-www-form-urlencoded (RFC 6749 §4.1.3, RFC 7009 §2.1), not JSON: ${example}`,
+    );
+  }
+  return new URLSearchParams(body);
 }
 
 function bodyText(event: APIGatewayProxyEvent): string {

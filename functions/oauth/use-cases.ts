@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { BadRequestError, TooManyRequestsError } from '../core/errors';
+import { BadRequestError, NotFoundError, TooManyRequestsError } from '../core/errors';
 import { newId } from '../core/ids';
 import { OAUTH_SCOPE, type OAuthClient, type TokenFamily } from '../core/oauth';
 import type { Services } from '../services';
@@ -28,6 +28,9 @@ export function sha256(value: string): string {
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
+
+/** The MCP endpoint, relative to the base URL: a second audience of every access token. */
+export const MCP_RESOURCE_PATH = '/mcp/v1';
 
 /**
  * The token audience for a `resource` parameter (RFC 8707): the service's base URL. The base URL
@@ -455,7 +458,8 @@ async function tokenResponse(
     services.signingKeys,
     {
       issuer: issuerOf(baseUrl),
-      audience: baseUrl,
+      // The base URL (what every route checks) and the MCP endpoint, the resource MCP clients name.
+      audience: [baseUrl, `${baseUrl}${MCP_RESOURCE_PATH}`],
       sub: family.accountId,
       client_id: family.clientId,
       scope: family.scope,
@@ -571,7 +575,8 @@ export async function sessionAccount(
 /**
  * Ends a client's access to an account: forgets the consent and revokes every token family the
  * client holds, so its refresh tokens stop working at once and its access tokens at the next
- * request (the authorizer checks the family).
+ * request (the authorizer checks the family). NotFoundError for a client that is neither
+ * registered nor has anything on the account (a mistyped id).
  */
 export async function revokeClientAccess(
   services: Pick<Services, 'oauth'>,
@@ -579,8 +584,17 @@ export async function revokeClientAccess(
   clientId: string,
   now = Date.now(),
 ): Promise<number> {
-  await services.oauth.deleteConsent(accountId, clientId);
   const families = await services.oauth.listFamilies(accountId, clientId);
+  if (
+    families.length === 0 &&
+    !(await services.oauth.getConsent(accountId, clientId)) &&
+    !(await services.oauth.getClient(clientId))
+  ) {
+    throw new NotFoundError(
+      `Unknown client "${clientId}": it is not registered and has no grant on this account (list-clients shows the account's clients).`,
+    );
+  }
+  await services.oauth.deleteConsent(accountId, clientId);
   for (const family of families) await services.oauth.revokeFamily(family.familyId, now);
   return families.filter((family) => family.revokedAt === undefined).length;
 }

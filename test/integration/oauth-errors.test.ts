@@ -4,9 +4,13 @@
  * client or redirect URI) and its redirected errors, registration errors, and access tokens that
  * must not verify (alg none, tampered, unknown kid, wrong audience, expired, wrong scope).
  */
-import { generateKeyPair, SignJWT } from 'jose';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createRemoteJWKSet, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../functions/local/host';
 import { issueAccessToken } from '../../functions/oauth/access-tokens';
 import { issuerOf, LOGIN_RATE_LIMIT } from '../../functions/oauth/config';
 import {
@@ -69,6 +73,31 @@ describe('OAuth errors', () => {
         await expectTokenError({ ...complete, [missing]: undefined }, 'invalid_request');
       }
       await expectTokenError({ grant_type: 'refresh_token', client_id: clientId }, 'invalid_request');
+    });
+
+    it('a JSON body → invalid_request saying the body must be form-encoded (token and revocation)', async () => {
+      for (const path of ['token', 'revoke']) {
+        for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'text/plain' }]) {
+          const response = await fetch(`${host.baseUrl}/oauth/mcp/${path}`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({
+              grant_type: 'refresh_token',
+              client_id: clientId,
+              token: 'x',
+              refresh_token: 'x',
+            }),
+          });
+          expect(response.status).toBe(400);
+          expect(response.headers.get('cache-control')).toBe('no-store');
+          expect(await response.json()).toEqual({
+            error: 'invalid_request',
+            error_description: expect.stringMatching(
+              /^The body must be application\/x-www-form-urlencoded \(RFC 6749 §4\.1\.3, RFC 7009 §2\.1\), not JSON: /,
+            ),
+          });
+        }
+      }
     });
 
     it('another grant type → unsupported_grant_type', async () => {
@@ -629,6 +658,20 @@ describe('OAuth errors', () => {
     });
   });
 
+  describe('metadata', () => {
+    it('the protected resource metadata points at documentation that exists', async () => {
+      for (const path of ['', '/mcp/v1', '/v1']) {
+        const metadata = (await (
+          await fetch(`${host.baseUrl}/.well-known/oauth-protected-resource${path}`)
+        ).json()) as Record<string, string>;
+        expect(metadata.resource_documentation).toBe(`${host.baseUrl}/docs`);
+        const page = await fetch(metadata.resource_documentation!);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-type')).toMatch(/text\/html/);
+      }
+    });
+  });
+
   describe('revocation (RFC 7009)', () => {
     const revoke = async (form: Record<string, string | undefined>) => {
       const body = new URLSearchParams();
@@ -980,6 +1023,28 @@ describe('OAuth errors', () => {
         overrides.now,
       ).then((issued) => issued.token);
 
+    it('the audience holds the base URL and the MCP resource URL: jose verifies either (RFC 8707, RFC 9068)', async () => {
+      const jwks = createRemoteJWKSet(new URL(`${host.baseUrl}/oauth/mcp/jwks.json`));
+      for (const audience of [`${host.baseUrl}/mcp/v1`, host.baseUrl]) {
+        const { payload } = await jwtVerify(valid, jwks, {
+          issuer: issuerOf(host.baseUrl),
+          audience,
+          typ: 'at+jwt',
+        });
+        expect(payload.aud).toEqual([host.baseUrl, `${host.baseUrl}/mcp/v1`]);
+      }
+      const mcp = await fetch(`${host.baseUrl}/mcp/v1`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${valid}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(mcp.status).toBe(200);
+    });
+
     it('a wrong audience', async () => {
       await expectInvalid(await signed({ audience: 'https://other.example' }), /aud claim/);
     });
@@ -993,6 +1058,33 @@ describe('OAuth errors', () => {
       expect(response.status).toBe(403);
       expect(response.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
     });
+
+    it('revoke-client of an unknown client is an error (the admin CLI exits 1 saying so)', async () => {
+      const { revokeClientAccess } = await import('../../functions/oauth/use-cases');
+      await expect(revokeClientAccess(host.services, host.accountId, 'mcp_doesnotexist')).rejects.toThrow(
+        /Unknown client "mcp_doesnotexist": it is not registered and has no grant on this account/,
+      );
+      const cli = await promisify(execFile)(
+        join(REPO_ROOT, 'node_modules/.bin/tsx'),
+        [
+          'functions/local/admin-cli.ts',
+          '--data-dir',
+          host.dataDir,
+          'revoke-client',
+          '--account',
+          host.accountId,
+          '--client',
+          'mcp_doesnotexist',
+        ],
+        { cwd: REPO_ROOT },
+      ).then(
+        () => undefined,
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(cli?.code).toBe(1);
+      expect(cli?.stderr).toMatch(/^error: Unknown client "mcp_doesnotexist"/m);
+      expect(cli?.stdout).not.toMatch(/Revoked/);
+    }, 60_000);
 
     it('a revoked client: its access token stops at once, its refresh token too', async () => {
       const tokens = await obtainTokens(host.baseUrl, host.login, { clientId, redirectUri: REDIRECT });
