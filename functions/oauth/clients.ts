@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { type LookupAddress, lookup } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP } from 'node:net';
 import type { OAuthClient } from '../core/oauth';
 import type { Services } from '../services';
 
@@ -213,25 +217,166 @@ export function isMetadataDocumentUrl(clientId: string): boolean {
   }
 }
 
+/**
+ * Addresses a metadata-document fetch never connects to: private, loopback, link-local, shared
+ * (CGNAT), documentation, benchmarking, multicast and reserved ranges, IPv4 and IPv6. An
+ * IPv4-mapped IPv6 address (::ffff:a.b.c.d) is checked against the IPv4 ranges (BlockList does
+ * that itself; a ::ffff:0:0/96 rule would match every IPv4 address), and NAT64 is refused. The URL is chosen by whoever calls, so without this the
+ * server could be made to reach hosts on its own network (instance metadata, internal services).
+ */
+const NON_PUBLIC = (() => {
+  const list = new BlockList();
+  for (const [network, prefix] of [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ] as const)
+    list.addSubnet(network, prefix, 'ipv4');
+  for (const [network, prefix] of [
+    ['::', 128],
+    ['::1', 128],
+    ['64:ff9b::', 96],
+    ['64:ff9b:1::', 48],
+    ['100::', 64],
+    ['2001::', 23],
+    ['2001:db8::', 32],
+    ['2002::', 16],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['fec0::', 10],
+    ['ff00::', 8],
+  ] as const)
+    list.addSubnet(network, prefix, 'ipv6');
+  return list;
+})();
+
+const LOOPBACK = (() => {
+  const list = new BlockList();
+  list.addSubnet('127.0.0.0', 8, 'ipv4');
+  list.addAddress('::1', 'ipv6');
+  return list;
+})();
+
+/** True for an address on the public internet (see NON_PUBLIC). */
+export function isPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** Refused before connecting: the document's host is (or resolves to) a non-public address. */
+class NonPublicAddressError extends Error {
+  constructor(readonly address: string) {
+    super(`${address} is not a public address`);
+  }
+}
+
+/**
+ * Whether the fetch may connect to `address`: public addresses, and loopback ones on the local
+ * host (its tests and local clients serve documents from 127.0.0.1).
+ */
+function mayConnect(address: string): boolean {
+  if (isPublicAddress(address)) return true;
+  const family = isIP(address);
+  return (
+    process.env.SERVICE_RUNTIME === 'local' &&
+    family !== 0 &&
+    LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6')
+  );
+}
+
+/**
+ * A DNS lookup that refuses non-public answers. It runs when the socket connects, so the address
+ * checked is the address used (a second lookup cannot answer differently, as in DNS rebinding).
+ */
+function checkedLookup(
+  hostname: string,
+  options: { all?: boolean; family?: number },
+  callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+): void {
+  lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '');
+    const refused = addresses.find((entry) => !mayConnect(entry.address));
+    if (refused) return callback(new NonPublicAddressError(refused.address), '');
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    if (!first) return callback(new Error(`${hostname} has no address`), '');
+    callback(null, first.address, first.family);
+  });
+}
+
+/** GET `url` with the bounds and address checks above; the body as text. */
+function fetchDocument(url: URL): Promise<string> {
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) && !mayConnect(literal)) return Promise.reject(new NonPublicAddressError(literal));
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(
+      url,
+      {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        lookup: checkedLookup as unknown as typeof lookup,
+        // A fresh connection each time, so every one goes through the lookup's check.
+        agent: false,
+        signal: AbortSignal.timeout(METADATA_DOCUMENT_LIMITS.timeoutMs),
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        if (status < 200 || status > 299) {
+          response.resume();
+          const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+          return reject(new Error(`it answered HTTP ${status}${redirect}`));
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > METADATA_DOCUMENT_LIMITS.maxBytes) {
+            request.destroy();
+            reject(new Error(`it is larger than ${METADATA_DOCUMENT_LIMITS.maxBytes} bytes`));
+          } else chunks.push(chunk);
+        });
+        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 const documents = new Map<string, { client: OAuthClient; fetchedAt: number }>();
 
 /**
- * The client a metadata document describes: fetched (no redirects, bounded time and size),
- * checked like a registration, and cached for a few minutes.
+ * The client a metadata document describes: fetched (no redirects, bounded time and size, public
+ * addresses only), checked like a registration, and cached for a few minutes.
  */
 export async function fetchMetadataDocumentClient(url: string, now = Date.now()): Promise<OAuthClient> {
   const cached = documents.get(url);
   if (cached && now - cached.fetchedAt < METADATA_DOCUMENT_LIMITS.cacheMs) return cached.client;
   let text: string;
   try {
-    const response = await fetch(url, {
-      redirect: 'error',
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(METADATA_DOCUMENT_LIMITS.timeoutMs),
-    });
-    if (!response.ok) throw new Error(`it answered HTTP ${response.status}`);
-    text = await readCapped(response, METADATA_DOCUMENT_LIMITS.maxBytes);
+    text = await fetchDocument(new URL(url));
   } catch (error) {
+    if (error instanceof NonPublicAddressError) {
+      throw new ClientMetadataError(
+        'invalid_client_metadata',
+        `The client metadata document ${url} is not fetched: its host is at ${error.address}, a private, loopback or link-local address. Client metadata documents must be on a public host.`,
+      );
+    }
     throw new ClientMetadataError(
       'invalid_client_metadata',
       `The client metadata document ${url} could not be fetched: ${(error as Error).message}.`,
@@ -255,24 +400,6 @@ export async function fetchMetadataDocumentClient(url: string, now = Date.now())
   const client = clientFromMetadata(metadata, url, new Date(now));
   documents.set(url, { client, fetchedAt: now });
   return client;
-}
-
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new Error(`it is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A registered client that was not deleted, or the client a metadata-document URL describes. */

@@ -1,7 +1,8 @@
 /**
  * Client ID metadata documents (a URL as client_id): fetched without following redirects, within a
  * time and size bound, and accepted only when the document names itself and is a valid public
- * client. Served here by a real HTTP server on loopback (allowed on the local host only).
+ * client. Served here by a real HTTP server on loopback (allowed on the local host only). Hosts on
+ * private, loopback or link-local addresses are never fetched otherwise.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   fetchMetadataDocumentClient,
   isMetadataDocumentUrl,
+  isPublicAddress,
   METADATA_DOCUMENT_LIMITS,
 } from '../../functions/oauth/clients';
 
@@ -88,4 +90,63 @@ describe('client ID metadata documents', () => {
     await expect(fetchMetadataDocumentClient(`${base}/slow.json`)).rejects.toThrow(/could not be fetched/);
     expect(Date.now() - started).toBeLessThan(METADATA_DOCUMENT_LIMITS.timeoutMs + 900);
   }, 15_000);
+
+  describe('only public addresses are fetched', () => {
+    it('tells public addresses from private, loopback, link-local and reserved ones', () => {
+      for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::6810:84e5', '172.32.0.1'])
+        expect(isPublicAddress(address), address).toBe(true);
+      for (const address of [
+        '10.1.2.3',
+        '127.0.0.1',
+        '169.254.169.254',
+        '172.16.5.4',
+        '192.168.1.5',
+        '100.64.0.1',
+        '0.0.0.0',
+        '224.0.0.1',
+        '255.255.255.255',
+        '::1',
+        '::',
+        'fe80::1',
+        'fd00::1',
+        '::ffff:10.0.0.1',
+        '::ffff:a00:1',
+        '64:ff9b::a00:1',
+        'not-an-address',
+      ])
+        expect(isPublicAddress(address), address).toBe(false);
+    });
+
+    it.each([
+      ['a private IPv4 literal', 'https://10.1.2.3/client.json', '10.1.2.3'],
+      ['the instance metadata address', 'https://169.254.169.254/latest/client.json', '169.254.169.254'],
+      ['a unique-local IPv6 literal', 'https://[fd00::1]/client.json', 'fd00::1'],
+      ['an IPv4-mapped private address', 'https://[::ffff:10.0.0.1]/client.json', '::ffff:a00:1'],
+      ['a name that resolves to loopback', 'https://localhost/client.json', /127\.0\.0\.1|::1/],
+      ['a loopback literal', 'https://127.0.0.1/client.json', '127.0.0.1'],
+    ])('refuses %s outside the local host, before connecting', async (_case, url, address) => {
+      process.env.SERVICE_RUNTIME = 'aws';
+      try {
+        const refusal = await fetchMetadataDocumentClient(url).then(
+          () => undefined,
+          (error: Error) => error,
+        );
+        expect(refusal?.message).toMatch(
+          /is not fetched: its host is at .*, a private, loopback or link-local address/,
+        );
+        expect(refusal?.message).toMatch(address);
+      } finally {
+        process.env.SERVICE_RUNTIME = 'local';
+      }
+    });
+
+    it('on the local host too, except loopback (its own documents)', async () => {
+      await expect(fetchMetadataDocumentClient('https://192.168.1.5/client.json')).rejects.toThrow(
+        /its host is at 192\.168\.1\.5, a private, loopback or link-local address/,
+      );
+      await expect(fetchMetadataDocumentClient(`${base}/good.json`)).resolves.toMatchObject({
+        clientName: 'Doc client',
+      });
+    });
+  });
 });
