@@ -30,6 +30,8 @@ function readableIssues(issues: readonly core.$ZodIssue[]): core.$ZodIssue[] {
 const isRootTypeMismatch = (issue: core.$ZodIssue) =>
   issue.code === 'invalid_type' && issue.path.length === 0;
 
+const JSON_TYPES = ['string', 'number', 'boolean', 'null', 'array', 'object'] as const;
+
 /**
  * A JSON value as clients see it in the schema: one `anyOf` branch per JSON type, not the `$ref`
  * recursion `z.json()` writes, which clients mapping tool schemas onto one-type dialects (Gemini's
@@ -40,11 +42,27 @@ const isRootTypeMismatch = (issue: core.$ZodIssue) =>
  */
 const jsonValue = () =>
   z.unknown().meta({
-    anyOf: (['string', 'number', 'boolean', 'null', 'array', 'object'] as const).map((type) => ({
-      type,
-      description: `a JSON ${type}`,
-    })),
+    anyOf: JSON_TYPES.map((type) => ({ ...jsonTypeSchema(type, 0), description: `a JSON ${type}` })),
   });
+
+/**
+ * How deep the schema spells out arrays in arrays (`[[1, 2], [3, 4]]`); elements deeper than that
+ * are described as scalars or objects, though the check itself still accepts any value there.
+ */
+const ARRAY_NESTING = 2;
+
+/**
+ * One JSON type's branch. An array always has `items`: without it VS Code Copilot ("tool
+ * parameters array type must have items") and OpenAI function calling ("array schema missing
+ * items") refuse the tool, some hosts dropping the whole server. `items: {}` would do for them, but
+ * a schema that constrains nothing is flagged by the MCP Inspector's portability lint, so the
+ * items are the same branches again, without recursion (`$ref` is what those dialects refuse).
+ */
+function jsonTypeSchema(type: (typeof JSON_TYPES)[number], depth: number): Record<string, unknown> {
+  if (type !== 'array') return { type };
+  const inner = JSON_TYPES.filter((t) => t !== 'array' || depth + 1 < ARRAY_NESTING);
+  return { type, items: { anyOf: inner.map((t) => jsonTypeSchema(t, depth + 1)) } };
+}
 
 /**
  * A free-form JSON object (options, result rows): `additionalProperties`, not the `propertyNames`

@@ -22,15 +22,25 @@ const TOOLS = MCP_TOOLS;
 /** JSON Schema keywords clients that map tool schemas onto one-type dialects reject. */
 const UNPORTABLE = new Set(['$ref', 'definitions', '$defs', 'propertyNames']);
 
-/** Where in a schema an unportable keyword appears (`tool.inputSchema.properties.options.propertyNames`). */
+/**
+ * Where in a schema an unportable keyword appears (`tool.inputSchema.properties.options.propertyNames`),
+ * or an array schema has no `items` (`….anyOf[4] (array without items)`), which VS Code Copilot
+ * ("tool parameters array type must have items") and OpenAI function calling ("array schema
+ * missing items") refuse, some hosts dropping the whole server.
+ */
 function unportableKeys(schema: Json, at: string): string[] {
   if (schema === null || typeof schema !== 'object') return [];
-  return Object.entries(schema).flatMap(([key, value]) => {
-    const path = Array.isArray(schema) ? `${at}[${key}]` : `${at}.${key}`;
-    // `properties` names fields: a field called `definitions` is not the keyword.
-    const isKeyword = !at.endsWith('.properties') && UNPORTABLE.has(key);
-    return [...(isKeyword ? [path] : []), ...unportableKeys(value, path)];
-  });
+  // Under `properties` the keys name fields: a field called `definitions` or `type` is not the keyword.
+  const isSchema = !Array.isArray(schema) && !at.endsWith('.properties');
+  const types = isSchema ? [schema.type].flat() : [];
+  const itemless = types.includes('array') && !('items' in schema) ? [`${at} (array without items)`] : [];
+  return [
+    ...itemless,
+    ...Object.entries(schema).flatMap(([key, value]) => {
+      const path = Array.isArray(schema) ? `${at}[${key}]` : `${at}.${key}`;
+      return [...(isSchema && UNPORTABLE.has(key) ? [path] : []), ...unportableKeys(value, path)];
+    }),
+  ];
 }
 
 interface Run {
@@ -139,7 +149,8 @@ describe('MCP Inspector CLI against the local host', () => {
     const search = (out.tools as Json[]).find((t) => t.name === 'searchTables');
     expect(search.inputSchema.properties).toHaveProperty('query');
     expect(search.outputSchema.type).toBe('object');
-    // The lint lets these pass, but Gemini's and OpenAI's function declarations refuse them.
+    // The lint lets these pass, but Gemini's and OpenAI's function declarations (and, for an array
+    // without items, VS Code Copilot) refuse them.
     const unportable = (out.tools as Json[]).flatMap((tool) =>
       ['inputSchema', 'outputSchema'].flatMap((which) =>
         unportableKeys(tool[which], `${tool.name}.${which}`),
