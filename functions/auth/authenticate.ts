@@ -1,7 +1,7 @@
 import { authenticateApiKey } from '../accounts/use-cases';
 import type { Account } from '../core/accounts';
 import { parseApiKey } from '../core/api-keys';
-import { ForbiddenError, UnauthorizedError } from '../core/errors';
+import { BadRequestError, ForbiddenError, ServiceError, UnauthorizedError } from '../core/errors';
 import { InsufficientScopeError, InvalidAccessTokenError, verifyAccessToken } from '../oauth/access-tokens';
 import { issuerOf } from '../oauth/config';
 import type { Services } from '../services';
@@ -30,6 +30,66 @@ export class AuthenticationError extends UnauthorizedError {
 export class InsufficientScopeAccessError extends ForbiddenError {}
 
 const HOW_TO_AUTHENTICATE = `send an API key in the ${API_KEY_HEADER} header or as ?${API_KEY_QUERY_PARAMETER}=, or an OAuth access token as Authorization: Bearer <token>`;
+
+/**
+ * The authentication of a request's credentials (`presentedCredentials`): none is a 401; one is
+ * `authenticateCredential`'s verdict; an API key and an Authorization credential together — a
+ * client configured with a key header that also signed in over OAuth, after the key was refused —
+ * resolve to whichever verifies. Both verifying for one account is that account (as the bearer
+ * token: the user signed in on purpose); for two accounts, a 400 saying which client setting to
+ * remove; neither, a 401 naming both problems.
+ */
+export async function authenticateCredentials(
+  services: Pick<Services, 'accounts' | 'oauth' | 'signingKeys'>,
+  credentials: readonly PresentedCredential[],
+  baseUrl: string,
+): Promise<Principal> {
+  const [key, authorization] = credentials;
+  if (!key || !authorization) return authenticateCredential(services, key, baseUrl);
+  const [byKey, byAuthorization] = await Promise.allSettled([
+    authenticateCredential(services, key, baseUrl),
+    authenticateCredential(services, authorization, baseUrl),
+  ]);
+  // A failure that is not a refusal (a store outage) is answered as such, never masked by the other.
+  for (const outcome of [byKey, byAuthorization]) {
+    if (outcome.status === 'rejected' && !(outcome.reason instanceof ServiceError)) throw outcome.reason;
+  }
+  const keyLabel =
+    key.kind === 'apiKey' && key.source === 'query'
+      ? `the API key in the URL (?${API_KEY_QUERY_PARAMETER}=)`
+      : `the API key in the ${API_KEY_HEADER} header`;
+  if (byKey.status === 'fulfilled' && byAuthorization.status === 'fulfilled') {
+    const [viaKey, viaAuthorization] = [byKey.value, byAuthorization.value];
+    if (viaKey.account.accountId === viaAuthorization.account.accountId) return viaAuthorization;
+    const removeKey =
+      key.kind === 'apiKey' && key.source === 'query'
+        ? `api_key= from the server URL`
+        : `the ${API_KEY_HEADER} header`;
+    const authorizationLabel =
+      viaAuthorization.via === 'oauth'
+        ? 'the OAuth access token (Authorization: Bearer) you signed in with'
+        : 'the API key in the Authorization header';
+    const removeAuthorization =
+      viaAuthorization.via === 'oauth'
+        ? 'sign out of this server in the client (or clear its stored OAuth tokens)'
+        : 'the Authorization header';
+    throw new BadRequestError(
+      `Ambiguous credentials: ${keyLabel} is for account "${viaKey.account.handle}", but ${authorizationLabel} is for account "${viaAuthorization.account.handle}". ` +
+        `Remove one from the client's configuration: ${removeKey} to use "${viaAuthorization.account.handle}", or ${removeAuthorization} to use "${viaKey.account.handle}".`,
+    );
+  }
+  if (byAuthorization.status === 'fulfilled') return byAuthorization.value;
+  if (byKey.status === 'fulfilled') return byKey.value;
+  const keyProblem = (byKey.reason as ServiceError).message;
+  const authorizationRefusal = byAuthorization.reason as ServiceError;
+  const message = `Both credentials were refused. ${capitalized(keyLabel)}: ${keyProblem} The Authorization header: ${authorizationRefusal.message}`;
+  if (authorizationRefusal instanceof InsufficientScopeAccessError) {
+    throw new InsufficientScopeAccessError(message);
+  }
+  throw new AuthenticationError(message, 'invalid_token');
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * The one authentication of every non-public route, on both hosts: an API key (from the header,

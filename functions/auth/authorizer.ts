@@ -10,11 +10,11 @@ import { requestBaseUrl } from '../http/request-url';
 import { getServices } from '../services';
 import {
   AuthenticationError,
-  authenticateCredential,
+  authenticateCredentials,
   InsufficientScopeAccessError,
   type Principal,
 } from './authenticate';
-import { presentedCredential } from './credentials';
+import { AUTHORIZATION_ONLY_VARIABLE, presentedCredentials } from './credentials';
 
 /**
  * The authorizer's verdict as API Gateway passes it to the route's handler
@@ -26,13 +26,20 @@ export type AuthorizerContext = Record<string, string>;
 
 type Refusal = 'unauthorized' | 'invalid_token' | 'insufficient_scope' | 'bad_request';
 
-/** Runs the one authentication on a request and encodes the outcome for the handler. */
-export async function authorizeRequest(event: APIGatewayProxyEvent): Promise<AuthorizerContext> {
+/**
+ * Runs the one authentication on a request and encodes the outcome for the handler.
+ * `authorizationOnly`: the verdict may depend on the Authorization header alone (API Gateway's
+ * result cache is keyed on it).
+ */
+export async function authorizeRequest(
+  event: APIGatewayProxyEvent,
+  options: { authorizationOnly?: boolean } = {},
+): Promise<AuthorizerContext> {
   const services = await getServices();
   try {
-    const principal = await authenticateCredential(
+    const principal = await authenticateCredentials(
       services,
-      presentedCredential(event),
+      presentedCredentials(event, options),
       requestBaseUrl(event),
     );
     return {
@@ -111,7 +118,9 @@ export async function lambdaAuthorizer(
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> {
   const proxyLike = { ...event, body: null, isBase64Encoded: false } as unknown as APIGatewayProxyEvent;
-  const context = await authorizeRequest(proxyLike);
+  const context = await authorizeRequest(proxyLike, {
+    authorizationOnly: process.env[AUTHORIZATION_ONLY_VARIABLE] === 'true',
+  });
   logger.info('authorized', { outcome: context.refusal ?? context.via, accountId: context.accountId });
   return {
     principalId: context.accountId ?? 'anonymous',

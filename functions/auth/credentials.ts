@@ -2,6 +2,11 @@ import { BadRequestError } from '../core/errors';
 
 export const API_KEY_HEADER = 'x-service-api-key';
 export const API_KEY_QUERY_PARAMETER = 'api_key';
+/**
+ * Set (to `true`) on the deployed authorizer when API Gateway caches its verdicts by the
+ * Authorization header: it then reads that header alone (`presentedCredentials`).
+ */
+export const AUTHORIZATION_ONLY_VARIABLE = 'AUTHORIZER_AUTHORIZATION_ONLY';
 
 /** The parts of a request that may carry credentials (API Gateway proxy and authorizer events have them). */
 export interface CredentialCarrier {
@@ -16,15 +21,35 @@ export type PresentedCredential =
   | { kind: 'bearer'; value: string };
 
 /**
- * The one credential a request carries: an API key (`x-service-api-key` header or `?api_key=`)
- * or a bearer token (`Authorization: Bearer …`). More than one — a repeated header or
- * parameter, a key in both places, a key and a token — is refused with 400 saying what to
- * send, instead of silently picking one.
+ * The credentials a request carries: an API key (`x-service-api-key` header or `?api_key=`), a
+ * bearer token (`Authorization: Bearer …`), or one of each — a client configured with a key
+ * header that then signed in over OAuth sends both, and `authenticateCredentials` uses whichever
+ * verifies. A repeated header or parameter, or a key in both the header and the URL, is refused
+ * with 400 saying what to send, instead of silently picking one.
+ *
+ * `authorizationOnly` reads the Authorization header alone, as API Gateway's authorizer result
+ * cache does (it is keyed on that header): a verdict that depended on another header would be
+ * served from the cache to requests that lack it.
  */
-export function presentedCredential(request: CredentialCarrier): PresentedCredential | undefined {
+export function presentedCredentials(
+  request: CredentialCarrier,
+  options: { authorizationOnly?: boolean } = {},
+): PresentedCredential[] {
+  const authorizations = headerValues(request, 'authorization');
+  if (authorizations.length > 1) {
+    throw new BadRequestError('Ambiguous credentials: send exactly one Authorization header.');
+  }
+  const authorization = authorizations[0];
+  const apiKey = options.authorizationOnly ? undefined : presentedApiKey(request);
+  return [
+    ...(apiKey ? [apiKey] : []),
+    ...(authorization === undefined ? [] : [authorizationCredential(authorization)]),
+  ];
+}
+
+function presentedApiKey(request: CredentialCarrier): PresentedCredential | undefined {
   const headerKeys = headerValues(request, API_KEY_HEADER);
   const queryKeys = queryValues(request, API_KEY_QUERY_PARAMETER);
-  const authorizations = headerValues(request, 'authorization');
   if (headerKeys.length > 1) {
     throw new BadRequestError(
       `Ambiguous credentials: the request has ${headerKeys.length} ${API_KEY_HEADER} headers; send exactly one.`,
@@ -35,25 +60,17 @@ export function presentedCredential(request: CredentialCarrier): PresentedCreden
       `Ambiguous credentials: the URL has ${queryKeys.length} ${API_KEY_QUERY_PARAMETER} parameters; send exactly one.`,
     );
   }
-  if (authorizations.length > 1) {
-    throw new BadRequestError('Ambiguous credentials: send exactly one Authorization header.');
-  }
   if (headerKeys.length && queryKeys.length) {
     throw new BadRequestError(
       `Ambiguous credentials: send the API key once, either in the ${API_KEY_HEADER} header or as ?${API_KEY_QUERY_PARAMETER}=, not both.`,
     );
   }
   const apiKey = headerKeys[0] ?? queryKeys[0];
-  if (apiKey !== undefined && authorizations.length) {
-    throw new BadRequestError(
-      'Ambiguous credentials: send either an API key or an Authorization bearer token, not both.',
-    );
-  }
-  if (apiKey !== undefined) {
-    return { kind: 'apiKey', value: apiKey.trim(), source: headerKeys.length ? 'header' : 'query' };
-  }
-  const authorization = authorizations[0];
-  if (authorization === undefined) return undefined;
+  if (apiKey === undefined) return undefined;
+  return { kind: 'apiKey', value: apiKey.trim(), source: headerKeys.length ? 'header' : 'query' };
+}
+
+function authorizationCredential(authorization: string): PresentedCredential {
   const bearer = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(authorization);
   // Any other scheme (Basic, a bare token) is treated as a bearer token that does not verify.
   return { kind: 'bearer', value: bearer ? bearer[1]! : authorization.trim() };

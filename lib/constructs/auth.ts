@@ -4,6 +4,7 @@ import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { AUTHORIZATION_ONLY_VARIABLE } from '../../functions/auth/credentials';
 import { createServiceFunction } from './service-function';
 
 export interface AuthProps {
@@ -51,6 +52,7 @@ export class Auth extends Construct {
     this.signingKeys.grantRead(props.role);
     this.environment = { SIGNING_KEYS_SECRET_ID: this.signingKeys.secretArn };
 
+    const cacheSeconds = props.resultCacheSeconds ?? 0;
     this.function = createServiceFunction(this, {
       id: 'Authorizer',
       description: 'Lambda REQUEST authorizer: API key or OAuth bearer token',
@@ -58,10 +60,15 @@ export class Auth extends Construct {
       handler: 'lambdaAuthorizer',
       timeoutSeconds: 10,
       role: props.role,
-      environment: { ...props.environment, ...this.environment },
+      environment: {
+        ...props.environment,
+        ...this.environment,
+        // A cached verdict is served to every request with the same Authorization header, so it
+        // must not depend on any other (an x-service-api-key sent alongside a token).
+        ...(cacheSeconds > 0 ? { [AUTHORIZATION_ONLY_VARIABLE]: 'true' } : {}),
+      },
     });
     const handler = this.function;
-    const cacheSeconds = props.resultCacheSeconds ?? 0;
     this.authorizer = new RequestAuthorizer(this, 'RequestAuthorizer', {
       handler,
       identitySources: cacheSeconds > 0 ? [IdentitySource.header('Authorization')] : [],

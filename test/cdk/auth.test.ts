@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AUTHORIZATION_ONLY_VARIABLE } from '../../functions/auth/credentials';
 import { routes } from '../../functions/routes';
 import { logicalIdOf, roleStatements, synthServiceStack } from './helpers';
 
@@ -59,16 +60,25 @@ describe('the one authorizer in AWS', () => {
     expect(runner.Properties.Environment.Variables.SIGNING_KEYS_SECRET_ID).toEqual({ Ref: secretId });
   });
 
-  it('with a result cache, keys the cache on the Authorization header', () => {
-    const cached = synthServiceStack({ authorizerCacheSeconds: 300 }).template.toJSON().Resources as Record<
-      string,
-      CfnResource
-    >;
+  it('with a result cache, keys the cache on the Authorization header, and the authorizer reads only that', () => {
+    const withCache = synthServiceStack({ authorizerCacheSeconds: 300 });
+    const cached = withCache.template.toJSON().Resources as Record<string, CfnResource>;
     const authorizer = Object.values(cached).find((r) => r.Type === 'AWS::ApiGateway::Authorizer')!;
     expect(authorizer.Properties).toMatchObject({
       AuthorizerResultTtlInSeconds: 300,
       IdentitySource: 'method.request.header.Authorization',
     });
+    // A cached verdict must not depend on an API key sent next to the token.
+    const variablesOf = (resources: Record<string, CfnResource>, id: string) =>
+      (resources[id]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(
+      variablesOf(cached, logicalIdOf(withCache.stack, withCache.stack.api.auth.function))[
+        AUTHORIZATION_ONLY_VARIABLE
+      ],
+    ).toBe('true');
+    expect(
+      variablesOf(resources, logicalIdOf(stack, stack.api.auth.function))[AUTHORIZATION_ONLY_VARIABLE],
+    ).toBeUndefined();
   });
 
   it('offers a custom domain mapped at the root (no stage prefix), for OAuth discovery', () => {

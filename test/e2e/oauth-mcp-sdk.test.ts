@@ -3,13 +3,15 @@
  * the 401, registers, sends the user to the sign-in page (walked here over HTTP), exchanges the
  * code, and the transport then calls a tool with the token it saved. Once with a provider that
  * gives a `state`, once with one that does not (like the SDK's example client: the SDK then sends
- * no `state`) and asks for OIDC scopes besides ours.
+ * no `state`) and asks for OIDC scopes besides ours. A client that also sends a configured (revoked)
+ * API key header gets through with the token it signed in for.
  */
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '../../functions/accounts/use-cases';
 import { authorizeInBrowser } from '../support/oauth-browser';
 import { startTestHost, type TestHost } from '../support/test-host';
 
@@ -103,5 +105,32 @@ describe('MCP SDK client OAuth', () => {
     expect(authorizationUrl.searchParams.has('state')).toBe(false);
     expect(authorizationUrl.searchParams.get('scope')).toBe('openid mcp:service:full offline_access');
     expect(callback.searchParams.has('state')).toBe(false);
+  });
+
+  it('a client configured with a revoked API key header signs in and then connects as the signed-in account', async () => {
+    // How Claude Code and Cursor behave with a configured header when the server offers OAuth: the
+    // header goes on every request, the token next to it once the user has signed in.
+    const serverUrl = new URL(`${host.baseUrl}/mcp/v1`);
+    const revoked = await createApiKey(host.services.accounts, host.accountId, 'configured, then revoked');
+    await revokeApiKey(host.services.accounts, revoked.record.prefix);
+    const provider = new MemoryProvider();
+    const transportOptions = {
+      authProvider: provider,
+      requestInit: { headers: { 'x-service-api-key': revoked.apiKey } },
+    };
+    const first = new StreamableHTTPClientTransport(serverUrl, transportOptions);
+    // The revoked key's 401 carries the OAuth challenge: the SDK registers and sends the user to sign in.
+    await expect(new Client({ name: 'configured-key', version: '1.0.0' }).connect(first)).rejects.toThrow(
+      UnauthorizedError,
+    );
+    const callback = await authorizeInBrowser(provider.authorizationUrl!.href, host.login);
+    await first.finishAuth(callback.searchParams.get('code')!);
+
+    // Every request now carries the revoked key and the bearer token: the token is used.
+    const client = new Client({ name: 'configured-key', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(serverUrl, transportOptions));
+    const result = await client.callTool({ name: 'getUsage', arguments: {} });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    await client.close();
   });
 });
