@@ -86,7 +86,11 @@ export async function authenticateCredentials(
   if (authorizationRefusal instanceof InsufficientScopeAccessError) {
     throw new InsufficientScopeAccessError(message);
   }
-  throw new AuthenticationError(message, 'invalid_token');
+  // The challenge says invalid_token when a bearer token was refused (not for `Basic …`).
+  throw new AuthenticationError(
+    message,
+    authorizationRefusal instanceof AuthenticationError ? authorizationRefusal.bearerError : 'invalid_token',
+  );
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -102,6 +106,14 @@ export async function authenticateCredential(
   baseUrl: string,
 ): Promise<Principal> {
   if (!credential) throw new AuthenticationError(`Missing credentials: ${HOW_TO_AUTHENTICATE}.`);
+  if (credential.kind === 'otherScheme') {
+    // No bearer token was sent, so the challenge carries no invalid_token (RFC 6750 §3.1).
+    throw new AuthenticationError(
+      credential.scheme.toLowerCase() === 'basic'
+        ? `Basic auth is not supported; send the API key in the ${API_KEY_HEADER} header or as Authorization: Bearer <key>.`
+        : `The Authorization scheme "${credential.scheme}" is not supported; send the API key in the ${API_KEY_HEADER} header or as Authorization: Bearer <key>, or an OAuth access token as Authorization: Bearer <token>.`,
+    );
+  }
   if (credential.kind === 'apiKey' || parseApiKey(credential.value)) {
     try {
       const account = await authenticateApiKey(services.accounts, credential.value);

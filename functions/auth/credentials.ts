@@ -18,7 +18,9 @@ export interface CredentialCarrier {
 
 export type PresentedCredential =
   | { kind: 'apiKey'; value: string; source: 'header' | 'query' }
-  | { kind: 'bearer'; value: string };
+  | { kind: 'bearer'; value: string }
+  /** An Authorization scheme other than Bearer (`Basic …`, as `curl -u` sends): refused, saying what to send. */
+  | { kind: 'otherScheme'; scheme: string };
 
 /**
  * The credentials a request carries: an API key (`x-service-api-key` header or `?api_key=`), a
@@ -72,8 +74,11 @@ function presentedApiKey(request: CredentialCarrier): PresentedCredential | unde
 
 function authorizationCredential(authorization: string): PresentedCredential {
   const bearer = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(authorization);
-  // Any other scheme (Basic, a bare token) is treated as a bearer token that does not verify.
-  return { kind: 'bearer', value: bearer ? bearer[1]! : authorization.trim() };
+  if (bearer) return { kind: 'bearer', value: bearer[1]! };
+  const scheme = /^([A-Za-z][\w.+-]*)[ ]+\S/.exec(authorization)?.[1];
+  if (scheme && scheme.toLowerCase() !== 'bearer') return { kind: 'otherScheme', scheme };
+  // A bare value (an API key without "Bearer ") is tried as a token: a key works, anything else does not verify.
+  return { kind: 'bearer', value: authorization.trim() };
 }
 
 /** Every value of a header, case-insensitively; a comma-joined value (a proxy merged repeats) counts as several. */

@@ -35,6 +35,37 @@ describe('API-key authentication on /v1', () => {
     await expect401(await host.call('/v1/datasets', { apiKey: forged }), /Invalid API key/);
   });
 
+  it('refuses Basic auth (curl -u) saying where the key goes, on REST and MCP, never as a bad token', async () => {
+    const basic = `Basic ${Buffer.from(`x:${host.apiKey}`).toString('base64')}`;
+    const expected =
+      'Basic auth is not supported; send the API key in the x-service-api-key header or as Authorization: Bearer <key>.';
+    await expect401(
+      await host.call('/v1/datasets', { apiKey: null, headers: { authorization: basic } }),
+      new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    );
+    const mcp = await host.call('/mcp/v1', {
+      apiKey: null,
+      headers: { authorization: basic, accept: 'application/json, text/event-stream' },
+      json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    expect(mcp.status).toBe(401);
+    expect(await bodyOf(mcp)).toEqual({ error: expected });
+    expect(mcp.headers.get('www-authenticate')).not.toContain('invalid_token');
+    // Another scheme is named; a bare key (no scheme) still works.
+    await expect401(
+      await host.call('/v1/datasets', { apiKey: null, headers: { authorization: 'Digest username="x"' } }),
+      /^The Authorization scheme "Digest" is not supported; send the API key in the x-service-api-key header/,
+    );
+    const bare = await host.call('/v1/datasets?limit=1', {
+      apiKey: null,
+      headers: { authorization: host.apiKey },
+    });
+    expect(bare.status).toBe(200);
+    // Next to a valid key, Basic is ignored like any other refused credential.
+    const withKey = await host.call('/v1/datasets?limit=1', { headers: { authorization: basic } });
+    expect(withKey.status).toBe(200);
+  });
+
   it('accepts the header in any case, and the api_key query parameter', async () => {
     const upper = await host.call('/v1/datasets?limit=1', {
       apiKey: null,
