@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { enforceRateLimit } from '../accounts/rate-limits';
 import type { Account } from '../core/accounts';
@@ -74,6 +75,7 @@ export function buildMcpServer(context: {
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
     { instructions: INSTRUCTIONS },
   );
+  plainToolErrors(server);
   const selection = context.tools ?? ALL_TOOLS;
   const counted = rateLimited(strictArguments(server), context);
   const registrar = (group: ToolGroup): ToolRegistrar =>
@@ -89,6 +91,46 @@ export function buildMcpServer(context: {
   registerDashboardTools(registrar('dashboards'), context);
   registerResources(server);
   return server;
+}
+
+/**
+ * The SDK answers a call it refuses before the tool runs (arguments that fail the input schema,
+ * an unknown argument, an unknown tool) with an `isError` result, as the MCP spec (2025-11-25)
+ * asks for input validation errors so the model can correct itself, but its text is the
+ * McpError's, `MCP error -32602: Input validation error: Invalid arguments for tool X: …`, which
+ * reads as a protocol error (some hosts and models take it for one). The text says what is wrong
+ * and what to do instead: `Invalid arguments for X: … at tables[0].` / `Unknown tool X: …`.
+ * (`createToolError` is the SDK's private builder of those results; test/integration/
+ * mcp-bad-arguments.test.ts checks the texts.)
+ */
+function plainToolErrors(server: McpServer): void {
+  const sdk = server as unknown as { createToolError(message: string): CallToolResult };
+  const original = sdk.createToolError.bind(server);
+  sdk.createToolError = (message) => original(plainToolErrorText(message));
+}
+
+export function plainToolErrorText(message: string): string {
+  const text = message.replace(/^MCP error -?\d+: /, '');
+  const invalid = /^Input validation error: Invalid arguments for tool (\S+): ([\s\S]*)$/.exec(text);
+  if (invalid) {
+    const [, tool, problems] = invalid;
+    // The SDK writes one line per issue, `<message> at <path>`: as our REST errors, `<path>: <message>`.
+    const listed = problems!
+      .split('\n')
+      .map((line) => {
+        const located = /^([\s\S]*) at ([A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])*)$/.exec(line);
+        return located ? `${located[2]}: ${located[1]}` : line;
+      })
+      .join('; ');
+    return `Invalid arguments for ${tool}: ${/[.?!]$/.test(listed) ? listed : `${listed}.`} tools/list gives its inputSchema with every argument's name and type.`;
+  }
+  const unknown = /^Tool (\S+) not found$/.exec(text);
+  if (unknown) {
+    const tool = unknown[1]!;
+    const suggestion = didYouMean(tool, [], [...TOOL_OFFERS.keys()]);
+    return `Unknown tool ${tool}: this server has no tool by that name.${suggestion} tools/list gives the tools this connection offers.`;
+  }
+  return text;
 }
 
 /** Every tool's group and whether it only reads, as registered (complete once a server is built). */

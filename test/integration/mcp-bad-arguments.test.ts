@@ -62,6 +62,56 @@ describe('MCP tools/call with malformed arguments, and Accept forms', () => {
     });
   }
 
+  /**
+   * Input validation errors are tool execution errors (MCP spec 2025-11-25, tools: "Error
+   * Handling"), so the model sees them and corrects its call; their text reads as one, not as
+   * the SDK's `MCP error -32602: Input validation error: …` that hosts and testers took for a
+   * protocol error.
+   */
+  for (const [label, params, text] of [
+    [
+      'a wrong argument type',
+      { name: 'getTableSize', arguments: { tables: [{ table: 'dex.trades' }] } },
+      'Invalid arguments for getTableSize: tables[0]: Invalid input: expected string, received object. ' +
+        "tools/list gives its inputSchema with every argument's name and type.",
+    ],
+    [
+      'an unknown argument',
+      { name: 'getTableSize', arguments: { tables: ['dex.trades'], table: 'dex.trades' } },
+      'Invalid arguments for getTableSize: Unknown argument "table": getTableSize takes tables, columns, startTime, endTime. Did you mean tables? ' +
+        "tools/list gives its inputSchema with every argument's name and type.",
+    ],
+    [
+      'a malformed executionId',
+      { name: 'getExecutionResults', arguments: { executionId: 'nope' } },
+      'Invalid arguments for getExecutionResults: executionId: must be the 26-character ULID a run returned, e.g. 01HKZJ2683PHF9Q9PHHQ8FW4Q1. ' +
+        "tools/list gives its inputSchema with every argument's name and type.",
+    ],
+    [
+      'an unknown tool',
+      { name: 'searchTabels', arguments: { query: 'dex' } },
+      'Unknown tool searchTabels: this server has no tool by that name. Did you mean searchTables? tools/list gives the tools this connection offers.',
+    ],
+  ] as const) {
+    it(`${label} is an isError tool result the model can act on, not a protocol error`, async () => {
+      const response = await call(params);
+      expect(response.status).toBe(200);
+      const body: Json = await response.json();
+      expect(body.error).toBeUndefined();
+      expect(body.result).toEqual({ content: [{ type: 'text', text }], isError: true });
+    });
+  }
+
+  it('several problems are listed together, each at its argument', async () => {
+    const body: Json = await (
+      await call({ name: 'getTableSize', arguments: { tables: [1, 'dex.trades'], startTime: 5 } })
+    ).json();
+    expect(body.result.isError).toBe(true);
+    expect(body.result.content[0].text).toMatch(
+      /^Invalid arguments for getTableSize: tables\[0\]: Invalid input: expected string, received number; startTime: [^;]+\. tools\/list/,
+    );
+  });
+
   it('an empty batch gets one Invalid Request error (-32600), as JSON-RPC 2.0 says', async () => {
     const response = await post([]);
     expect(response.status).toBe(400);

@@ -95,7 +95,10 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     const write = await call('createServiceQuery', { name: 'x', query: 'select 1' }, reader);
     expect(write.content[0].text).toMatch(/has read_only=true, and createServiceQuery changes data/);
     const unknown = await call('dropEverything', {}, reader);
-    expect(JSON.stringify(unknown.content)).toMatch(/Tool dropEverything not found/);
+    expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.content)).toMatch(
+      /Unknown tool dropEverything: this server has no tool by that name/,
+    );
     await reader.close();
     expect((await call('listQueryVisualizations', { queryId: 999_999 })).content[0].text).not.toMatch(
       /not offered/,

@@ -115,7 +115,9 @@ describe('MCP visualization and dashboard tools over Streamable HTTP', () => {
         options,
       });
       expect(notAnObject.isError).toBe(true);
-      expect(notAnObject.content[0].text).toMatch(/expected object, received \w+ at options/);
+      expect(notAnObject.content[0].text).toMatch(
+        /^Invalid arguments for generateVisualization: options: Invalid input: expected object, received \w+\./,
+      );
     }
 
     const table = await call('generateVisualization', { queryId, name: 'rows', type: 'table', options: {} });
