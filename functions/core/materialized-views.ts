@@ -72,8 +72,17 @@ export interface MaterializedView {
   lastRefreshedAt?: string;
   /** Newest refresh executions first (at most 10). */
   lastExecutionIds: string[];
+  /** Why the last scheduled refresh could not start; cleared by the next one that starts. */
+  scheduleError?: ScheduleError;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A scheduled refresh that could not start, and the failed pipeline run that tells of it. */
+export interface ScheduleError {
+  at: string;
+  message: string;
+  pipelineExecutionId?: string;
 }
 
 /** What a refresh publishes when it completes. */
@@ -125,6 +134,11 @@ export interface MaterializedViewStore {
    * conditional write: readers see either the old or the new version, never a mix).
    */
   publish(fullName: string, version: PublishedVersion): Promise<boolean>;
+  /**
+   * Records why a scheduled refresh could not start, or (undefined) that one started since. A view
+   * deleted meanwhile is left alone. Changes nothing else, not even `updatedAt`.
+   */
+  recordScheduleError(fullName: string, error: ScheduleError | undefined): Promise<void>;
   delete(fullName: string): Promise<void>;
   listByAccount(accountId: string): Promise<MaterializedView[]>;
   /** Every view an account may read: its own and other accounts' public ones. */

@@ -1,18 +1,23 @@
 import type { MaterializedView } from '../core/materialized-views';
 import { nextScheduledRefresh } from '../core/refresh-schedules';
-import { logger } from '../http/logger';
-import { refreshViewWithUpstream } from '../pipelines/use-cases';
+import { backgroundLogger } from '../http/logger';
+import { runScheduledRefresh } from '../pipelines/scheduled-refresh';
 import type { Services } from '../services';
+
+const logger = backgroundLogger('refresh-scheduler');
 
 /**
  * The local stand-in for the EventBridge schedules of materialized views: every tick it starts a
  * refresh pipeline for each view whose cron fired since the previous tick (no catch-up for time
- * the host was down). A fire time at or after a schedule's expiry never comes.
+ * the host was down). A fire time at or after a schedule's expiry never comes. A refresh that
+ * cannot start is recorded on the view and as a failed run (functions/matviews/scheduled-refresh.ts).
  */
 export class RefreshScheduler {
   private timer?: NodeJS.Timeout;
   private lastTick: Date;
   private ticking?: Promise<unknown>;
+  /** Webhooks of refreshes that could not start, posted while the tick goes on. */
+  private readonly deliveries = new Set<Promise<void>>();
 
   constructor(
     private readonly services: Services,
@@ -40,10 +45,26 @@ export class RefreshScheduler {
       const due = nextScheduledRefresh(view.schedule!, since);
       if (!due || due.getTime() > now.getTime()) continue;
       try {
-        await refreshViewWithUpstream(this.services, view);
-        started.push(view.fullName);
+        const outcome = await runScheduledRefresh(this.services, view, now);
+        if (outcome && 'started' in outcome) started.push(view.fullName);
+        else if (outcome) {
+          logger.warn('scheduled refresh could not start', {
+            view: view.fullName,
+            pipelineExecutionId: outcome.pipelineExecutionId,
+            reason: outcome.failed,
+          });
+          // A slow receiver does not hold the other views' refreshes.
+          const delivery = outcome.delivery.catch((error: unknown) => {
+            logger.warn('telling a webhook of a scheduled refresh failed', {
+              view: view.fullName,
+              error: error as Error,
+            });
+          });
+          this.deliveries.add(delivery);
+          void delivery.finally(() => this.deliveries.delete(delivery));
+        }
       } catch (error) {
-        logger.warn('scheduled refresh could not start', { view: view.fullName, error: error as Error });
+        logger.error('scheduled refresh failed', { view: view.fullName, error: error as Error });
       }
     }
     return started;
@@ -52,6 +73,7 @@ export class RefreshScheduler {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
+    await Promise.all(this.deliveries);
   }
 
   private async scheduledViews(): Promise<MaterializedView[]> {

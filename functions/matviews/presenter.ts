@@ -36,6 +36,19 @@ export const materializedViewResponse = z.object({
       next_execution_time: z.string().nullable(),
       expires_at: z.string().optional(),
       webhook_url: z.string().optional().describe("Shown to the view's owner only (it may hold a token)."),
+      last_error: z
+        .object({
+          at: z.string(),
+          message: z.string(),
+          pipeline_execution_id: z
+            .string()
+            .optional()
+            .describe('The failed run recorded for it (its webhook, if any, was told).'),
+        })
+        .optional()
+        .describe(
+          "Why the last scheduled refresh could not start (its view's owner only); gone once one starts again.",
+        ),
     })
     .optional(),
 });
@@ -46,7 +59,9 @@ export function materializedViewResponseOf(
   viewerAccountId: string,
   now = new Date(),
 ): z.output<typeof materializedViewResponse> {
-  const webhook = view.accountId === viewerAccountId ? view.schedule?.webhook : undefined;
+  const owner = view.accountId === viewerAccountId;
+  const webhook = owner ? view.schedule?.webhook : undefined;
+  const lastError = owner ? view.scheduleError : undefined;
   return {
     id: view.fullName,
     sql_id: view.fullName,
@@ -72,6 +87,17 @@ export function materializedViewResponseOf(
             next_execution_time: nextScheduledRefresh(view.schedule, now)?.toISOString() ?? null,
             ...(view.schedule.expiresAt ? { expires_at: view.schedule.expiresAt } : {}),
             ...(webhook ? { webhook_url: webhook.url } : {}),
+            ...(lastError
+              ? {
+                  last_error: {
+                    at: lastError.at,
+                    message: lastError.message,
+                    ...(lastError.pipelineExecutionId
+                      ? { pipeline_execution_id: lastError.pipelineExecutionId }
+                      : {}),
+                  },
+                }
+              : {}),
           },
         }
       : {}),

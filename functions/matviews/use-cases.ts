@@ -2,8 +2,10 @@ import type { Account } from '../core/accounts';
 import { validateRefreshSchedule } from '../core/cron';
 import type { PerformanceTier } from '../core/engine';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors';
+import { normalizeTableName, type TableReference } from '../core/lineage';
 import {
   isReadableBy,
+  MATERIALIZED_VIEW_CATALOG,
   type MaterializedView,
   type MaterializedViewSpec,
   materializedViewFullName,
@@ -11,8 +13,8 @@ import {
 import { checkWebhook } from '../core/webhooks';
 import { type ExecutionRequest, submitExecution } from '../executions/use-cases';
 import { logger } from '../http/logger';
-import { expandQueryViewsTraced } from '../queries/query-views';
-import { assertRunnable, ownedQuery } from '../queries/use-cases';
+import { expandQueryViews, expandQueryViewsTraced } from '../queries/query-views';
+import { assertRunnable, ownedQuery, readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 
 /** A refresh that started: the view and the execution that computes its next version. */
@@ -65,6 +67,24 @@ export async function upsertMaterializedView(
       `Query ${query.queryId} is already materialized as ${ofQuery.fullName}; names cannot change after creation.`,
     );
   }
+  if (spec.cronExpression !== undefined) {
+    await assertNoLineageCycle(
+      services,
+      account,
+      existing ?? {
+        fullName,
+        name: spec.name,
+        accountId: account.accountId,
+        ownerHandle: account.handle,
+        queryId: query.queryId,
+        isPrivate: spec.isPrivate ?? query.isPrivate,
+        performance: spec.tier,
+        lastExecutionIds: [],
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      },
+    );
+  }
   const schedule = spec.cronExpression
     ? {
         cronExpression: spec.cronExpression,
@@ -97,7 +117,61 @@ export async function upsertMaterializedView(
   }
   const saved = await services.materializedViews.get(fullName);
   if (saved) await services.schedules.sync(saved);
-  return refresh(services, account, fullName, spec.tier);
+  const started = await refresh(services, account, fullName, spec.tier);
+  // Why a scheduled refresh could not start is old news once the view was upserted and refreshed.
+  if (saved?.scheduleError) await services.materializedViews.recordScheduleError(fullName, undefined);
+  return started;
+}
+
+/**
+ * A scheduled refresh runs as a pipeline of the view's lineage (functions/pipelines/lineage.ts),
+ * which refuses a cycle: a view that reads itself through its owner's views would fail every
+ * tick, so its schedule is refused now, naming the cycle. The owner's views are followed through
+ * their queries' SQL (query views inlined, parameters read as NULL, as the lineage reads them);
+ * another account's public view is read as it is and ends the walk.
+ */
+async function assertNoLineageCycle(services: Services, account: Account, root: MaterializedView) {
+  const views = new Map(
+    (await services.materializedViews.listByAccount(account.accountId)).map((v) => [
+      v.fullName.toLowerCase(),
+      v,
+    ]),
+  );
+  views.set(root.fullName.toLowerCase(), root);
+  const finished = new Set<string>();
+  const path: string[] = [];
+  const visit = async (view: MaterializedView): Promise<void> => {
+    if (finished.has(view.fullName)) return;
+    if (path.includes(view.fullName)) {
+      const cycle = [...path.slice(path.indexOf(view.fullName)), view.fullName].join(' → ');
+      throw new BadRequestError(
+        `${root.fullName} cannot be scheduled: a scheduled refresh refreshes the views it reads first, and its lineage has a cycle: ${cycle}. A materialized view cannot depend on itself; refresh it with POST /v1/materialized-views/${root.fullName}/refresh, or change a query of the cycle.`,
+      );
+    }
+    path.push(view.fullName);
+    const query = await readableQuery(services.queries, account, view.queryId);
+    const sql = query.querySql.replace(/\{\{[^}]*\}\}/g, 'NULL');
+    let references: TableReference[];
+    try {
+      references = await services.sqlParser.tablesReadBy(
+        await expandQueryViews(services, account, sql, query.queryId),
+      );
+    } catch (error) {
+      // SQL the lineage cannot read fails every tick as well.
+      if (!(error instanceof BadRequestError)) throw error;
+      throw new BadRequestError(
+        `${root.fullName} cannot be scheduled: a scheduled refresh reads its lineage first, and the query of ${view.fullName} cannot be read: ${error.message}`,
+        { cause: error },
+      );
+    }
+    for (const reference of references) {
+      const read = views.get(normalizeTableName(reference));
+      if (read && reference.catalog?.toLowerCase() === MATERIALIZED_VIEW_CATALOG) await visit(read);
+    }
+    path.pop();
+    finished.add(view.fullName);
+  };
+  await visit(root);
 }
 
 /** A view the caller may read: their own or a public one; another account's private view is 404. */

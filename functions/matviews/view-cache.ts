@@ -2,6 +2,7 @@ import {
   type MaterializedView,
   type MaterializedViewStore,
   type PublishedVersion,
+  type ScheduleError,
   withRefreshRecorded,
   withVersion,
 } from '../core/materialized-views';
@@ -66,6 +67,14 @@ export class SoleWriterViewCache implements MaterializedViewStore {
       () => this.store.publish(fullName, version),
       // Not published (a newer version is): the record is as it was.
       (view, published) => (published ? withVersion(view, version) : view),
+    );
+  }
+
+  recordScheduleError(fullName: string, error: ScheduleError | undefined): Promise<void> {
+    return this.views.updating(
+      fullName,
+      () => this.store.recordScheduleError(fullName, error),
+      ({ scheduleError: _, ...view }) => (error ? { ...view, scheduleError: error } : view),
     );
   }
 

@@ -16,7 +16,7 @@ import {
 import { readableRelations } from '../executions/readable-relations';
 import { acquireSlot, releaseSlot } from '../executions/slots';
 import { finishNode, runPipelineStep, startNode } from '../pipelines/node-steps';
-import { refreshViewWithUpstream } from '../pipelines/use-cases';
+import { runScheduledRefresh } from '../pipelines/scheduled-refresh';
 import type { Services } from '../services';
 import { sweepLostWork } from './sweeper';
 
@@ -49,7 +49,13 @@ export function createNodeRunner(services: Services) {
       const view = await services.materializedViews.get(
         String((raw as { materialized_view?: string }).materialized_view),
       );
-      return view ? refreshViewWithUpstream(services, view) : { skipped: 'view no longer exists' };
+      if (!view) return { skipped: 'view no longer exists' };
+      const outcome = await runScheduledRefresh(services, view);
+      if (outcome && 'failed' in outcome) {
+        await outcome.delivery;
+        return { failed: outcome.failed, pipelineExecutionId: outcome.pipelineExecutionId };
+      }
+      return outcome && { pipelineExecutionId: outcome.started };
     }
     // AcquireSlot is a lambda:invoke Task: locally its handler gets {FunctionName, Payload}.
     const input = pipelineStep as unknown as RunnerInput;

@@ -219,6 +219,53 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     });
   });
 
+  it('refuses a schedule whose lineage has a cycle, naming it (every scheduled refresh would fail)', async () => {
+    const a = await createQuery('select 1 as v');
+    const first = await bodyOf(
+      await host.call('/v1/materialized-views', { json: { name: 'result_cyc_a', query_id: a } }),
+    );
+    await waitUntilFinished(host, first.execution_id);
+    const b = await createQuery('select v from mv.local.result_cyc_a');
+    const second = await bodyOf(
+      await host.call('/v1/materialized-views', { json: { name: 'result_cyc_b', query_id: b } }),
+    );
+    await waitUntilFinished(host, second.execution_id);
+    await host.call(`/v1/query/${a}`, {
+      method: 'PATCH',
+      json: { query_sql: 'select v + 1 as v from mv.local.result_cyc_b' },
+    });
+    for (const [name, queryId, cycle] of [
+      ['result_cyc_a', a, 'mv.local.result_cyc_a → mv.local.result_cyc_b → mv.local.result_cyc_a'],
+      ['result_cyc_b', b, 'mv.local.result_cyc_b → mv.local.result_cyc_a → mv.local.result_cyc_b'],
+    ] as const) {
+      const response = await host.call('/v1/materialized-views', {
+        json: { name, query_id: queryId, cron_expression: '0 * * * *' },
+      });
+      expect(response.status, name).toBe(400);
+      expect((await bodyOf(response)).error).toBe(
+        `mv.local.${name} cannot be scheduled: a scheduled refresh refreshes the views it reads first, and its lineage has a cycle: ${cycle}. A materialized view cannot depend on itself; refresh it with POST /v1/materialized-views/mv.local.${name}/refresh, or change a query of the cycle.`,
+      );
+      // Nothing was changed: the view keeps no schedule.
+      expect(
+        (await bodyOf(await host.call(`/v1/materialized-views/mv.local.${name}`))).schedule,
+      ).toBeUndefined();
+    }
+    // A new view whose query reads the view itself.
+    const self = await createQuery('select count(*) as n from mv.local.result_reads_itself');
+    const selfRead = await host.call('/v1/materialized-views', {
+      json: { name: 'result_reads_itself', query_id: self, cron_expression: '0 * * * *' },
+    });
+    expect(selfRead.status).toBe(400);
+    expect((await bodyOf(selfRead)).error).toMatch(
+      /lineage has a cycle: mv\.local\.result_reads_itself → mv\.local\.result_reads_itself\./,
+    );
+    expect((await host.call('/v1/materialized-views/mv.local.result_reads_itself')).status).toBe(404);
+    // Without a schedule a view of the cycle still refreshes on its own.
+    expect(
+      (await host.call('/v1/materialized-views', { json: { name: 'result_cyc_a', query_id: a } })).status,
+    ).toBe(200);
+  });
+
   it('refuses bad upserts with a message that says why', async () => {
     const queryId = await createQuery('select 1 as x');
     const withParams = await createQuery('select {{n}} as x', {

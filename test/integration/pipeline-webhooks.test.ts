@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeRunner } from '../../functions/runner/node-runner';
 import { RUNAWAY_SQL } from '../support/executions';
 import { bodyOf, type Json, newAccountKey, startTestHost, type TestHost } from '../support/test-host';
 
@@ -257,6 +258,104 @@ describe('pipeline webhooks: the final status posted, signed, retried, recorded'
         },
       ],
     });
+  });
+
+  it("tells a scheduled refresh that cannot start: a failed run, its webhook and the view's last_error", async () => {
+    // The test drives the clock alone: a first tick a day ahead fires what earlier tests scheduled.
+    await host.scheduler.stop();
+    const ahead = Date.now() + 86_400_000;
+    await host.scheduler.tick(new Date(ahead));
+    const a = await createQuery('select 1 as v');
+    const first = await bodyOf(
+      await host.call('/v1/materialized-views', {
+        json: {
+          name: 'result_tick_a',
+          query_id: a,
+          is_private: false,
+          cron_expression: '*/15 * * * *',
+          webhook_url: `${receiver.url}/ok?run=tick`,
+        },
+      }),
+    );
+    expect(first.name).toBe('mv.local.result_tick_a');
+    const b = await createQuery('select v from mv.local.result_tick_a');
+    expect(
+      (await host.call('/v1/materialized-views', { json: { name: 'result_tick_b', query_id: b } })).status,
+    ).toBe(200);
+    // A cycle that comes after the schedule: only the tick can find it.
+    expect(
+      (
+        await host.call(`/v1/query/${a}`, {
+          method: 'PATCH',
+          json: { query_sql: 'select v from mv.local.result_tick_b' },
+        })
+      ).status,
+    ).toBe(200);
+
+    const quarter = Math.ceil(ahead / 900_000) * 900_000;
+    expect(await host.scheduler.tick(new Date(quarter + 1000))).not.toContain('mv.local.result_tick_a');
+    const view = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_tick_a'));
+    expect(view.schedule.last_error).toEqual({
+      at: new Date(quarter + 1000).toISOString(),
+      message: expect.stringMatching(
+        /^The scheduled refresh of mv\.local\.result_tick_a could not start: The lineage has a cycle: .*result_tick_a/,
+      ),
+      pipeline_execution_id: expect.any(String),
+    });
+    const id = view.schedule.last_error.pipeline_execution_id;
+    const status = await afterDelivery(id);
+    expect(status).toMatchObject({
+      status: 'failed',
+      error: view.schedule.last_error.message,
+      execution_cost_credits: 0,
+      node_executions: [
+        {
+          id: 1,
+          materialized_view_refresh_status: {
+            name: 'mv.local.result_tick_a',
+            status: 'failed',
+            error: { message: expect.stringMatching(/^The lineage has a cycle/) },
+          },
+        },
+      ],
+      webhook: { delivery: { state: 'delivered' } },
+    });
+    const [posted, ...more] = hooked('/ok?run=tick');
+    expect(more).toEqual([]);
+    expect(JSON.parse(posted!.body)).toMatchObject({
+      event: 'pipeline_execution.finished',
+      pipeline_execution_id: id,
+      status: 'failed',
+    });
+    const token = String(posted!.headers['x-service-webhook-token']);
+    expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).jti).toBe(`${id}.failed`);
+    // Another account reading the public view does not see the owner's error.
+    const otherKey = await newAccountKey(host, 'tick_watcher');
+    const seen = await bodyOf(
+      await host.call('/v1/materialized-views/mv.local.result_tick_a', { apiKey: otherKey }),
+    );
+    expect(seen.schedule.cron_expression).toBe('*/15 * * * *');
+    expect(seen.schedule.last_error).toBeUndefined();
+
+    // In AWS the view's EventBridge schedule invokes the node runner: the same record, the same webhook.
+    const runner = createNodeRunner(host.services);
+    const fired = (await runner({
+      action: 'scheduled_refresh',
+      materialized_view: 'mv.local.result_tick_a',
+    })) as { failed: string; pipelineExecutionId: string };
+    expect(fired.failed).toMatch(/could not start: The lineage has a cycle/);
+    expect((await afterDelivery(fired.pipelineExecutionId)).status).toBe('failed');
+    expect(hooked('/ok?run=tick')).toHaveLength(2);
+    expect(
+      (await bodyOf(await host.call('/v1/materialized-views/mv.local.result_tick_a'))).schedule.last_error
+        .pipeline_execution_id,
+    ).toBe(fired.pipelineExecutionId);
+
+    // Fixed, the next tick starts the refresh and the error is gone.
+    await host.call(`/v1/query/${a}`, { method: 'PATCH', json: { query_sql: 'select 2 as v' } });
+    expect(await host.scheduler.tick(new Date(quarter + 900_000 + 1000))).toContain('mv.local.result_tick_a');
+    const fixed = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_tick_a'));
+    expect(fixed.schedule.last_error).toBeUndefined();
   });
 
   it('records a receiver it cannot reach, and refuses URLs it will not call before anything runs', async () => {

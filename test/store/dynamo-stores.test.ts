@@ -217,4 +217,32 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
     await views.recordRefresh(fullName, 'e-12', []);
     expect(await views.get(fullName)).toBeUndefined();
   });
+
+  it("records why a view's scheduled refresh could not start, and clears it, touching nothing else", async () => {
+    const views = new DynamoMaterializedViewStore(doc, SERVICE_TABLE.localName);
+    const now = new Date().toISOString();
+    const fullName = `mv.acct.result_${newId().toLowerCase()}`;
+    await views.create({
+      fullName,
+      name: fullName.split('.')[2]!,
+      accountId: 'acct',
+      ownerHandle: 'acct',
+      queryId: 1,
+      isPrivate: true,
+      performance: 'medium',
+      lastExecutionIds: [],
+      createdAt: now,
+      updatedAt: now,
+    });
+    const before = await views.get(fullName);
+    const error = { at: now, message: 'Query 1 is archived.', pipelineExecutionId: 'p-1' };
+    await views.recordScheduleError(fullName, error);
+    expect(await views.get(fullName)).toEqual({ ...before, scheduleError: error });
+    await views.recordScheduleError(fullName, undefined);
+    expect(await views.get(fullName)).toEqual(before);
+    // A view deleted meanwhile is left alone (not made again).
+    await views.delete(fullName);
+    await views.recordScheduleError(fullName, error);
+    expect(await views.get(fullName)).toBeUndefined();
+  });
 });

@@ -461,6 +461,14 @@ describe('caches in front of DynamoDB', () => {
       expect(await cache.publish(own.fullName, version)).toBe(true);
       expect(await cache.get(own.fullName)).toEqual(await views.get(own.fullName));
       expect(await cache.get(own.fullName)).toMatchObject({ currentExecutionId: 'e-9', rowCount: 3 });
+      // Why a scheduled refresh could not start, recorded and cleared through the cache.
+      const error = { at: new Date().toISOString(), message: 'no start' };
+      await cache.recordScheduleError(own.fullName, error);
+      expect(await cache.get(own.fullName)).toEqual(await views.get(own.fullName));
+      expect((await cache.get(own.fullName))?.scheduleError).toEqual(error);
+      await cache.recordScheduleError(own.fullName, undefined);
+      expect(await cache.get(own.fullName)).toEqual(await views.get(own.fullName));
+      expect((await cache.get(own.fullName))?.scheduleError).toBeUndefined();
       await cache.delete(own.fullName);
       expect(await cache.get(own.fullName)).toBeUndefined();
       expect(await cache.listReadableBy(reader)).toEqual([]);

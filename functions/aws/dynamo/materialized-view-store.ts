@@ -10,6 +10,7 @@ import {
   type MaterializedView,
   type MaterializedViewStore,
   type PublishedVersion,
+  type ScheduleError,
   withRefreshRecorded,
 } from '../../core/materialized-views';
 import { isConditionFailure } from './client';
@@ -136,6 +137,22 @@ export class DynamoMaterializedViewStore implements MaterializedViewStore {
     } catch (error) {
       if (isConditionFailure(error)) return false;
       throw error;
+    }
+  }
+
+  async recordScheduleError(fullName: string, error: ScheduleError | undefined): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys(fullName),
+          UpdateExpression: error ? 'SET scheduleError = :error' : 'REMOVE scheduleError',
+          ConditionExpression: 'attribute_exists(pk)',
+          ...(error ? { ExpressionAttributeValues: { ':error': error } } : {}),
+        }),
+      );
+    } catch (failure) {
+      if (!isConditionFailure(failure)) throw failure; // the view is gone: nothing to record
     }
   }
 
