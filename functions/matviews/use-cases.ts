@@ -10,6 +10,8 @@ import {
   type MaterializedViewSpec,
   materializedViewFullName,
 } from '../core/materialized-views';
+import { placeholdersIn } from '../core/parameters';
+import type { SavedQuery } from '../core/queries';
 import { checkWebhook } from '../core/webhooks';
 import { type ExecutionRequest, submitExecution } from '../executions/use-cases';
 import { logger } from '../http/logger';
@@ -35,11 +37,7 @@ export async function upsertMaterializedView(
 ): Promise<StartedRefresh> {
   const query = await ownedQuery(services.queries, account, spec.queryId);
   assertRunnable(query);
-  if (query.parameters.length > 0) {
-    throw new BadRequestError(
-      `Query ${query.queryId} has parameters (${query.parameters.map((p) => p.key).join(', ')}); a materialized view needs a query without parameters.`,
-    );
-  }
+  assertWithoutParameters(query);
   if (spec.cronExpression !== undefined) validateRefreshSchedule(spec.cronExpression, now);
   if (spec.expiresAt && Date.parse(spec.expiresAt) <= now.getTime()) {
     throw new BadRequestError(
@@ -174,6 +172,20 @@ async function assertNoLineageCycle(services: Services, account: Account, root: 
   await visit(root);
 }
 
+/**
+ * A view stores one result of its query: a query with parameters (declared, or a `{{name}}` in its
+ * SQL) is refused, at the upsert and at every refresh, so no placeholder ever reaches the engine.
+ */
+function assertWithoutParameters(query: SavedQuery, fullName?: string): void {
+  const keys = [...new Set([...query.parameters.map((p) => p.key), ...placeholdersIn(query.querySql)])];
+  if (keys.length === 0) return;
+  throw new BadRequestError(
+    fullName
+      ? `Query ${query.queryId} behind ${fullName} has parameters (${keys.join(', ')}), and a materialized view needs a query without parameters: remove them with PATCH /v1/query/${query.queryId}, or delete the view.`
+      : `Query ${query.queryId} has parameters (${keys.join(', ')}); a materialized view needs a query without parameters.`,
+  );
+}
+
 /** A view the caller may read: their own or a public one; another account's private view is 404. */
 export async function readableView(
   services: Services,
@@ -226,6 +238,7 @@ export async function refreshRequest(
   const view = await ownedView(services, account, fullName);
   const query = await ownedQuery(services.queries, account, view.queryId);
   assertRunnable(query);
+  assertWithoutParameters(query, fullName);
   const { sql, views } = await expandQueryViewsTraced(services, account, query.querySql, query.queryId);
   return {
     queryId: query.queryId,

@@ -224,7 +224,7 @@ export function registerQueryTools(server: ToolRegistrar, { services, account, b
           'parameters',
         ]);
         if (none) return none;
-        const updated = await updateQuery(services.queries, account, args.queryId, {
+        const updated = await updateQuery(services, account, args.queryId, {
           querySql: args.query,
           name: args.name,
           description: args.description,

@@ -42,7 +42,7 @@ export const updateQuery = routeHandler(
         `Body query_id ${body.queryId} does not match the path's query ${path.query_id}.`,
       );
     }
-    const query = await queries.updateQuery(services.queries, account, path.query_id, body.edit);
+    const query = await queries.updateQuery(services, account, path.query_id, body.edit);
     return { query_id: query.queryId, version: query.version };
   },
 );

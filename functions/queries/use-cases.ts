@@ -1,5 +1,6 @@
 import type { Account } from '../core/accounts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors';
+import type { MaterializedViewStore } from '../core/materialized-views';
 import { parametersFromValues, validateParameterDefinitions } from '../core/parameters';
 import type {
   NewQuery,
@@ -70,12 +71,13 @@ export async function createQuery(
 }
 
 export async function updateQuery(
-  store: QueryStore,
+  deps: { queries: QueryStore; materializedViews: Pick<MaterializedViewStore, 'listByAccount'> },
   account: Account,
   queryId: number,
   edit: QueryEdit,
   now = new Date(),
 ): Promise<SavedQuery> {
+  const store = deps.queries;
   if (Object.values(edit).every((value) => value === undefined)) {
     throw new BadRequestError(
       'Nothing to change: send at least one of the name, description, SQL, parameters, tags, or the private or archived flag.',
@@ -98,8 +100,28 @@ export async function updateQuery(
       changes.querySql ?? current.querySql,
       changes.parameters ?? current.parameters,
     );
+    if ((changes.parameters ?? current.parameters).length > 0) {
+      await assertBacksNoView(deps.materializedViews, account, queryId);
+    }
   }
   return store.update(queryId, current.version, changes, now.toISOString());
+}
+
+/**
+ * A materialized view stores one result of its query, so the query takes no parameters (the
+ * upsert refuses one that does): an edit that would give it some is a 409 naming the views.
+ */
+async function assertBacksNoView(
+  views: Pick<MaterializedViewStore, 'listByAccount'>,
+  account: Account,
+  queryId: number,
+): Promise<void> {
+  const backed = (await views.listByAccount(account.accountId)).filter((view) => view.queryId === queryId);
+  if (backed.length === 0) return;
+  const names = backed.map((view) => view.fullName).join(', ');
+  throw new ConflictError(
+    `Query ${queryId} backs the materialized view${backed.length > 1 ? 's' : ''} ${names}, and a view's query cannot take parameters: keep the query without parameters, or delete the view first (DELETE /v1/materialized-views/${backed[0]!.fullName}) and save the parameters then.`,
+  );
 }
 
 /** archive / unarchive / private / unprivate: one flag, owner only. */

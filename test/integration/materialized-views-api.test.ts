@@ -266,6 +266,57 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     ).toBe(200);
   });
 
+  it("keeps a view's query without parameters: PATCH adding some is a 409 naming the view, and a refresh never sends a {{placeholder}}", async () => {
+    const queryId = await createQuery('select 1 as x');
+    const created = await bodyOf(
+      await host.call('/v1/materialized-views', { json: { name: 'result_param_guard', query_id: queryId } }),
+    );
+    await waitUntilFinished(host, created.execution_id);
+    const withParameter = { key: 'n', type: 'number', value: '1' };
+    for (const edit of [
+      { query_sql: 'select {{n}} as x', parameters: [withParameter] },
+      { parameters: [withParameter] },
+    ]) {
+      const response = await host.call(`/v1/query/${queryId}`, { method: 'PATCH', json: edit });
+      expect(response.status, JSON.stringify(edit)).toBe(409);
+      expect((await bodyOf(response)).error).toBe(
+        `Query ${queryId} backs the materialized view mv.local.result_param_guard, and a view's query cannot take parameters: keep the query without parameters, or delete the view first (DELETE /v1/materialized-views/mv.local.result_param_guard) and save the parameters then.`,
+      );
+    }
+    // Other edits go through.
+    const renamed = await host.call(`/v1/query/${queryId}`, {
+      method: 'PATCH',
+      json: { name: 'still a view', query_sql: 'select 2 as x' },
+    });
+    expect(renamed.status).toBe(200);
+    // Parameters that reached the query anyway (written before this rule) are refused at refresh,
+    // with the way out, instead of the engine's error about a {{placeholder}}.
+    const current = (await host.services.queries.get(queryId))!;
+    await host.services.queries.update(
+      queryId,
+      current.version,
+      { querySql: 'select {{n}} as x', parameters: [{ key: 'n', type: 'number', value: '1' }] },
+      new Date().toISOString(),
+    );
+    const refresh = await host.call('/v1/materialized-views/mv.local.result_param_guard/refresh', {
+      method: 'POST',
+    });
+    expect(refresh.status).toBe(400);
+    expect((await bodyOf(refresh)).error).toBe(
+      `Query ${queryId} behind mv.local.result_param_guard has parameters (n), and a materialized view needs a query without parameters: remove them with PATCH /v1/query/${queryId}, or delete the view.`,
+    );
+    // Once the view is gone the query may take parameters.
+    await host.call('/v1/materialized-views/mv.local.result_param_guard', { method: 'DELETE' });
+    expect(
+      (
+        await host.call(`/v1/query/${queryId}`, {
+          method: 'PATCH',
+          json: { query_sql: 'select {{n}} + 1 as x', parameters: [withParameter] },
+        })
+      ).status,
+    ).toBe(200);
+  });
+
   it('refuses bad upserts with a message that says why', async () => {
     const queryId = await createQuery('select 1 as x');
     const withParams = await createQuery('select {{n}} as x', {
