@@ -38,7 +38,9 @@ export const upsertMaterializedViewBody = z
     is_private: spec.isPrivate,
     performance: performanceSchema,
     cron_expression: spec.cronExpression,
-    expires_at: spec.expiresAt,
+    expires_at: spec.expiresAt.describe(
+      'When scheduled refreshes stop: none fires at or after it. Needs cron_expression.',
+    ),
     webhook_url: z
       .string()
       .optional()

@@ -44,6 +44,11 @@ export async function upsertMaterializedView(
       `expires_at ${spec.expiresAt} is not in the future: give a later time, or leave it out for a schedule that never ends.`,
     );
   }
+  if (spec.expiresAt && !spec.cronExpression) {
+    throw new BadRequestError(
+      'expires_at ends scheduled refreshes: give cron_expression too (without one the view refreshes only when asked, and nothing expires).',
+    );
+  }
   if (spec.webhook && !spec.cronExpression) {
     throw new BadRequestError(
       'webhook_url tells of scheduled refreshes: give cron_expression too (a refresh asked for by API returns its execution_id to poll).',

@@ -348,6 +348,11 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
         400,
         /expires_at 2020-01-01T00:00:00Z is not in the future: give a later time, or leave it out/,
       ],
+      [
+        { name: 'result_expiring', query_id: queryId, expires_at: '2099-01-01T00:00:00Z' },
+        400,
+        /^expires_at ends scheduled refreshes: give cron_expression too/,
+      ],
     ];
     for (const [body, status, message] of cases) {
       const response = await host.call('/v1/materialized-views', { json: body });
