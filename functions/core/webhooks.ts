@@ -47,6 +47,19 @@ export const DEFAULT_WEBHOOK_POLICY: WebhookPolicy = {
 
 const MAX_URL_LENGTH = 2048;
 
+/**
+ * The ports fetch refuses to call ("bad port": the WHATWG Fetch standard's list, as Node's fetch
+ * has it): a webhook on one could never be delivered.
+ */
+export const FETCH_BAD_PORTS: ReadonlySet<string> = new Set(
+  [
+    1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+    109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+    526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+    3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+  ].map(String),
+);
+
 /** The URL as it will be called, or a 400 saying what a webhook URL must be. */
 export function checkWebhookUrl(text: string, policy: Pick<WebhookPolicy, 'allowInsecureUrls'>): string {
   const refuse = (why: string): never => {
@@ -70,6 +83,11 @@ export function checkWebhookUrl(text: string, policy: Pick<WebhookPolicy, 'allow
   if (url.username || url.password)
     refuse('must not carry a user name or password; put a token in its path or query');
   if (url.hash) refuse('must not have a #fragment (it is never sent)');
+  if (FETCH_BAD_PORTS.has(url.port)) {
+    refuse(
+      `must not use port ${url.port}: fetch refuses to call it (a "bad port" of the Fetch standard, such as 6000 or 9), so nothing would be delivered; use another port`,
+    );
+  }
   if (!policy.allowInsecureUrls) {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) !== 0 || host === 'localhost' || host.endsWith('.localhost')) {

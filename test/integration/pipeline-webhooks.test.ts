@@ -360,9 +360,14 @@ describe('pipeline webhooks: the final status posted, signed, retried, recorded'
 
   it('records a receiver it cannot reach, and refuses URLs it will not call before anything runs', async () => {
     const queryId = await createQuery('select 3 as three');
+    // A port nothing listens on: one this machine just gave out and took back.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
     const started = await bodyOf(
       await host.call(`/v1/query/${queryId}/pipeline/execute`, {
-        json: { performance: 'medium', webhook_url: 'http://127.0.0.1:1/closed' },
+        json: { performance: 'medium', webhook_url: `http://127.0.0.1:${port}/closed` },
       }),
     );
     expect((await afterDelivery(started.pipeline_execution_id)).webhook.delivery).toEqual({
@@ -377,6 +382,9 @@ describe('pipeline webhooks: the final status posted, signed, retried, recorded'
       ['https://user:secret@example.com/hook', /must not carry a user name or password/],
       ['https://example.com/hook#part', /must not have a #fragment/],
       [`https://example.com/${'x'.repeat(2100)}`, /longer than 2048 characters/],
+      // Ports fetch refuses ("bad port"): never delivered, so refused before anything runs.
+      ['http://127.0.0.1:6000/hook', /must not use port 6000: fetch refuses to call it/],
+      ['http://127.0.0.1:9/nobody-listens', /must not use port 9/],
     ] as const) {
       const response = await host.call(`/v1/query/${queryId}/pipeline/execute`, {
         json: { performance: 'medium', webhook_url: url },

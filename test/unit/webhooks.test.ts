@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '../../functions/core/errors';
-import { checkWebhookUrl, DEFAULT_WEBHOOK_POLICY } from '../../functions/core/webhooks';
+import { checkWebhookUrl, DEFAULT_WEBHOOK_POLICY, FETCH_BAD_PORTS } from '../../functions/core/webhooks';
 
 describe('webhook URLs in AWS (the default policy)', () => {
   const policy = DEFAULT_WEBHOOK_POLICY;
@@ -32,6 +32,42 @@ describe('webhook URLs in AWS (the default policy)', () => {
       timeoutMs: 5000,
       retryDelaysMs: [1000, 4000],
     });
+  });
+});
+
+describe('webhook URLs on ports fetch will not call', () => {
+  it.each(['http://127.0.0.1:6000/hook', 'http://127.0.0.1:9/nobody-listens', 'https://example.com:10080/'])(
+    'refuses %s, naming the port',
+    (url) => {
+      const port = new URL(url).port;
+      expect(() => checkWebhookUrl(url, { allowInsecureUrls: true })).toThrow(
+        `webhook_url must not use port ${port}: fetch refuses to call it`,
+      );
+    },
+  );
+
+  it('accepts the ports around them, and the default ports', () => {
+    for (const url of [
+      'http://127.0.0.1:47/hook',
+      'http://127.0.0.1:5999/',
+      'https://example.com/',
+      'http://a.example:80/',
+    ]) {
+      expect(() => checkWebhookUrl(url, { allowInsecureUrls: true }), url).not.toThrow();
+    }
+  });
+
+  it("lists exactly ports this Node's fetch refuses", async () => {
+    const refusals = await Promise.all(
+      [...FETCH_BAD_PORTS].map(async (port) => {
+        const error = await fetch(`http://127.0.0.1:${port}/`).then(
+          () => undefined,
+          (failure: Error) => failure,
+        );
+        return [port, (error?.cause as Error | undefined)?.message] as const;
+      }),
+    );
+    expect(refusals.filter(([, why]) => why !== 'bad port')).toEqual([]);
   });
 });
 
