@@ -67,12 +67,19 @@ export async function submitQuery(
     await recordOutcome(services, execution, { state: 'failed', failure: error });
     return finished(0);
   }
-  // Also recorded on a run cancelled meanwhile: CheckQuery stops it and charges what it used.
-  await services.executions.transition(executionId, ['QUERY_STATE_PENDING', 'QUERY_STATE_CANCELLED'], {
-    engineRunId: run.engineRunId,
-    ...quota,
-    ...(run.nestedColumns?.length ? { nestedColumns: run.nestedColumns } : {}),
-  });
+  // Also recorded on a run cancelled meanwhile: CheckQuery charges what it used.
+  const submitted = await services.executions.transition(
+    executionId,
+    ['QUERY_STATE_PENDING', 'QUERY_STATE_CANCELLED'],
+    {
+      engineRunId: run.engineRunId,
+      ...quota,
+      ...(run.nestedColumns?.length ? { nestedColumns: run.nestedColumns } : {}),
+    },
+  );
+  // Cancelled while it was being submitted: stopped now rather than at the next status check
+  // (which stops it too, if this fails), so it is charged for as little engine time as can be.
+  if (submitted?.state === 'QUERY_STATE_CANCELLED') await services.engine.cancel(run).catch(() => undefined);
   // No longer queued: the account's next execution in line need not wait for this one to end.
   await offerSlot(services, execution.accountId);
   return running(0);
@@ -240,10 +247,7 @@ async function recordSuccess(
     if (!execution.materializedViewName) await services.results.delete(executionId);
     await Promise.all([
       charge(services, execution, credits),
-      services.executions.transition(executionId, ['QUERY_STATE_CANCELLED'], {
-        engineMillis: result.engineMillis,
-        credits,
-      }),
+      recordCancelledRun(services, executionId, result.engineMillis, credits),
     ]);
     return;
   }
@@ -290,10 +294,7 @@ async function recordRunFailure(services: Services, execution: Execution, error:
   const credits = engineMillis > 0 || (used.scannedBytes ?? 0) > 0 ? runCredits(used, execution.tier) : 0;
   if (credits > 0) await charge(services, execution, credits);
   if (failure?.type === 'cancelled') {
-    await services.executions.transition(execution.executionId, ['QUERY_STATE_CANCELLED'], {
-      engineMillis,
-      credits,
-    });
+    await recordCancelledRun(services, execution.executionId, engineMillis, credits);
     return;
   }
   const written = failure && asWritten(execution, failure);
@@ -307,24 +308,56 @@ async function recordRunFailure(services: Services, execution: Execution, error:
         type: 'internal_error',
         message: `The engine failed unexpectedly. [Execution ID: ${execution.executionId}]`,
       };
+  const endedAt = new Date();
   const failed = await services.executions.transition(
     execution.executionId,
     ['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING'],
     {
       state: 'QUERY_STATE_FAILED',
-      executionEndedAt: new Date().toISOString(),
+      // As for a completed run: the engine time before its end, so execution_time_millis is the
+      // time it is charged for (a status read may have seen it start late, or not at all).
+      ...(engineMillis > 0 ? { executionStartedAt: startedBefore(endedAt, engineMillis, execution) } : {}),
+      executionEndedAt: endedAt.toISOString(),
       error: executionError,
       engineMillis,
       credits,
     },
   );
   // Cancelled meanwhile: the cancel stands, with the engine time the run used.
-  if (!failed) {
-    await services.executions.transition(execution.executionId, ['QUERY_STATE_CANCELLED'], {
-      engineMillis,
-      credits,
-    });
-  }
+  if (!failed) await recordCancelledRun(services, execution.executionId, engineMillis, credits);
+}
+
+/**
+ * Records the engine time and credits of a cancelled run, and its start as that much engine time
+ * before it was cancelled: execution_started_at → execution_ended_at (the cancel) is then the
+ * time it is charged for. A status read that saw it start did so late (it polls), and one that
+ * did not left no start at all.
+ */
+async function recordCancelledRun(
+  services: Services,
+  executionId: string,
+  engineMillis: number,
+  credits: number,
+): Promise<void> {
+  const cancelled = await services.executions.get(executionId);
+  const endedAt = cancelled?.executionEndedAt ?? cancelled?.cancelledAt;
+  await services.executions.transition(executionId, ['QUERY_STATE_CANCELLED'], {
+    ...(cancelled && endedAt && engineMillis > 0
+      ? { executionStartedAt: startedBefore(new Date(endedAt), engineMillis, cancelled) }
+      : {}),
+    engineMillis,
+    credits,
+  });
+}
+
+/** `engineMillis` before `endedAt`, not before the execution was submitted. */
+function startedBefore(
+  endedAt: Date,
+  engineMillis: number,
+  execution: Pick<Execution, 'submittedAt'>,
+): string {
+  const started = Math.max(endedAt.getTime() - engineMillis, Date.parse(execution.submittedAt));
+  return new Date(Math.min(started, endedAt.getTime())).toISOString();
 }
 
 /**

@@ -223,6 +223,9 @@ describe('timeouts and cancellation', () => {
     // Engine time is measured in the engine process, from the query's start; the limit's clock
     // starts at dispatch, a few milliseconds earlier (one CI run measured 289 ms).
     expect(failure.engineMillis).toBeGreaterThanOrEqual(200);
+    // ...and ends there: the time the engine takes to stop (here a query that does not heed the
+    // interrupt, killed after the grace) is not charged.
+    expect(failure.engineMillis).toBeLessThanOrEqual(400);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(await filesFor(request.executionId)).toEqual([]);
     expect(await readdir(join(fixture.resultsDir, '.spill')).catch(() => [])).not.toContain(
@@ -246,6 +249,35 @@ describe('timeouts and cancellation', () => {
     expect(failure.type).toBe('cancelled');
     expect(failure.message).toBe('The query was cancelled.');
     expect(await filesFor(request.executionId)).toEqual([]);
+  });
+
+  it('charges a cancelled run its engine time until the cancel, not the stopping after it', async () => {
+    // A run cancelled as it reaches its process is still setting up, which no interrupt stops:
+    // it ends a few hundred milliseconds later, and was charged for them.
+    const own = new DuckDbQueryEngine({
+      warehousePath: fixture.warehousePath,
+      resultsDir: fixture.resultsDir,
+      pool: { size: 1 },
+    });
+    try {
+      await own.run(runRequest('SELECT 1')); // the process is warm: the runs below start at once
+      for (let round = 0; round < 3; round++) {
+        const controller = new AbortController();
+        const request = runRequest(RUNAWAY, { signal: controller.signal });
+        const ended = failureOf(own.run(request));
+        while (own.pool.stateOf(request.executionId) !== 'running') {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        const running = performance.now();
+        controller.abort();
+        const cancelledAfter = performance.now() - running;
+        const failure = await ended;
+        expect(failure.type).toBe('cancelled');
+        expect(failure.engineMillis).toBeLessThanOrEqual(Math.ceil(cancelledAfter) + 15);
+      }
+    } finally {
+      await own.close();
+    }
   });
 
   it('does not start a run whose signal already aborted', async () => {

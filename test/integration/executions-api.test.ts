@@ -95,6 +95,24 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
     // The state stays cancelled (a terminal state is never overwritten).
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await waitUntilFinished(host, id)).state).toBe('QUERY_STATE_CANCELLED');
+    // It pays for the engine time it used until the cancel (1 credit per second on medium), and
+    // its started → ended window is that time.
+    const charged = await waitForStatus(host, id, (s) => s.execution_cost_credits > 0);
+    const window = Date.parse(charged.execution_ended_at) - Date.parse(charged.execution_started_at);
+    expect(charged.execution_ended_at).toBe(charged.cancelled_at);
+    expect(Date.parse(charged.execution_started_at)).toBeGreaterThanOrEqual(Date.parse(charged.submitted_at));
+    expect(Math.abs(window - charged.execution_cost_credits * 1000)).toBeLessThanOrEqual(2);
+  });
+
+  it('charges a run cancelled as soon as it runs for no more than its time before the cancel', async () => {
+    for (let round = 0; round < 2; round++) {
+      const id = await submitSql(host, RUNAWAY_SQL);
+      await waitForStatus(host, id, (s) => s.state === 'QUERY_STATE_EXECUTING');
+      await host.call(`/v1/execution/${id}/cancel`, { method: 'POST' });
+      const charged = await waitForStatus(host, id, (s) => s.execution_cost_credits > 0);
+      const sinceSubmit = Date.parse(charged.cancelled_at) - Date.parse(charged.submitted_at);
+      expect(charged.execution_cost_credits * 1000).toBeLessThanOrEqual(Math.max(10, sinceSubmit + 2));
+    }
   });
 
   it('answers a status read of an unfinished execution when it ends, waiting at most max_wait_ms', async () => {

@@ -47,6 +47,11 @@ interface PoolRun {
   maxRssBytes: number;
   enqueuedAt: number;
   startedAt?: number;
+  /**
+   * When the run was asked to stop (a cancel, its time limit): engine time after this is the
+   * engine's own stopping (an interrupt, or the grace before its process is killed), not charged.
+   */
+  stopRequestedAt?: number;
   /** The job went to its process: the query is running (before that it waits for a process). */
   running?: boolean;
   process?: EngineProcess;
@@ -202,6 +207,7 @@ export class EnginePool {
     }
     if (run.stopReason || run.process.run !== run) return;
     run.stopReason = reason;
+    run.stopRequestedAt = performance.now();
     const { process: engineProcess } = run;
     send(engineProcess, { type: 'stop', reason });
     // DuckDB's interrupt stops a query between chunks, usually within milliseconds; a query stuck
@@ -361,13 +367,27 @@ export class EnginePool {
     if (!run) return;
     engineProcess.run = undefined;
     for (const timer of run.timers) clearTimeout(timer);
-    // A run stopped from outside reports why it was stopped, even if the process said otherwise.
-    if ('failure' in outcome && run.stopReason && outcome.failure.type === 'engine_unavailable') {
-      run.settle({ failure: stoppedFailure(run.stopReason, run.job, outcome.failure.engineMillis) });
+    // A run stopped from outside reports why it was stopped, even if the process said otherwise,
+    // and the engine time up to the stop request: a query that does not heed the interrupt runs
+    // on until its process is killed, and that grace is not the caller's to pay.
+    if ('failure' in outcome && run.stopReason) {
+      const failure =
+        outcome.failure.type === 'engine_unavailable'
+          ? stoppedFailure(run.stopReason, run.job, outcome.failure.engineMillis)
+          : outcome.failure;
+      run.settle({ failure: withEngineMillisUntil(failure, run) });
     } else {
       run.settle(outcome);
     }
   }
+}
+
+/** The failure with its engine time cut at the run's stop request (when it ran past it). */
+function withEngineMillisUntil(failure: QueryFailure, run: PoolRun): QueryFailure {
+  if (run.stopRequestedAt === undefined || run.startedAt === undefined) return failure;
+  const untilStop = Math.max(0, Math.round(run.stopRequestedAt - run.startedAt));
+  if (failure.engineMillis <= untilStop) return failure;
+  return new QueryFailure(failure.type, failure.message, failure.position, untilStop, failure.scannedBytes);
 }
 
 /** Lexicographic order of sort keys. */
