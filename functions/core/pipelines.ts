@@ -7,6 +7,8 @@ import type { WebhookDelivery, WebhookTarget } from './webhooks';
  * Pipeline and node states (documented in the README):
  * - pipeline: pending (accepted, workflow not started yet) → executing → completed (every node
  *   completed) | failed (a node failed; unrelated branches still ran) | cancelled (by the user).
+ *   A run reads a final state only with its final cost: a cancelled one stays executing, with
+ *   `cancelledAt` set, until the nodes it stopped have their engine time charged (`isSettling`).
  * - node: pending (waiting for its dependencies) → running → completed | failed; or skipped (a
  *   dependency failed, was skipped or cancelled: it never runs) | cancelled (the pipeline was
  *   cancelled before or while it ran).
@@ -32,6 +34,11 @@ export interface PipelineExecution {
   startedAt?: string;
   endedAt?: string;
   error?: string;
+  /**
+   * When the user cancelled the run. It reads cancelled once every node has ended and the nodes
+   * whose runs it stopped have their credits (until then it reads pending or executing).
+   */
+  cancelledAt?: string;
   /** The pipeline execution this one retries. */
   retryOf?: string;
   /** `stop`: the first failed node stops the rest of the run (fail fast); unset, unrelated branches go on. */
@@ -62,8 +69,31 @@ export interface PipelineNodeRun {
 }
 
 export type PipelineChanges = Partial<
-  Pick<PipelineExecution, 'state' | 'startedAt' | 'endedAt' | 'error' | 'webhookDelivery'>
+  Pick<PipelineExecution, 'state' | 'startedAt' | 'endedAt' | 'error' | 'webhookDelivery' | 'cancelledAt'>
 >;
+
+/** Whether the run was cancelled (it may still be settling its stopped nodes' credits). */
+export function isCancelRequested(execution: Pick<PipelineExecution, 'state' | 'cancelledAt'>): boolean {
+  return execution.state === 'cancelled' || execution.cancelledAt !== undefined;
+}
+
+/**
+ * A node whose run a cancel (or on_failure "stop") stopped, and whose engine time is not charged
+ * yet: the node ended cancelled, but its cost is not final until its run reports how long it ran.
+ */
+export function isSettling(node: PipelineNodeRun): boolean {
+  return (
+    node.state === 'cancelled' &&
+    node.executionId !== undefined &&
+    !node.reusedFrom &&
+    node.credits === undefined
+  );
+}
+
+/** Every node has ended with its final cost: the run may read a final state. */
+export function allNodesSettled(nodes: readonly PipelineNodeRun[]): boolean {
+  return nodes.every((node) => TERMINAL_NODE_STATES.includes(node.state) && !isSettling(node));
+}
 
 export type NodeChanges = Partial<
   Pick<PipelineNodeRun, 'state' | 'executionId' | 'startedAt' | 'endedAt' | 'credits' | 'error'>

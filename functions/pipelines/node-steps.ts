@@ -3,7 +3,15 @@ import type { GateDecision } from '../core/dependency-gate';
 import type { Execution } from '../core/executions';
 import { dependencyGate, dependentsOf, type NodeOutcome } from '../core/pipeline-graph';
 import type { PipelineRunnerInput } from '../core/pipeline-workflow';
-import { type NodeState, type PipelineNodeRun, TERMINAL_NODE_STATES } from '../core/pipelines';
+import {
+  allNodesSettled,
+  isCancelRequested,
+  isSettling,
+  type NodeState,
+  type PipelineExecution,
+  type PipelineNodeRun,
+  TERMINAL_NODE_STATES,
+} from '../core/pipelines';
 import { recordWorkflowFailure } from '../executions/query-run';
 import {
   cancelExecution,
@@ -74,7 +82,7 @@ async function decide(
   if (!run || !node) return 'skip';
   if (node.state === 'completed') return 'proceed'; // reused by a retry: start_node returns at once
   if (node.state !== 'pending') return 'skip';
-  if (run.execution.state === 'cancelled') {
+  if (isCancelRequested(run.execution)) {
     await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
       state: 'cancelled',
       error: { type: 'cancelled', message: 'The pipeline was cancelled before this node started.' },
@@ -142,7 +150,7 @@ export async function startNode(
   // A retried Start Task (the previous invocation died) picks up the node's execution where it is.
   if (node.state === 'running' && node.executionId)
     return { executionId: node.executionId, recorded: Promise.resolve() };
-  if (run.execution.state === 'cancelled') {
+  if (isCancelRequested(run.execution)) {
     await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
       state: 'cancelled',
       error: { type: 'cancelled', message: 'The pipeline was cancelled before this node started.' },
@@ -316,6 +324,8 @@ async function endNode(
       running: `Stopped: node ${nodeId} failed, and the pipeline stops at the first failure (on_failure "stop").`,
     });
   }
+  // The node that ends a cancelled run's last stopped node ends the run (with its final cost).
+  if (isCancelRequested(run.execution)) await endCancelledPipeline(services, pipelineExecutionId);
   const dependents = dependentsOf(run.execution.graph, nodeId);
   await services.dependencyGate.nodeEnded(
     pipelineExecutionId,
@@ -324,6 +334,44 @@ async function endNode(
       decide: () => decide(services, pipelineExecutionId, dependent),
     })),
   );
+}
+
+/** What a cancelled run's `error` says. */
+export const CANCELLED_BY_USER = 'Cancelled by the user.';
+
+/**
+ * Ends a cancelled run once every node has ended with its final cost (`allNodesSettled`): until
+ * then it reads executing, so a client that stops at a final state reads the final cost. Whoever
+ * ends a node of a cancelled run calls this; the conditional write lets one of them end it.
+ */
+export async function endCancelledPipeline(
+  services: Services,
+  pipelineExecutionId: string,
+): Promise<PipelineExecution | undefined> {
+  const run = await services.pipelines.get(pipelineExecutionId);
+  if (!run || !isCancelRequested(run.execution) || !allNodesSettled(run.nodes)) return undefined;
+  return services.pipelines.transition(pipelineExecutionId, ['pending', 'executing'], {
+    state: 'cancelled',
+    endedAt: new Date().toISOString(),
+    error: CANCELLED_BY_USER,
+  });
+}
+
+/**
+ * Gives the stopped nodes whose runs never reported their engine time (their branch failed, or the
+ * run was lost) the credits their executions were charged, if any: the run's cost is then final.
+ */
+export async function settleStoppedNodes(
+  services: Services,
+  pipelineExecutionId: string,
+  nodes: readonly PipelineNodeRun[],
+): Promise<void> {
+  for (const node of nodes.filter(isSettling)) {
+    const execution = await services.executions.get(node.executionId!);
+    await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['cancelled'], {
+      credits: execution?.credits ?? 0,
+    });
+  }
 }
 
 /** The pipeline's final state from its nodes: completed only if every node completed. */
@@ -337,28 +385,33 @@ async function finishPipeline(services: Services, pipelineExecutionId: string) {
       error: { type: 'internal_error', message: 'The workflow ended before this node finished.' },
     });
   }
+  // Every branch has ended: a stopped node's run that has not reported its engine time never will.
+  await settleStoppedNodes(services, pipelineExecutionId, run.nodes);
   const nodes = (await services.pipelines.get(pipelineExecutionId))!.nodes;
   const failed = nodes.filter((n) => n.state === 'failed');
-  const state =
-    run.execution.state === 'cancelled'
-      ? 'cancelled'
-      : failed.length
-        ? 'failed'
-        : nodes.every((n) => n.state === 'completed')
-          ? 'completed'
-          : 'failed';
-  const error = failed.length
-    ? `${failed.length} node${failed.length > 1 ? 's' : ''} failed: ${failed
-        .map((n) => `${n.nodeId} (${n.error?.message ?? 'failed'})`)
-        .join('; ')
-        .slice(0, 1000)}`
-    : undefined;
+  const cancelled = isCancelRequested(run.execution);
+  const state = cancelled
+    ? 'cancelled'
+    : failed.length
+      ? 'failed'
+      : nodes.every((n) => n.state === 'completed')
+        ? 'completed'
+        : 'failed';
+  const error = cancelled
+    ? CANCELLED_BY_USER
+    : failed.length
+      ? `${failed.length} node${failed.length > 1 ? 's' : ''} failed: ${failed
+          .map((n) => `${n.nodeId} (${n.error?.message ?? 'failed'})`)
+          .join('; ')
+          .slice(0, 1000)}`
+      : undefined;
   const ended = await services.pipelines.transition(pipelineExecutionId, ['pending', 'executing'], {
     state,
     endedAt: new Date().toISOString(),
     ...(error ? { error } : {}),
   });
-  // A cancelled run ended when it was cancelled; its workflow finishing is when its nodes are done.
+  // A cancelled run may have ended as its last stopped node was charged: it is told now, once
+  // every branch of its workflow is done.
   if (run.execution.webhook && (ended || state === 'cancelled')) {
     await notifyPipelineFinished(services, pipelineExecutionId);
   }

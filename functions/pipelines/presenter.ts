@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PERFORMANCE_TIERS } from '../core/engine';
 import type { PipelineGraph } from '../core/pipeline-graph';
 import {
+  isSettling,
   NODE_STATES,
   PIPELINE_STATES,
   type PipelineExecution,
@@ -100,7 +101,11 @@ export function retriedPipelineResponseOf(
 }
 
 const nodeRunStatus = z.object({
-  status: z.enum(NODE_STATES),
+  status: z
+    .enum(NODE_STATES)
+    .describe(
+      'pending: waiting for its dependencies. running: its execution was created and runs (or, once stopped by a cancel, until its engine time is charged). completed, failed, skipped (a dependency did not complete), cancelled: final, with the final cost.',
+    ),
   execution_id: z.string().nullable(),
   error: z.object({ type: z.string(), message: z.string() }).optional(),
   started_at: z.string().optional(),
@@ -118,8 +123,16 @@ const nodeExecutionResponse = z.object({
 
 export const pipelineStatusResponse = z.object({
   pipeline_execution_id: z.string(),
-  status: z.enum(PIPELINE_STATES),
+  status: z
+    .enum(PIPELINE_STATES)
+    .describe(
+      'pending, executing, then completed, failed or cancelled. A final state comes with the final execution_cost_credits: a cancelled run reads executing (with cancelled_at) until the nodes it stopped have their engine time charged.',
+    ),
   error: z.string().optional(),
+  cancelled_at: z
+    .string()
+    .optional()
+    .describe('When the run was cancelled; it reads cancelled once its stopped nodes are charged.'),
   query_id: z.number().int().optional(),
   submitted_at: z.string(),
   started_at: z.string().optional(),
@@ -162,6 +175,7 @@ export function pipelineStatusResponseOf(run: {
     submitted_at: execution.submittedAt,
     ...(execution.startedAt ? { started_at: execution.startedAt } : {}),
     ...(execution.endedAt ? { ended_at: execution.endedAt } : {}),
+    ...(execution.cancelledAt ? { cancelled_at: execution.cancelledAt } : {}),
     ...(execution.retryOf ? { retry_of: execution.retryOf } : {}),
     ...(execution.onFailure ? { on_failure: execution.onFailure } : {}),
     execution_cost_credits: Math.round(credits * 1000) / 1000,
@@ -189,12 +203,14 @@ function webhookOf(execution: PipelineExecution): z.output<typeof pipelineStatus
 }
 
 function nodeExecutionOf(node: PipelineNodeRun): z.output<typeof nodeExecutionResponse> {
+  // Stopped, but its engine time is not charged yet: it reads running until its cost is final.
+  const settling = isSettling(node);
   const status = {
-    status: node.state,
+    status: settling ? 'running' : node.state,
     execution_id: node.executionId ?? null,
-    ...(node.error ? { error: { type: node.error.type, message: node.error.message } } : {}),
+    ...(node.error && !settling ? { error: { type: node.error.type, message: node.error.message } } : {}),
     ...(node.startedAt ? { started_at: node.startedAt } : {}),
-    ...(node.endedAt ? { ended_at: node.endedAt } : {}),
+    ...(node.endedAt && !settling ? { ended_at: node.endedAt } : {}),
     execution_cost_credits: node.credits ?? 0,
     ...(node.reusedFrom ? { reused_from: node.reusedFrom } : {}),
   };

@@ -9,6 +9,7 @@ import type { ParameterOverrides } from '../core/parameters';
 import { executionLevels, type PipelineGraph, validatePipelineGraph } from '../core/pipeline-graph';
 import { compilePipelineWorkflow, pipelineWorkflowInput } from '../core/pipeline-workflow';
 import {
+  isCancelRequested,
   type PipelineExecution,
   type PipelineNodeRun,
   TERMINAL_NODE_STATES,
@@ -21,7 +22,7 @@ import { logger } from '../http/logger';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
 import { lineageGraph, resolveLineage } from './lineage';
-import { stopNodes } from './node-steps';
+import { CANCELLED_BY_USER, endCancelledPipeline, settleStoppedNodes, stopNodes } from './node-steps';
 import { notifyPipelineFinished } from './webhooks';
 
 /** A pipeline as it would run: the graph, its execution order and the data each node would scan. */
@@ -237,18 +238,25 @@ export async function pipelineStatus(
   return { execution, nodes: [...nodes].sort((a, b) => a.nodeId - b.nodeId) };
 }
 
-/** Stops running nodes and cancels pending ones; the workflow then finishes as cancelled. */
+/**
+ * Stops running nodes and cancels pending ones. The run reads cancelled once every node has ended
+ * and the stopped ones have their engine time charged (at once when no node was running): a
+ * client that stops polling at a final state reads the final cost.
+ */
 export async function cancelPipeline(
   services: Services,
   account: Account,
   pipelineExecutionId: string,
   now = new Date(),
 ) {
-  const { nodes } = await ownPipeline(services, account, pipelineExecutionId);
+  const { execution, nodes } = await ownPipeline(services, account, pipelineExecutionId);
+  if (execution.cancelledAt && !TERMINAL_PIPELINE_STATES.includes(execution.state)) {
+    throw new ConflictError(
+      `Pipeline execution ${pipelineExecutionId} is being cancelled already (since ${execution.cancelledAt}); it reads cancelled once its running nodes have stopped and their engine time is charged.`,
+    );
+  }
   const cancelled = await services.pipelines.transition(pipelineExecutionId, ['pending', 'executing'], {
-    state: 'cancelled',
-    endedAt: now.toISOString(),
-    error: 'Cancelled by the user.',
+    cancelledAt: now.toISOString(),
   });
   if (!cancelled)
     throw new ConflictError(
@@ -264,6 +272,7 @@ export async function cancelPipeline(
     },
     now,
   );
+  await endCancelledPipeline(services, pipelineExecutionId);
 }
 
 /**
@@ -366,22 +375,33 @@ export async function failInterruptedPipeline(
 ): Promise<boolean> {
   const run = await services.pipelines.get(pipelineExecutionId);
   const at = new Date().toISOString();
+  // A run the user had cancelled ends cancelled, as it would have once its nodes stopped.
+  const cancelled = run !== undefined && isCancelRequested(run.execution);
   for (const node of run?.nodes ?? []) {
     if (TERMINAL_NODE_STATES.includes(node.state)) continue;
     const running = node.state === 'running';
     await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['pending', 'running'], {
-      state: running ? 'failed' : 'cancelled',
+      state: running && !cancelled ? 'failed' : 'cancelled',
       endedAt: at,
       error: { type: 'internal_error', message: running ? reason.running : reason.pending },
+      // Its run is gone with the workflow: what it was charged is all it will be.
+      ...(running ? { credits: await chargedCredits(services, node.executionId) } : {}),
     });
   }
+  if (run) await settleStoppedNodes(services, pipelineExecutionId, run.nodes);
   const done = await services.pipelines.transition(pipelineExecutionId, ['pending', 'executing'], {
-    state: 'failed',
+    state: cancelled ? 'cancelled' : 'failed',
     endedAt: at,
-    error: `${reason.run}; POST /v1/pipelines/executions/${pipelineExecutionId}/retry reruns the nodes that did not complete.`,
+    error: cancelled
+      ? CANCELLED_BY_USER
+      : `${reason.run}; POST /v1/pipelines/executions/${pipelineExecutionId}/retry reruns the nodes that did not complete.`,
   });
   if (done && options.notify && run?.execution.webhook) {
     await notifyPipelineFinished(services, pipelineExecutionId);
   }
   return done !== undefined;
+}
+
+async function chargedCredits(services: Services, executionId: string | undefined): Promise<number> {
+  return (executionId ? (await services.executions.get(executionId))?.credits : undefined) ?? 0;
 }

@@ -324,18 +324,31 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect(
       await bodyOf(await host.call(`/v1/pipelines/executions/${id}/cancel`, { method: 'POST' })),
     ).toEqual({ success: true });
-    expect((await bodyOf(await waiting)).status).toBe('cancelled');
-    expect(performance.now() - waitSince).toBeLessThan(5_000);
-    // The pipeline is cancelled at once; the running node settles as soon as its engine stops.
-    let status = await waitForPipeline(id);
-    for (let i = 0; i < 100 && node(status, 1).status === 'running'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      status = await waitForPipeline(id);
+    // Until the stopped node's engine time is charged the run reads executing, with cancelled_at:
+    // a read right after the cancel never shows a final state with a cost still to come.
+    const right = await bodyOf(await host.call(`/v1/pipelines/executions/${id}/status?max_wait_ms=0`));
+    expect(right.cancelled_at).toEqual(expect.any(String));
+    if (right.status !== 'cancelled') {
+      expect(right.status).toBe('executing');
+      expect(node(right, 1).status).toBe('running');
+      const again = await host.call(`/v1/pipelines/executions/${id}/cancel`, { method: 'POST' });
+      expect(again.status).toBe(409);
+      expect((await bodyOf(again)).error).toMatch(/is being cancelled already/);
     }
+    const status = await bodyOf(await waiting);
     expect(status.status).toBe('cancelled');
+    expect(performance.now() - waitSince).toBeLessThan(5_000);
+    expect(status.error).toBe('Cancelled by the user.');
     expect([node(status, 1).status, node(status, 2).status]).toEqual(['cancelled', 'cancelled']);
+    // The cost it reads as it ends is final: the stopped node's execution, charged.
     const execution = await bodyOf(await host.call(`/v1/execution/${node(status, 1).execution_id}/status`));
     expect(execution.state).toBe('QUERY_STATE_CANCELLED');
+    expect(execution.execution_cost_credits).toBeGreaterThan(0);
+    expect(node(status, 1).execution_cost_credits).toBe(execution.execution_cost_credits);
+    expect(status.execution_cost_credits).toBe(execution.execution_cost_credits);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const later = await bodyOf(await host.call(`/v1/pipelines/executions/${id}/status`));
+    expect(later.execution_cost_credits).toBe(status.execution_cost_credits);
     expect((await host.call(`/v1/pipelines/executions/${id}/cancel`, { method: 'POST' })).status).toBe(409);
   });
 

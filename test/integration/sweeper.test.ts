@@ -172,4 +172,57 @@ describe('the sweeper ends work whose workflow died, and nothing else', () => {
     ]);
     expect((await host.services.executions.get(nodeExecution.executionId))!.state).toBe('QUERY_STATE_FAILED');
   });
+
+  it('ends a cancelled run whose stopped node was never charged as cancelled, with a final cost', async () => {
+    const submitted = hoursAgo(30);
+    const pipelineExecutionId = newId(submitted.getTime());
+    // The cancel stopped node 1's run and was charged 0.4 credits; node 2's run was stopped, but
+    // its workflow died before its engine time was recorded.
+    const charged = await record(submitted, {
+      state: 'QUERY_STATE_CANCELLED',
+      engineRunId: 'charged-run',
+      pipelineExecutionId,
+      credits: 0.4,
+      engineMillis: 400,
+    });
+    const lost = await record(submitted, {
+      state: 'QUERY_STATE_CANCELLED',
+      engineRunId: 'lost-run',
+      pipelineExecutionId,
+    });
+    const node = (nodeId: number, executionId: string) => ({
+      pipelineExecutionId,
+      nodeId,
+      kind: 'query_execution' as const,
+      queryId: 1,
+      performance: 'medium' as const,
+      dependencies: [],
+      state: 'cancelled' as const,
+      executionId,
+    });
+    await host.services.pipelines.create(
+      {
+        pipelineExecutionId,
+        accountId: host.accountId,
+        state: 'executing',
+        cancelledAt: submitted.toISOString(),
+        graphHash: 'h',
+        graph: {
+          nodes: [
+            { id: 1, dependencies: [], queryExecution: { queryId: 1, performance: 'medium' } },
+            { id: 2, dependencies: [], queryExecution: { queryId: 1, performance: 'medium' } },
+          ],
+        },
+        submittedAt: submitted.toISOString(),
+      },
+      [node(1, charged.executionId), node(2, lost.executionId)],
+    );
+    expect((await sweepLostWork(host.services)).pipelines).toBe(1);
+    const run = (await host.services.pipelines.get(pipelineExecutionId))!;
+    expect(run.execution).toMatchObject({ state: 'cancelled', error: 'Cancelled by the user.' });
+    expect(run.nodes.map((n) => [n.nodeId, n.state, n.credits])).toEqual([
+      [1, 'cancelled', 0.4],
+      [2, 'cancelled', 0],
+    ]);
+  });
 });
