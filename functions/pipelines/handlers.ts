@@ -18,6 +18,8 @@ import {
   pipelineExecutionPath,
   pipelineQuery,
   pipelineStatusQuery,
+  retryPipelineBody,
+  retryPipelineQuery,
 } from './schemas';
 import * as pipelines from './use-cases';
 
@@ -105,12 +107,23 @@ export const retryPipelineExecution = routeHandler(
   {
     idempotent: true,
     path: pipelineExecutionPath,
+    body: retryPipelineBody,
+    query: retryPipelineQuery,
     docs: {
-      summary: 'Rerun the nodes of a finished pipeline execution that did not complete',
+      summary:
+        'Rerun the nodes of a finished pipeline execution that did not complete, optionally on another tier, with another on_failure or webhook_url',
       response: retriedPipelineResponse,
       errors: [...RUN_ERRORS, 409],
     },
   },
-  async ({ services, account, path }) =>
-    retriedPipelineResponseOf(await pipelines.retryPipeline(services, account, path.pipeline_execution_id)),
+  async ({ services, account, path, body, query, event }) => {
+    const tier = body.tier ?? query.performance;
+    return retriedPipelineResponseOf(
+      await pipelines.retryPipeline(services, account, path.pipeline_execution_id, {
+        ...(tier ? { tier } : {}),
+        ...(body.onFailure ? { onFailure: body.onFailure } : {}),
+        ...(body.webhookUrl !== undefined ? { webhook: webhookTargetOf(body.webhookUrl, event) } : {}),
+      }),
+    );
+  },
 );

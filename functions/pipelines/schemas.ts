@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PerformanceTier } from '../core/engine';
+import { PERFORMANCE_TIERS, type PerformanceTier } from '../core/engine';
 import type { ParameterOverrides } from '../core/parameters';
 import { MAX_PIPELINE_NODES, type PipelineGraph, type PipelineNode } from '../core/pipeline-graph';
 import {
@@ -143,5 +143,49 @@ export const pipelineQuery = z
   );
 
 export const pipelineExecutionPath = z.strictObject({ pipeline_execution_id: executionIdSchema });
+
+/** A tier a request may leave out (then another rule decides); `small` and `free` run as medium. */
+const optionalPerformanceSchema = z
+  .enum([...PERFORMANCE_TIERS, 'small', 'free'])
+  .optional()
+  .transform((tier): PerformanceTier | undefined =>
+    tier === undefined ? undefined : tier === 'large' ? 'large' : 'medium',
+  );
+
+/** What a retry may change; the rest (the graph, the completed nodes it reuses) is the run's. */
+export interface RetryOptions {
+  /** The tier the rerun nodes run on, instead of each one's tier in the run retried. */
+  tier?: PerformanceTier;
+  webhookUrl?: string;
+  onFailure?: 'continue' | 'stop';
+}
+
+/** `POST /v1/pipelines/executions/{id}/retry`: every field optional; unknown ones are a 400. */
+export const retryPipelineBody = z
+  .strictObject({
+    performance: optionalPerformanceSchema.describe(
+      "The tier the rerun nodes run on (e.g. large for a node that ran out of time or memory); default: each node's tier in the run retried. Reused nodes are not run.",
+    ),
+    on_failure: z
+      .enum(['continue', 'stop'])
+      .optional()
+      .describe("continue or stop, as on execute; default: the retried run's."),
+    webhook_url: z
+      .string()
+      .optional()
+      .describe(
+        "Where to POST the retry's final status, signed as on execute; default: the retried run's webhook_url, if it had one.",
+      ),
+  })
+  .transform(
+    (body): RetryOptions => ({
+      ...(body.performance ? { tier: body.performance } : {}),
+      ...(body.webhook_url !== undefined ? { webhookUrl: body.webhook_url } : {}),
+      ...(body.on_failure ? { onFailure: body.on_failure } : {}),
+    }),
+  );
+
+/** The retry's tier may come in the query string too, as on execute (`?performance=large`). */
+export const retryPipelineQuery = z.strictObject({ performance: optionalPerformanceSchema });
 
 export const pipelineStatusQuery = z.strictObject({ max_wait_ms: maxWaitMs('pipeline run') });

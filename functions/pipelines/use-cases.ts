@@ -205,6 +205,43 @@ function withNode(error: Error, nodeId: number): Error {
   return error;
 }
 
+/**
+ * What a graph runs, whatever its tiers, in one canonical text (ids, dependencies, each node's
+ * query or view and parameter values; keys sorted: a stored graph's may come back in any order).
+ */
+function lineageShape(graph: PipelineGraph): string {
+  const sorted = (values: Record<string, unknown> | undefined) =>
+    values && Object.fromEntries(Object.entries(values).sort(([a], [b]) => a.localeCompare(b)));
+  return JSON.stringify(
+    [...graph.nodes]
+      .sort((a, b) => a.id - b.id)
+      .map((node) => [
+        node.id,
+        [...node.dependencies].sort((a, b) => a - b),
+        node.queryExecution?.queryId ?? null,
+        node.materializedViewRefresh?.name ?? null,
+        sorted(node.queryExecution?.queryParameters) ?? null,
+      ]),
+  );
+}
+
+/** The graph with `tier` on the nodes `which` picks. */
+function withTier(
+  graph: PipelineGraph,
+  tier: PerformanceTier,
+  which: (node: PipelineGraph['nodes'][number]) => boolean,
+): PipelineGraph {
+  return {
+    nodes: graph.nodes.map((node) =>
+      !which(node)
+        ? node
+        : node.queryExecution
+          ? { ...node, queryExecution: { ...node.queryExecution, performance: tier } }
+          : { ...node, materializedViewRefresh: { ...node.materializedViewRefresh!, performance: tier } },
+    ),
+  };
+}
+
 export function graphHash(graph: PipelineGraph): string {
   const canonical = [...graph.nodes]
     .sort((a, b) => a.id - b.id)
@@ -283,6 +320,8 @@ export async function retryPipeline(
   services: Services,
   account: Account,
   pipelineExecutionId: string,
+  /** What the retry changes: the rerun nodes' tier, its on_failure, its webhook (else the run's). */
+  overrides: RunOptions & { tier?: PerformanceTier } = {},
 ): Promise<StartedPipeline & { rerunNodeIds: number[]; reusedNodeIds: number[] }> {
   const { execution, nodes } = await ownPipeline(services, account, pipelineExecutionId);
   if (!TERMINAL_PIPELINE_STATES.includes(execution.state)) {
@@ -296,14 +335,14 @@ export async function retryPipeline(
     );
   }
   if (execution.queryId) {
-    const tier = execution.graph.nodes.at(-1)?.queryExecution?.performance ?? 'medium';
     const parameters = execution.graph.nodes.find((n) => n.queryExecution?.queryId === execution.queryId)
       ?.queryExecution?.queryParameters as ParameterOverrides | undefined;
     const current = lineageGraph(await resolveLineage(services, account, execution.queryId), {
-      tier,
+      tier: 'medium',
       parameters,
     }).graph;
-    if (graphHash(current) !== execution.graphHash) {
+    // The lineage, not the tiers: a retry may have rerun some nodes on another tier.
+    if (lineageShape(current) !== lineageShape(execution.graph)) {
       throw new ConflictError(
         `The pipeline of query ${execution.queryId} changed since ${pipelineExecutionId} ran (its lineage is different); start a new run with POST /v1/query/${execution.queryId}/pipeline/execute.`,
       );
@@ -314,12 +353,18 @@ export async function retryPipeline(
   );
   const rerun = nodes.filter((node) => node.state !== 'completed').map((node) => node.nodeId);
   if (rerun.length === 0) throw new BadRequestError('Every node completed; there is nothing to retry.');
+  const graph = overrides.tier
+    ? withTier(execution.graph, overrides.tier, (node) => !reuse.has(node.id))
+    : execution.graph;
+  const webhook = overrides.webhook ?? execution.webhook;
+  const onFailure = overrides.onFailure ?? execution.onFailure;
   return {
-    ...(await startPipeline(services, account, execution.graph, {
+    ...(await startPipeline(services, account, graph, {
       ...(execution.queryId ? { queryId: execution.queryId } : {}),
-      // The retry tells the same receiver how it ended, and fails as fast as the run did.
-      ...(execution.webhook ? { webhook: execution.webhook } : {}),
-      ...(execution.onFailure ? { onFailure: execution.onFailure } : {}),
+      // Unless told otherwise, the retry tells the same receiver how it ended, and fails as fast
+      // as the run did.
+      ...(webhook ? { webhook } : {}),
+      ...(onFailure ? { onFailure } : {}),
       retryOf: execution,
       reuse,
     })),

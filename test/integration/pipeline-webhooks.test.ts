@@ -165,6 +165,27 @@ describe('pipeline webhooks: the final status posted, signed, retried, recorded'
       retry_of: id,
       status: 'failed',
     });
+
+    // A retry may tell another receiver (a URL the policy refuses is a 400 before anything runs).
+    const refused = await host.call(`/v1/pipelines/executions/${retried.pipeline_execution_id}/retry`, {
+      json: { webhook_url: 'ftp://example.com/hook' },
+    });
+    expect(refused.status).toBe(400);
+    expect((await bodyOf(refused)).error).toMatch(/webhook/i);
+    const elsewhere = await bodyOf(
+      await host.call(`/v1/pipelines/executions/${retried.pipeline_execution_id}/retry`, {
+        json: { webhook_url: `${receiver.url}/ok?run=2b` },
+      }),
+    );
+    const elsewhereStatus = await afterDelivery(elsewhere.pipeline_execution_id);
+    expect(elsewhereStatus.webhook).toMatchObject({
+      url: `${receiver.url}/ok?run=2b`,
+      delivery: { state: 'delivered' },
+    });
+    expect(JSON.parse(hooked('/ok?run=2b')[0]!.body)).toMatchObject({
+      pipeline_execution_id: elsewhere.pipeline_execution_id,
+      retry_of: retried.pipeline_execution_id,
+    });
   });
 
   it('tells a cancelled run once its nodes have stopped', async () => {

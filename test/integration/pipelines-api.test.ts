@@ -217,15 +217,41 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect(node(status, 4).error.message).toMatch(/dependency 2 ended failed/);
     expect(node(status, 2).error.type).toBe('execution_error');
 
-    // Retry reruns exactly the failed and skipped nodes once the cause is fixed.
+    // A retry refuses what it would not honour before it starts (and charges) anything.
+    const retryPath = `/v1/pipelines/executions/${started.pipeline_execution_id}/retry`;
+    for (const [request, message] of [
+      [{ json: { foo: 1 } }, /Unrecognized key.*foo/],
+      [{ method: 'POST', body: 'not json' }, /not valid JSON/],
+      [{ json: { on_failure: 'halt' } }, /on_failure/],
+      [{ json: { performance: 'huge' } }, /performance/],
+      [{ json: { query_parameters: { a: 1 } } }, /Unrecognized key.*query_parameters/],
+    ] as const) {
+      const refused = await host.call(retryPath, request);
+      expect(refused.status, JSON.stringify(request)).toBe(400);
+      expect((await bodyOf(refused)).error, JSON.stringify(request)).toMatch(message);
+    }
+    const unknownOption = await host.call(`${retryPath}?foo=1`, { method: 'POST' });
+    expect(unknownOption.status).toBe(400);
+    expect((await bodyOf(unknownOption)).error).toMatch(/foo/);
+
+    // Retry reruns exactly the failed and skipped nodes once the cause is fixed, here on the large
+    // tier and failing fast; the completed nodes it reuses are not run.
     await host.call(`/v1/query/${boom}`, { method: 'PATCH', json: { query_sql: 'select 2 as two' } });
     const retried = await bodyOf(
-      await host.call(`/v1/pipelines/executions/${started.pipeline_execution_id}/retry`, { method: 'POST' }),
+      await host.call(retryPath, { json: { performance: 'large', on_failure: 'stop' } }),
     );
     expect(retried).toMatchObject({ rerun_node_ids: [2, 4], reused_node_ids: [1, 3] });
     const after = await waitForPipeline(retried.pipeline_execution_id);
     expect(after.status).toBe('completed');
     expect(after.retry_of).toBe(started.pipeline_execution_id);
+    expect(after.on_failure).toBe('stop');
+    const tierOf = async (status: Json, id: number) =>
+      (await bodyOf(await host.call(`/v1/execution/${node(status, id).execution_id}/status`))).performance;
+    expect([await tierOf(after, 1), await tierOf(after, 2), await tierOf(after, 4)]).toEqual([
+      'medium',
+      'large',
+      'large',
+    ]);
     expect(node(after, 1)).toMatchObject({
       status: 'completed',
       reused_from: started.pipeline_execution_id,
@@ -447,6 +473,18 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     const first = await bodyOf(await host.call(`/v1/query/${root}/pipeline/execute`, { json: {} }));
     const failed = await waitForPipeline(first.pipeline_execution_id);
     expect(failed.status).toBe('failed');
+    // Rerun on another tier, a run's lineage is still the same: a retry of that retry is no 409.
+    const onLarge = await bodyOf(
+      await host.call(`/v1/pipelines/executions/${first.pipeline_execution_id}/retry?performance=large`, {
+        method: 'POST',
+      }),
+    );
+    expect((await waitForPipeline(onLarge.pipeline_execution_id)).status).toBe('failed');
+    const again = await host.call(`/v1/pipelines/executions/${onLarge.pipeline_execution_id}/retry`, {
+      method: 'POST',
+    });
+    expect(again.status).toBe(200);
+    await waitForPipeline((await bodyOf(again)).pipeline_execution_id);
     await host.call(`/v1/query/${root}`, {
       method: 'PATCH',
       json: {
