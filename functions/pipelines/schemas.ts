@@ -17,40 +17,56 @@ import { queryIdSchema } from '../queries/schemas';
 // and the graph's structure (ids, dependencies, cycles) is checked by validatePipelineGraph
 // (core/pipeline-graph.ts) for every graph, however it was built.
 
-/** Dune's node: `{id, dependencies, query_execution: {query_id, ...} | materialized_view_refresh: {name, ...}}`. */
-const nodeBody = z
-  .strictObject({
-    id: z.number().int('node ids are integers'),
-    dependencies: z.array(z.number().int()).max(MAX_PIPELINE_NODES).default([]),
-    query_execution: z
-      .strictObject({
-        query_id: queryIdSchema,
-        performance: performanceSchema,
-        query_parameters: queryParametersSchema.optional(),
-      })
-      .optional(),
-    materialized_view_refresh: z
-      .strictObject({ name: materializedViewFullNameSchema, performance: performanceSchema })
-      .optional(),
-  })
-  .transform(
-    (node): PipelineNode => ({
-      id: node.id,
-      dependencies: node.dependencies,
-      ...(node.query_execution
-        ? {
-            queryExecution: {
-              queryId: node.query_execution.query_id,
-              performance: node.query_execution.performance,
-              ...(node.query_execution.query_parameters
-                ? { queryParameters: node.query_execution.query_parameters }
-                : {}),
-            },
-          }
-        : {}),
-      ...(node.materialized_view_refresh ? { materializedViewRefresh: node.materialized_view_refresh } : {}),
-    }),
+/** A tier a request may leave out (then another rule decides); `small` and `free` run as medium. */
+const optionalPerformanceSchema = z
+  .enum([...PERFORMANCE_TIERS, 'small', 'free'])
+  .optional()
+  .transform((tier): PerformanceTier | undefined =>
+    tier === undefined ? undefined : tier === 'large' ? 'large' : 'medium',
   );
+
+const nodePerformanceSchema = optionalPerformanceSchema.describe(
+  "This node's tier; default: the request's top-level performance, else medium.",
+);
+
+/**
+ * Dune's node: `{id, dependencies, query_execution: {query_id, ...} | materialized_view_refresh: {name, ...}}`,
+ * its tier left open (the request's top-level `performance` is the default).
+ */
+const nodeBody = z.strictObject({
+  id: z.number().int('node ids are integers'),
+  dependencies: z.array(z.number().int()).max(MAX_PIPELINE_NODES).default([]),
+  query_execution: z
+    .strictObject({
+      query_id: queryIdSchema,
+      performance: nodePerformanceSchema,
+      query_parameters: queryParametersSchema.optional(),
+    })
+    .optional(),
+  materialized_view_refresh: z
+    .strictObject({ name: materializedViewFullNameSchema, performance: nodePerformanceSchema })
+    .optional(),
+});
+
+/** The domain's node, on its own tier or else on `tier`. */
+function pipelineNodeOf(node: z.output<typeof nodeBody>, tier: PerformanceTier): PipelineNode {
+  const query = node.query_execution;
+  const view = node.materialized_view_refresh;
+  return {
+    id: node.id,
+    dependencies: node.dependencies,
+    ...(query
+      ? {
+          queryExecution: {
+            queryId: query.query_id,
+            performance: query.performance ?? tier,
+            ...(query.query_parameters ? { queryParameters: query.query_parameters } : {}),
+          },
+        }
+      : {}),
+    ...(view ? { materializedViewRefresh: { name: view.name, performance: view.performance ?? tier } } : {}),
+  };
+}
 
 /** Checked against the host's policy when the run starts (core/webhooks.ts). */
 const webhookUrlSchema = z
@@ -71,8 +87,14 @@ const onFailureSchema = z
 export const executePipelineBody = z
   .strictObject({
     query_id: queryIdSchema.optional(),
-    performance: performanceSchema,
-    query_parameters: queryParametersSchema.optional(),
+    performance: optionalPerformanceSchema.describe(
+      'The tier of every node (default medium); with pipeline.nodes, of the nodes that do not set their own.',
+    ),
+    query_parameters: queryParametersSchema
+      .optional()
+      .describe(
+        "The query's parameter values, with query_id. With pipeline.nodes they go on each query_execution node.",
+      ),
     webhook_url: webhookUrlSchema,
     on_failure: onFailureSchema,
     pipeline: z
@@ -81,23 +103,45 @@ export const executePipelineBody = z
       })
       .optional(),
   })
-  .refine((body) => (body.query_id === undefined) !== (body.pipeline === undefined), {
-    message:
-      'send either query_id (to build the pipeline from the query lineage) or pipeline.nodes (an explicit graph), not both',
+  .superRefine((body, ctx) => {
+    const both = body.query_id !== undefined && body.pipeline !== undefined;
+    if (body.query_id === undefined && body.pipeline === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'send query_id (to build the pipeline from the query lineage) or pipeline.nodes (an explicit graph), e.g. {"query_id": 1234}',
+      });
+    } else if (both) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'send either query_id (to build the pipeline from the query lineage) or pipeline.nodes (an explicit graph), not both',
+      });
+    }
+    if (body.pipeline !== undefined && !both && body.query_parameters !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['query_parameters'],
+        message:
+          'with pipeline.nodes, parameter values go on each query_execution node ({"query_execution": {"query_id": …, "query_parameters": {…}}}); a top-level query_parameters goes with query_id',
+      });
+    }
   })
   .transform(
     (body): PipelineRequest =>
       body.pipeline
         ? {
             kind: 'graph',
-            graph: { nodes: body.pipeline.nodes },
+            graph: {
+              nodes: body.pipeline.nodes.map((node) => pipelineNodeOf(node, body.performance ?? 'medium')),
+            },
             webhookUrl: body.webhook_url,
             onFailure: body.on_failure,
           }
         : {
             kind: 'lineage',
             queryId: body.query_id!,
-            options: { tier: body.performance, parameters: body.query_parameters },
+            options: { tier: body.performance ?? 'medium', parameters: body.query_parameters },
             webhookUrl: body.webhook_url,
             onFailure: body.on_failure,
           },
@@ -143,14 +187,6 @@ export const pipelineQuery = z
   );
 
 export const pipelineExecutionPath = z.strictObject({ pipeline_execution_id: executionIdSchema });
-
-/** A tier a request may leave out (then another rule decides); `small` and `free` run as medium. */
-const optionalPerformanceSchema = z
-  .enum([...PERFORMANCE_TIERS, 'small', 'free'])
-  .optional()
-  .transform((tier): PerformanceTier | undefined =>
-    tier === undefined ? undefined : tier === 'large' ? 'large' : 'medium',
-  );
 
 /** What a retry may change; the rest (the graph, the completed nodes it reuses) is the run's. */
 export interface RetryOptions {

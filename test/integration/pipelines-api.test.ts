@@ -378,6 +378,34 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect((await host.call(`/v1/pipelines/executions/${id}/cancel`, { method: 'POST' })).status).toBe(409);
   });
 
+  it('runs an explicit graph on the top-level performance, except the nodes that set their own', async () => {
+    const one = await createQuery('select 1 as one');
+    const started = await bodyOf(
+      await host.call('/v1/pipelines/execute', {
+        json: {
+          performance: 'large',
+          pipeline: {
+            nodes: [
+              { id: 1, query_execution: { query_id: one } },
+              { id: 2, query_execution: { query_id: one, performance: 'medium' } },
+              { id: 3, dependencies: [1], materialized_view_refresh: { name: 'mv.local.result_pipe_a' } },
+            ],
+          },
+        },
+      }),
+    );
+    const status = await waitForPipeline(started.pipeline_execution_id);
+    expect(status.status).toBe('completed');
+    const tiers = await Promise.all(
+      [1, 2, 3].map(
+        async (id) =>
+          (await bodyOf(await host.call(`/v1/execution/${node(status, id).execution_id}/status`)))
+            .performance,
+      ),
+    );
+    expect(tiers).toEqual(['large', 'medium', 'large']);
+  });
+
   it('rejects lineage cycles and unknown tables, naming them', async () => {
     const x = await materialize('result_cycle_x', 'select 1 as v');
     await materialize('result_cycle_y', 'select v from mv.local.result_cycle_x');
@@ -405,7 +433,14 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
   });
 
   it.each([
-    [{}, /either query_id .* or pipeline\.nodes/],
+    [
+      {},
+      /^body: send query_id \(to build the pipeline from the query lineage\) or pipeline\.nodes .*\{"query_id": 1234\}$/,
+    ],
+    [
+      { pipeline: { nodes: [{ id: 1, query_execution: { query_id: 1 } }] }, query_parameters: { a: 1 } },
+      /query_parameters: with pipeline\.nodes, parameter values go on each query_execution node/,
+    ],
     [{ query_id: 1, pipeline: { nodes: [{ id: 1, query_execution: { query_id: 1 } }] } }, /not both/],
     [{ pipeline: { nodes: [] } }, /at least one node/],
     [
