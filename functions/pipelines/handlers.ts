@@ -44,12 +44,18 @@ export const executeQueryPipeline = routeHandler(
     idempotent: true,
     path: queryIdPath,
     body: executeQueryPipelineBody,
+    query: pipelineQuery,
     docs: { summary: "Run a query's pipeline", response: startedPipelineResponse, errors: RUN_ERRORS },
   },
-  async ({ services, account, path, body, event }) =>
+  async ({ services, account, path, body, query, event }) =>
     startedPipelineResponseOf(
       await pipelines.executeQueryPipeline(services, account, path.query_id, {
         ...body,
+        // As on POST /v1/query/{id}/execute: the query string's tier and values, the body's first.
+        tier: query.tier === 'large' ? 'large' : body.tier,
+        ...(query.parameters || body.parameters
+          ? { parameters: { ...query.parameters, ...body.parameters } }
+          : {}),
         webhook: webhookTargetOf(body.webhookUrl, event),
       }),
     ),

@@ -173,18 +173,30 @@ export const executeQueryPipelineBody = z
     onFailure: body.on_failure,
   }));
 
-/** The same inputs on `GET /v1/query/{id}/pipeline`, in the query string. */
+/** `params.<name>=<value>` entries, gathered into one object by the route handler, as on execute. */
+const paramsFromQueryString = z
+  .record(z.string(), z.string())
+  .optional()
+  .describe("Parameter values as params.<name>=<value>, one per parameter (the Dune SDKs' form).");
+
+/**
+ * The same inputs in the query string (`GET /v1/query/{id}/pipeline`, and
+ * `POST /v1/query/{id}/pipeline/execute` as `POST /v1/query/{id}/execute` takes them):
+ * `query_parameters` as JSON text, or one `params.<name>=<value>` per parameter.
+ */
 export const pipelineQuery = z
   .strictObject({
-    performance: z.enum(['medium', 'large', 'small', 'free']).optional(),
+    performance: z.enum([...PERFORMANCE_TIERS, 'small', 'free']).optional(),
     query_parameters: queryParametersTextSchema.optional(),
+    params: paramsFromQueryString,
   })
-  .transform(
-    (query): LineageOptions => ({
-      tier: query.performance === 'large' ? 'large' : 'medium',
-      parameters: query.query_parameters,
-    }),
-  );
+  .transform((query): LineageOptions & { tierGiven: boolean } => ({
+    tier: query.performance === 'large' ? 'large' : 'medium',
+    tierGiven: query.performance !== undefined,
+    ...(query.query_parameters || query.params
+      ? { parameters: { ...query.query_parameters, ...query.params } }
+      : {}),
+  }));
 
 export const pipelineExecutionPath = z.strictObject({ pipeline_execution_id: executionIdSchema });
 

@@ -5,7 +5,7 @@ import type { PerformanceTier } from '../core/engine';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { newId } from '../core/ids';
 import type { MaterializedView } from '../core/materialized-views';
-import type { ParameterOverrides } from '../core/parameters';
+import { checkParameterValues, type ParameterOverrides } from '../core/parameters';
 import { executionLevels, type PipelineGraph, validatePipelineGraph } from '../core/pipeline-graph';
 import { compilePipelineWorkflow, pipelineWorkflowInput } from '../core/pipeline-workflow';
 import {
@@ -20,6 +20,7 @@ import type { ExecutionConfig } from '../executions/config';
 import { assertWithinCreditLimit, savedQueryRequest } from '../executions/use-cases';
 import { logger } from '../http/logger';
 import { refreshRequest } from '../matviews/use-cases';
+import { readableQuery } from '../queries/use-cases';
 import type { Services } from '../services';
 import { lineageGraph, resolveLineage } from './lineage';
 import { CANCELLED_BY_USER, endCancelledPipeline, settleStoppedNodes, stopNodes } from './node-steps';
@@ -40,6 +41,13 @@ export async function pipelineDefinition(
   options: { tier: PerformanceTier; parameters?: ParameterOverrides },
 ): Promise<PipelinePlan> {
   const lineage = await resolveLineage(services, account, queryId);
+  // Values the query does not declare, or cannot take, are the 400 its execute would answer.
+  if (options.parameters && Object.keys(options.parameters).length) {
+    checkParameterValues(
+      (await readableQuery(services.queries, account, queryId)).parameters,
+      options.parameters,
+    );
+  }
   const { graph, nodeKeys } = lineageGraph(lineage, options);
   validatePipelineGraph(graph);
   const stats = new Map(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../functions/core/ids';
 import { startNode } from '../../functions/pipelines/node-steps';
 import { createNodeRunner } from '../../functions/runner/node-runner';
-import { RUNAWAY_SQL, waitUntilFinished } from '../support/executions';
+import { RUNAWAY_SQL, submitSql, waitUntilFinished } from '../support/executions';
 import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
 
 describe('query pipelines: lineage, generated workflow, per-node status, failure, cancel and retry', () => {
@@ -568,6 +568,34 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
       query_execution: { query_id: queryId, query_parameters: { chain: 'arbitrum' } },
     });
     expect(definition.pipeline.nodes[0].materialized_view_refresh.name).toBe('mv.local.result_pipe_a');
+
+    // params.<name>= works as on execute, on the definition and on the run alike.
+    const [chain] = (
+      await bodyOf(
+        await host.call(
+          `/v1/execution/${(await waitUntilFinished(host, await submitSql(host, 'select blockchain from mv.local.result_pipe_a order by n desc limit 1'))).execution_id}/results`,
+        ),
+      )
+    ).result.rows.map((row: Json) => row.blockchain as string);
+    const byParams = await bodyOf(await host.call(`/v1/query/${queryId}/pipeline?params.chain=${chain}`));
+    expect(byParams.pipeline.nodes.at(-1).query_execution.query_parameters).toEqual({ chain });
+    const unknown = await host.call(`/v1/query/${queryId}/pipeline?params.chian=${chain}`);
+    expect(unknown.status).toBe(400);
+    expect((await bodyOf(unknown)).error).toBe(
+      'Unknown parameter "chian"; this query has parameters "chain".',
+    );
+    const run = await bodyOf(
+      await host.call(`/v1/query/${queryId}/pipeline/execute?params.chain=${chain}`, { method: 'POST' }),
+    );
+    const ran = await waitForPipeline(run.pipeline_execution_id);
+    expect(ran.status).toBe('completed');
+    const rows = (
+      await bodyOf(
+        await host.call(`/v1/execution/${node(ran, ran.node_executions.length).execution_id}/results`),
+      )
+    ).result.rows;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row: Json) => row.blockchain === chain)).toBe(true);
   });
 
   it('ends a node only once it has recorded its execution, however slow that write is', async () => {
