@@ -111,7 +111,10 @@ describe('executions: asynchronous runs on the local workflow engine and sandbox
       await host.call(`/v1/execution/${id}/cancel`, { method: 'POST' });
       const charged = await waitForStatus(host, id, (s) => s.execution_cost_credits > 0);
       const sinceSubmit = Date.parse(charged.cancelled_at) - Date.parse(charged.submitted_at);
-      expect(charged.execution_cost_credits * 1000).toBeLessThanOrEqual(Math.max(10, sinceSubmit + 2));
+      // The engine is charged up to the stop request, sent just after the cancel is recorded (a
+      // few ms on a quiet machine, tens under load); the engine's own stopping (up to a second
+      // and more before) is not charged.
+      expect(charged.execution_cost_credits * 1000).toBeLessThanOrEqual(Math.max(10, sinceSubmit + 250));
     }
   });
 
