@@ -70,23 +70,22 @@ export async function upsertMaterializedView(
       `Query ${query.queryId} is already materialized as ${ofQuery.fullName}; names cannot change after creation.`,
     );
   }
+  const at = now.toISOString();
+  // The view as created when it does not exist yet (a schedule is added below).
+  const created: MaterializedView = {
+    fullName,
+    name: spec.name,
+    accountId: account.accountId,
+    ownerHandle: account.handle,
+    queryId: query.queryId,
+    isPrivate: spec.isPrivate ?? query.isPrivate,
+    performance: spec.tier,
+    lastExecutionIds: [],
+    createdAt: at,
+    updatedAt: at,
+  };
   if (spec.cronExpression !== undefined) {
-    await assertNoLineageCycle(
-      services,
-      account,
-      existing ?? {
-        fullName,
-        name: spec.name,
-        accountId: account.accountId,
-        ownerHandle: account.handle,
-        queryId: query.queryId,
-        isPrivate: spec.isPrivate ?? query.isPrivate,
-        performance: spec.tier,
-        lastExecutionIds: [],
-        createdAt: now.toISOString(),
-        updatedAt: now.toISOString(),
-      },
-    );
+    await assertNoLineageCycle(services, account, existing ?? created);
   }
   const schedule = spec.cronExpression
     ? {
@@ -96,7 +95,6 @@ export async function upsertMaterializedView(
         ...(webhook ? { webhook } : {}),
       }
     : undefined;
-  const at = now.toISOString();
   if (existing) {
     await services.materializedViews.update(
       fullName,
@@ -104,19 +102,7 @@ export async function upsertMaterializedView(
       at,
     );
   } else {
-    await services.materializedViews.create({
-      fullName,
-      name: spec.name,
-      accountId: account.accountId,
-      ownerHandle: account.handle,
-      queryId: query.queryId,
-      isPrivate: spec.isPrivate ?? query.isPrivate,
-      performance: spec.tier,
-      ...(schedule ? { schedule } : {}),
-      lastExecutionIds: [],
-      createdAt: at,
-      updatedAt: at,
-    });
+    await services.materializedViews.create({ ...created, ...(schedule ? { schedule } : {}) });
   }
   const saved = await services.materializedViews.get(fullName);
   if (saved) await services.schedules.sync(saved);

@@ -239,15 +239,7 @@ export async function tokenGrant(
   const clientId = form.get('client_id');
   if (!clientId)
     throw new OAuthError('invalid_request', 'Missing client_id (public clients send it in the body).');
-  let client: OAuthClient | undefined;
-  try {
-    client = await resolveClient(services, clientId);
-  } catch (error) {
-    if (!(error instanceof ClientMetadataError)) throw error;
-  }
-  if (!client) {
-    throw new OAuthError('invalid_client', `Unknown client "${clientId}"; register again.`, 401);
-  }
+  const client = await knownClient(services, clientId);
   const resource = form.get('resource');
   if (resource !== null && !audienceForResource(resource, baseUrl)) {
     throw new OAuthError('invalid_target', `resource must be this service: ${baseUrl}.`);
@@ -404,15 +396,7 @@ export async function revokeToken(
   const token = form.get('token');
   if (!token)
     throw new OAuthError('invalid_request', 'Missing token (the refresh or access token to revoke).');
-  let client: OAuthClient | undefined;
-  try {
-    client = await resolveClient(services, clientId);
-  } catch (error) {
-    if (!(error instanceof ClientMetadataError)) throw error;
-  }
-  if (!client) {
-    throw new OAuthError('invalid_client', `Unknown client "${clientId}"; register again.`, 401);
-  }
+  const client = await knownClient(services, clientId);
   if (/^osk_/.test(token)) {
     throw new OAuthError(
       'unsupported_token_type',
@@ -597,4 +581,19 @@ export async function revokeClientAccess(
   await services.oauth.deleteConsent(accountId, clientId);
   for (const family of families) await services.oauth.revokeFamily(family.familyId, now);
   return families.filter((family) => family.revokedAt === undefined).length;
+}
+
+/**
+ * The client a token or revocation request names, or `invalid_client` (401): unknown, or a
+ * metadata document that cannot be read (its reason matters only on the sign-in pages).
+ */
+async function knownClient(services: OAuthServices, clientId: string): Promise<OAuthClient> {
+  const client = await resolveClient(services, clientId).catch((error: unknown) => {
+    if (error instanceof ClientMetadataError) return undefined;
+    throw error;
+  });
+  if (!client) {
+    throw new OAuthError('invalid_client', `Unknown client "${clientId}"; register again.`, 401);
+  }
+  return client;
 }
