@@ -38,6 +38,14 @@ export function missingRelationMessage(
   return `Table ${name} does not exist: no ${holds} of that name is readable by this account.${didYouMean(name, sameName, readable)}`;
 }
 
+/** Why SQL reading a materialized view that has not completed a refresh yet fails: nothing to read. */
+export function unrefreshedViewMessage(fullName: string, own: boolean): string {
+  const then = own
+    ? `refresh it with POST /v1/materialized-views/${fullName}/refresh and run this once the refresh completed (GET /v1/materialized-views/${fullName} shows its last_execution_ids)`
+    : 'its owner refreshes it; run this once a refresh completed';
+  return `Table ${fullName} has not completed a refresh yet, so it has no rows to read: ${then}.`;
+}
+
 /**
  * Whether SQL may name a table of one of the catalogs: `mv.`, `"mv".` or `MV .` anywhere (comments
  * and strings included: a false match only costs a read or a parse).

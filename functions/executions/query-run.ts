@@ -45,8 +45,17 @@ export async function submitQuery(
     await releaseSlot(services, execution.accountId);
     return finished(0);
   }
-  // Outside the try: a store error here is the Task's to retry, not the query's failure.
-  const [relations, storageBytes] = await (prefetched ?? submitInputs(services, execution, readableBy));
+  // Outside the try: a store error here is the Task's to retry, not the query's failure. A view
+  // the SQL reads that has nothing to read yet is the query's failure, as the engine's would be.
+  let inputs: SubmitInputs;
+  try {
+    inputs = await (prefetched ?? submitInputs(services, execution, readableBy));
+  } catch (error) {
+    if (!(error instanceof QueryFailure)) throw error;
+    await recordOutcome(services, execution, { state: 'failed', failure: error });
+    return finished(0);
+  }
+  const [relations, storageBytes] = inputs;
   let run: EngineRun;
   const quota = {
     storageBytesLeft: services.config.storageBytesAllowed - storageBytes,

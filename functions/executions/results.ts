@@ -83,8 +83,12 @@ export async function endpointResults(
   }
   const view = await services.materializedViews.get(fullName);
   if (!view || !isReadableBy(view, account.accountId)) {
+    // Only the caller's own handle is a name the caller could create the view under.
+    const yours = handle.toLowerCase() === account.handle.toLowerCase();
     throw new NotFoundError(
-      `Custom endpoint ${handle}/${slug} not found: it serves the materialized view ${fullName}, which does not exist or is private to its owner. Create it with POST /v1/materialized-views {"name": "${fullName.split('.')[2]}", "query_id": …}.`,
+      yours
+        ? `Custom endpoint ${handle}/${slug} not found: it serves the materialized view ${fullName}, which does not exist. Create it with POST /v1/materialized-views {"name": "${fullName.split('.')[2]}", "query_id": …}.`
+        : `Custom endpoint ${handle}/${slug} not found: it serves the materialized view ${fullName}, which does not exist or is private to ${handle.toLowerCase()}; only that account can create it or make it public.`,
     );
   }
   const execution = view.currentExecutionId

@@ -1,4 +1,5 @@
 import type { Account } from '../core/accounts';
+import { QueryFailure } from '../core/engine';
 import { ServiceError } from '../core/errors';
 import type { Position } from '../core/query-views';
 import type { Services } from '../services';
@@ -32,8 +33,14 @@ export async function checkSavedQuery(
       return { ok: false, error: { type: 'invalid_query', message: error.message } };
     throw error;
   }
-  const relations = await readableRelations(services, account.accountId, request.sql);
-  const failure = await services.engine.check({ sql: request.sql, relations });
+  let failure: QueryFailure | undefined;
+  try {
+    const relations = await readableRelations(services, account.accountId, request.sql);
+    failure = await services.engine.check({ sql: request.sql, relations });
+  } catch (error) {
+    if (!(error instanceof QueryFailure)) throw error;
+    failure = error; // it reads a view that has not completed a refresh
+  }
   if (!failure) return { ok: true };
   const written = asWritten(request, failure);
   return {

@@ -35,7 +35,12 @@ export async function upsertMaterializedView(
   spec: MaterializedViewSpec,
   now = new Date(),
 ): Promise<StartedRefresh> {
-  const query = await ownedQuery(services.queries, account, spec.queryId);
+  const query = await readableQuery(services.queries, account, spec.queryId);
+  if (query.accountId !== account.accountId) {
+    throw new ForbiddenError(
+      `Query ${query.queryId} belongs to another account, and a materialized view needs a query you own (its refreshes run as yours): save its SQL as a query of your own with POST /v1/query, and materialize that.`,
+    );
+  }
   assertRunnable(query);
   assertWithoutParameters(query);
   if (spec.cronExpression !== undefined) validateRefreshSchedule(spec.cronExpression, now);

@@ -317,6 +317,29 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     ).toBe(200);
   });
 
+  it('says a view that has not completed a refresh has nothing to read yet, rather than that it does not exist', async () => {
+    const failing = await createQuery("select cast('boom' as integer) as x", { is_private: false });
+    const created = await bodyOf(
+      await host.call('/v1/materialized-views', {
+        json: { name: 'result_never_refreshed', query_id: failing, is_private: false },
+      }),
+    );
+    expect((await waitUntilFinished(host, created.execution_id)).state).toBe('QUERY_STATE_FAILED');
+    const own = await readValue('select count(*) as n from mv.local.result_never_refreshed');
+    expect(own.state).toBe('QUERY_STATE_FAILED');
+    expect(own.error.message).toMatch(
+      /^Table mv\.local\.result_never_refreshed has not completed a refresh yet, so it has no rows to read: refresh it with POST \/v1\/materialized-views\/mv\.local\.result_never_refreshed\/refresh and run this once the refresh completed/,
+    );
+    // Another account may read the public view but not refresh it: its owner does.
+    const other = await readValue('select * from "MV"."LOCAL"."RESULT_NEVER_REFRESHED"', otherKey);
+    expect(other.error.message).toMatch(
+      /^Table mv\.local\.result_never_refreshed has not completed a refresh yet, so it has no rows to read: its owner refreshes it; run this once a refresh completed\./,
+    );
+    // A view that does not exist still does not exist.
+    const missing = await readValue('select * from mv.local.result_never_made');
+    expect(missing.error.message).toMatch(/^Table mv\.local\.result_never_made does not exist/);
+  });
+
   it('refuses bad upserts with a message that says why', async () => {
     const queryId = await createQuery('select 1 as x');
     const withParams = await createQuery('select {{n}} as x', {
@@ -373,5 +396,15 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     });
     expect(renamed.status).toBe(409);
     expect((await bodyOf(renamed)).error).toMatch(/already materialized as mv\.local\.result_taken/);
+    // Another account's public query can be read, not materialized: a view's query is its owner's.
+    const publicQuery = await createQuery('select 3 as x', { is_private: false });
+    const foreign = await host.call('/v1/materialized-views', {
+      apiKey: otherKey,
+      json: { name: 'result_borrowed', query_id: publicQuery },
+    });
+    expect(foreign.status).toBe(403);
+    expect((await bodyOf(foreign)).error).toBe(
+      `Query ${publicQuery} belongs to another account, and a materialized view needs a query you own (its refreshes run as yours): save its SQL as a query of your own with POST /v1/query, and materialize that.`,
+    );
   });
 });

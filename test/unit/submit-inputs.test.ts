@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MaterializedViewStore } from '../../functions/core/materialized-views';
 import type { UploadStore } from '../../functions/core/uploads';
+import { DuneSqlTableReferenceParser } from '../../functions/dunesql/table-references';
 import { readableRelations } from '../../functions/executions/readable-relations';
 
 /** The reads a submit makes: readable views and uploads only for SQL that could name one of each. */
@@ -45,6 +46,7 @@ describe('what a submit reads', () => {
           ];
         },
       } as unknown as UploadStore,
+      sqlParser: new DuneSqlTableReferenceParser(),
     };
     const relations = await readableRelations(stores, 'acct', sql);
     expect(lookups.join(',')).toBe(expected);
