@@ -35,7 +35,17 @@ export function missingRelationMessage(
 ): string {
   const bare = name.split('.').at(-1)!.toLowerCase();
   const sameName = readable.filter((candidate) => candidate.split('.').at(-1)!.toLowerCase() === bare);
-  return `Table ${name} does not exist: no ${holds} of that name is readable by this account.${didYouMean(name, sameName, readable)}`;
+  return `Table ${name} does not exist: no ${holds} of that name is readable by this account.${didYouMean(name, sameName, readable)}${duneViewHint(name)}`;
+}
+
+/**
+ * Dune names a materialized view `dune.<team>.result_<name>`; here it is `mv.<owner>.result_<name>`
+ * (`dune.` holds uploaded tables): a hint for queries brought over from Dune.
+ */
+function duneViewHint(name: string): string {
+  const [catalog, owner, table] = name.split('.');
+  if (catalog?.toLowerCase() !== 'dune' || !owner || !table?.toLowerCase().startsWith('result_')) return '';
+  return ` Materialized views are named mv.<owner>.result_<name> here, not dune.<owner>.result_<name> as on Dune: did you mean mv.${owner.toLowerCase()}.${table.toLowerCase()}?`;
 }
 
 /** Why SQL reading a materialized view that has not completed a refresh yet fails: nothing to read. */

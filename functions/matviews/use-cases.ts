@@ -190,9 +190,25 @@ export async function readableView(
 ): Promise<MaterializedView> {
   const view = await services.materializedViews.get(fullName);
   if (!view || !isReadableBy(view, account.accountId)) {
-    throw new NotFoundError(`Materialized view ${fullName} not found.`);
+    throw new NotFoundError(
+      `Materialized view ${fullName} not found.${await otherCatalogHint(services, account, fullName)}`,
+    );
   }
   return view;
+}
+
+/**
+ * A view named in another catalog (Dune's `dune.<team>.result_<name>`) is `mv.<owner>.result_<name>`
+ * here: the hint says so, and names the view when the caller may read it.
+ */
+async function otherCatalogHint(services: Services, account: Account, fullName: string): Promise<string> {
+  const [catalog, owner, name] = fullName.split('.');
+  if (!catalog || catalog === MATERIALIZED_VIEW_CATALOG || !owner || !name) return '';
+  const here = materializedViewFullName(owner, name);
+  const view = await services.materializedViews.get(here);
+  return view && isReadableBy(view, account.accountId)
+    ? ` Materialized views are named ${MATERIALIZED_VIEW_CATALOG}.<owner>.result_<name> here, not ${catalog}.<owner>.result_<name> as on Dune: did you mean ${here}?`
+    : ` Materialized views are named ${MATERIALIZED_VIEW_CATALOG}.<owner>.result_<name> here, not ${catalog}.<owner>.result_<name> as on Dune (${here} is not one you can read either).`;
 }
 
 async function ownedView(services: Services, account: Account, fullName: string): Promise<MaterializedView> {

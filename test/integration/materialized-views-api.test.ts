@@ -340,6 +340,51 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     expect(missing.error.message).toMatch(/^Table mv\.local\.result_never_made does not exist/);
   });
 
+  it("points Dune's dune.<team>.result_<name> to the view's name here, mv.<owner>.result_<name>", async () => {
+    const queryId = await createQuery('select 4 as four');
+    const created = await bodyOf(
+      await host.call('/v1/materialized-views', { json: { name: 'result_dune_named', query_id: queryId } }),
+    );
+    await waitUntilFinished(host, created.execution_id);
+    const rest = await host.call('/v1/materialized-views/dune.local.result_dune_named');
+    expect(rest.status).toBe(404);
+    expect((await bodyOf(rest)).error).toBe(
+      'Materialized view dune.local.result_dune_named not found. Materialized views are named mv.<owner>.result_<name> here, not dune.<owner>.result_<name> as on Dune: did you mean mv.local.result_dune_named?',
+    );
+    const unknown = await host.call('/v1/materialized-views/dune.local.result_nothing_here/refresh', {
+      method: 'POST',
+    });
+    expect(unknown.status).toBe(404);
+    expect((await bodyOf(unknown)).error).toMatch(
+      /as on Dune \(mv\.local\.result_nothing_here is not one you can read either\)\.$/,
+    );
+    // An explicit pipeline node names its view the same way.
+    const node = await host.call('/v1/pipelines/execute', {
+      json: {
+        pipeline: {
+          nodes: [{ id: 1, materialized_view_refresh: { name: 'dune.local.result_dune_named' } }],
+        },
+      },
+    });
+    expect(node.status).toBe(404);
+    expect((await bodyOf(node)).error).toMatch(/^Node 1: .*did you mean mv\.local\.result_dune_named\?$/);
+    // The short name is one message saying what to write, not two.
+    const short = await host.call('/v1/pipelines/execute', {
+      json: { pipeline: { nodes: [{ id: 1, materialized_view_refresh: { name: 'result_dune_named' } }] } },
+    });
+    expect(short.status).toBe(400);
+    const shortError = (await bodyOf(short)).error as string;
+    expect(shortError).toMatch(
+      /must be a full name, mv\.<owner>\.result_dune_named: result_dune_named alone is the short name the upsert takes$/,
+    );
+    expect(shortError.match(/must be/g)).toHaveLength(1);
+    // In SQL too.
+    const sql = await readValue('select count(*) from dune.local.result_dune_named');
+    expect(sql.error.message).toMatch(
+      /Materialized views are named mv\.<owner>\.result_<name> here, not dune\.<owner>\.result_<name> as on Dune: did you mean mv\.local\.result_dune_named\?/,
+    );
+  });
+
   it('refuses bad upserts with a message that says why', async () => {
     const queryId = await createQuery('select 1 as x');
     const withParams = await createQuery('select {{n}} as x', {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { QueryFailure } from '../../functions/core/engine';
-import { mayListRelations, mayNameCatalog } from '../../functions/core/stored-relations';
+import {
+  mayListRelations,
+  mayNameCatalog,
+  missingRelationMessage,
+} from '../../functions/core/stored-relations';
 import { type RelationFile, relationSetup } from '../../functions/local/engine/relations';
 
 describe('which stored relations a run resolves', () => {
@@ -61,5 +65,10 @@ describe('a stored relation SQL names but may not read', () => {
       /Did you mean dune\.alice\.prices\?$/,
     );
     expect((await refusal('select * from dune.alice.zz')).message).toMatch(/readable by this account\.$/);
+    // Dune's name of a materialized view gets the name it has here.
+    expect((await refusal('select * from DUNE.Alice.Result_Flows')).message).toBe(
+      'Table dune.alice.result_flows does not exist: no uploaded table of that name is readable by this account. Materialized views are named mv.<owner>.result_<name> here, not dune.<owner>.result_<name> as on Dune: did you mean mv.alice.result_flows?',
+    );
+    expect(missingRelationMessage('mv.alice.result_x', 'materialized view')).not.toMatch(/as on Dune/);
   });
 });
