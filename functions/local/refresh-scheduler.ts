@@ -10,7 +10,7 @@ const logger = backgroundLogger('refresh-scheduler');
  * The local stand-in for the EventBridge schedules of materialized views: every tick it starts a
  * refresh pipeline for each view whose cron fired since the previous tick (no catch-up for time
  * the host was down). A fire time at or after a schedule's expiry never comes. A refresh that
- * cannot start is recorded on the view and as a failed run (functions/matviews/scheduled-refresh.ts).
+ * cannot start is recorded on the view and as a failed run (functions/pipelines/scheduled-refresh.ts).
  */
 export class RefreshScheduler {
   private timer?: NodeJS.Timeout;
