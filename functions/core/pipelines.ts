@@ -72,6 +72,15 @@ export type PipelineChanges = Partial<
   Pick<PipelineExecution, 'state' | 'startedAt' | 'endedAt' | 'error' | 'webhookDelivery' | 'cancelledAt'>
 >;
 
+/** A node as users know it: the view it refreshes, or the query it runs. */
+export function nodeSubject(
+  node: Pick<PipelineNodeRun, 'kind' | 'queryId' | 'materializedViewName'>,
+): string {
+  return node.kind === 'materialized_view_refresh' && node.materializedViewName
+    ? node.materializedViewName
+    : `query ${node.queryId}`;
+}
+
 /** Whether the run was cancelled (it may still be settling its stopped nodes' credits). */
 export function isCancelRequested(execution: Pick<PipelineExecution, 'state' | 'cancelledAt'>): boolean {
   return execution.state === 'cancelled' || execution.cancelledAt !== undefined;

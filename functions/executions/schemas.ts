@@ -163,8 +163,10 @@ export const DEFAULT_STATUS_WAIT_MS = 1_000;
 /** `max_wait_ms` of the status endpoints (an execution's, a pipeline run's). */
 export const maxWaitMs = (what: string) =>
   z.coerce
-    .number()
-    .int()
+    .number({
+      error: `must be a whole number of milliseconds from 0 to ${MAX_STATUS_WAIT_MS}, e.g. max_wait_ms=5000`,
+    })
+    .int(`must be a whole number of milliseconds from 0 to ${MAX_STATUS_WAIT_MS}`)
     .min(0)
     .max(MAX_STATUS_WAIT_MS)
     .default(DEFAULT_STATUS_WAIT_MS)

@@ -82,7 +82,7 @@ export async function resolveLineage(
   const visit = async (key: string, queryIdToRead: number, view?: MaterializedView): Promise<void> => {
     if (nodes.has(key)) return;
     if (visiting.includes(key)) {
-      const cycle = [...visiting.slice(visiting.indexOf(key)), key].join(' → ');
+      const cycle = [...visiting.slice(visiting.indexOf(key)), key].map(lineageNodeName).join(' → ');
       throw new BadRequestError(
         `The lineage has a cycle: ${cycle}. A materialized view cannot depend on itself.`,
       );
@@ -125,6 +125,11 @@ export async function resolveLineage(
 
   await visit(rootView ? `mv:${rootView.fullName}` : `query:${queryId}`, queryId, rootView);
   return [...nodes.values()];
+}
+
+/** A lineage node as users know it: the view's full name, or `query <id>`. */
+function lineageNodeName(key: string): string {
+  return key.startsWith('mv:') ? key.slice('mv:'.length) : `query ${key.slice('query:'.length)}`;
 }
 
 /** Numbers lineage nodes 1..n in dependency order (the root query last) and builds the graph. */

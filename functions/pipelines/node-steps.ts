@@ -8,6 +8,7 @@ import {
   isCancelRequested,
   isSettling,
   type NodeState,
+  nodeSubject,
   type PipelineExecution,
   type PipelineNodeRun,
   TERMINAL_NODE_STATES,
@@ -98,7 +99,10 @@ async function decide(
       .find((dep) => dep && ['failed', 'skipped', 'cancelled'].includes(dep.state));
     await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
       state: 'skipped',
-      error: { type: 'skipped', message: `Not run: dependency ${blocker?.nodeId} ended ${blocker?.state}.` },
+      error: {
+        type: 'skipped',
+        message: `Not run: dependency ${blocker?.nodeId}${blocker ? ` (${nodeSubject(blocker)})` : ''} ended ${blocker?.state}.`,
+      },
     });
   }
   return decision;
@@ -319,9 +323,11 @@ async function endNode(
     const rest = run.nodes.filter(
       (node) => node.nodeId !== nodeId && !TERMINAL_NODE_STATES.includes(node.state),
     );
+    const failed = run.nodes.find((node) => node.nodeId === nodeId);
+    const which = `node ${nodeId}${failed ? ` (${nodeSubject(failed)})` : ''}`;
     await stopNodes(services, pipelineExecutionId, rest, {
-      pending: `Not run: node ${nodeId} failed, and the pipeline stops at the first failure (on_failure "stop").`,
-      running: `Stopped: node ${nodeId} failed, and the pipeline stops at the first failure (on_failure "stop").`,
+      pending: `Not run: ${which} failed, and the pipeline stops at the first failure (on_failure "stop").`,
+      running: `Stopped: ${which} failed, and the pipeline stops at the first failure (on_failure "stop").`,
     });
   }
   // The node that ends a cancelled run's last stopped node ends the run (with its final cost).
@@ -401,7 +407,7 @@ async function finishPipeline(services: Services, pipelineExecutionId: string) {
     ? CANCELLED_BY_USER
     : failed.length
       ? `${failed.length} node${failed.length > 1 ? 's' : ''} failed: ${failed
-          .map((n) => `${n.nodeId} (${n.error?.message ?? 'failed'})`)
+          .map((n) => `node ${n.nodeId} (${nodeSubject(n)}): ${n.error?.message ?? 'failed'}`)
           .join('; ')
           .slice(0, 1000)}`
       : undefined;

@@ -146,7 +146,7 @@ export async function startPipeline(
   );
   const refused = checks.findIndex((check) => check.status === 'rejected');
   if (refused !== -1) {
-    throw withNode((checks[refused] as PromiseRejectedResult).reason as Error, graph.nodes[refused]!.id);
+    throw withNode((checks[refused] as PromiseRejectedResult).reason as Error, graph.nodes[refused]!);
   }
   const pipelineExecutionId = newId(now.getTime());
   const nodes: PipelineNodeRun[] = graph.nodes.map((node) => {
@@ -208,8 +208,12 @@ export function pipelineTimeouts(config: ExecutionConfig, nodeCount: number) {
   return { nodeTimeoutSeconds, awaitTimeoutSeconds: nodeTimeoutSeconds * nodeCount };
 }
 
-function withNode(error: Error, nodeId: number): Error {
-  error.message = `Node ${nodeId}: ${error.message}`;
+/** The error of one node's check, saying which node: its id, and the view or query it runs. */
+function withNode(error: Error, node: PipelineGraph['nodes'][number]): Error {
+  const subject = node.materializedViewRefresh
+    ? node.materializedViewRefresh.name
+    : `query ${node.queryExecution!.queryId}`;
+  error.message = `Node ${node.id} (${subject}): ${error.message}`;
   return error;
 }
 

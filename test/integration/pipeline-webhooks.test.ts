@@ -150,7 +150,7 @@ describe('pipeline webhooks: the final status posted, signed, retried, recorded'
     expect((await afterDelivery(id)).webhook.delivery.state).toBe('delivered');
     const body = JSON.parse(hooked('/ok?run=2')[0]!.body);
     expect(body.status).toBe('failed');
-    expect(body.error).toMatch(/1 node failed: 2 \(.*boom/);
+    expect(body.error).toMatch(new RegExp(`^1 node failed: node 2 \\(query ${boom}\\): .*boom`));
     expect(body.node_executions[1].query_execution_status).toMatchObject({
       status: 'failed',
       error: { message: expect.stringMatching(/boom/) },

@@ -206,7 +206,7 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     const started = await bodyOf(await host.call('/v1/pipelines/execute', { json: graph }));
     const status = await waitForPipeline(started.pipeline_execution_id);
     expect(status.status).toBe('failed');
-    expect(status.error).toMatch(/node failed: 2/);
+    expect(status.error).toMatch(new RegExp(`^1 node failed: node 2 \\(query ${boom}\\): .*boom`));
     expect([1, 2, 3, 4].map((id) => node(status, id).status)).toEqual([
       'completed',
       'failed',
@@ -214,7 +214,7 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
       'skipped',
     ]);
     expect(node(status, 4).execution_id).toBeNull();
-    expect(node(status, 4).error.message).toMatch(/dependency 2 ended failed/);
+    expect(node(status, 4).error.message).toBe(`Not run: dependency 2 (query ${boom}) ended failed.`);
     expect(node(status, 2).error.type).toBe('execution_error');
 
     // A retry refuses what it would not honour before it starts (and charges) anything.
@@ -288,14 +288,16 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     expect(status).toMatchObject({
       status: 'failed',
       on_failure: 'stop',
-      error: expect.stringMatching(/node failed: 3/),
+      error: expect.stringMatching(new RegExp(`node failed: node 3 \\(query ${boom}\\)`)),
     });
     expect(node(status, 3).status).toBe('failed');
     expect(node(status, 1)).toMatchObject({
       status: 'cancelled',
       error: {
         type: 'cancelled',
-        message: expect.stringMatching(/node 3 failed, and the pipeline stops at the first failure/),
+        message: expect.stringMatching(
+          new RegExp(`node 3 \\(query ${boom}\\) failed, and the pipeline stops at the first failure`),
+        ),
       },
     });
     expect(node(status, 2).status).toMatch(/^(cancelled|skipped)$/);
@@ -338,11 +340,18 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     const held = await bodyOf(await host.call(`/v1/pipelines/executions/${id}/status?max_wait_ms=300`));
     expect(held.status).toBe('executing');
     expect(performance.now() - heldSince).toBeGreaterThanOrEqual(290);
-    for (const bad of ['-1', '20001', 'later']) {
+    for (const bad of ['-1', '20001', 'later', 'abc', '1.5']) {
       const response = await host.call(`/v1/pipelines/executions/${id}/status?max_wait_ms=${bad}`);
       expect(response.status, bad).toBe(400);
-      expect((await bodyOf(response)).error, bad).toMatch(/max_wait_ms/);
+      const { error } = await bodyOf(response);
+      expect(error, bad).toMatch(/^query\.max_wait_ms: /);
+      expect(error, bad).not.toMatch(/NaN/);
     }
+    expect(
+      (await bodyOf(await host.call(`/v1/pipelines/executions/${id}/status?max_wait_ms=abc`))).error,
+    ).toBe(
+      'query.max_wait_ms: must be a whole number of milliseconds from 0 to 20000, e.g. max_wait_ms=5000',
+    );
     // ...and as soon as the run ends: here a cancel, 100 ms into a wait of up to 20 s.
     const waitSince = performance.now();
     const waiting = host.call(`/v1/pipelines/executions/${id}/status?max_wait_ms=20000`);
@@ -417,7 +426,7 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     const cycle = await host.call(`/v1/query/${root}/pipeline`);
     expect(cycle.status).toBe(400);
     expect((await bodyOf(cycle)).error).toMatch(
-      /cycle: mv:mv\.local\.result_cycle_x → mv:mv\.local\.result_cycle_y → mv:mv\.local\.result_cycle_x/,
+      /cycle: mv\.local\.result_cycle_x → mv\.local\.result_cycle_y → mv\.local\.result_cycle_x\. /,
     );
 
     const unknown = await createQuery(
@@ -486,15 +495,23 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     ],
     [
       { pipeline: { nodes: [{ id: 1, query_execution: { query_id: 999999 } }] } },
-      /Node 1: Query 999999 not found/,
+      /^Node 1 \(query 999999\): Query 999999 not found/,
     ],
     [
       { pipeline: { nodes: [{ id: 1, materialized_view_refresh: { name: 'mv.local.result_nope' } }] } },
-      /Node 1: Materialized view mv\.local\.result_nope not found/,
+      /^Node 1 \(mv\.local\.result_nope\): Materialized view mv\.local\.result_nope not found/,
     ],
     [
       { pipeline: { nodes: [{ id: 1, query_execution: { query_id: 1 }, extra: true }] } },
       /Unrecognized key.*extra/,
+    ],
+    [
+      {
+        pipeline: {
+          nodes: [{ id: 1, materialized_view_refresh: { name: `mv.local.result_${'x'.repeat(193)}` } }],
+        },
+      },
+      /^body\.pipeline\.nodes\.0\.materialized_view_refresh\.name: the view name result_x+… is 200 characters; view names are 8-128 characters$/,
     ],
   ])('explains a bad /v1/pipelines/execute body %#', async (body, message) => {
     const response = await host.call('/v1/pipelines/execute', { json: body });
@@ -596,6 +613,21 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     ).result.rows;
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row: Json) => row.blockchain === chain)).toBe(true);
+  });
+
+  it('names the view or query of a node that cannot run, not only its id', async () => {
+    const viewQuery = await materialize('result_pipe_archived', 'select 1 as v');
+    const root = await createQuery('select v from mv.local.result_pipe_archived');
+    await host.call(`/v1/query/${viewQuery}/archive`, { method: 'POST' });
+    try {
+      const refused = await host.call(`/v1/query/${root}/pipeline/execute`, { method: 'POST' });
+      expect(refused.status).toBe(403);
+      expect((await bodyOf(refused)).error).toMatch(
+        new RegExp(`^Node 1 \\(mv\\.local\\.result_pipe_archived\\): Query ${viewQuery} is archived`),
+      );
+    } finally {
+      await host.call(`/v1/query/${viewQuery}/unarchive`, { method: 'POST' });
+    }
   });
 
   it('ends a node only once it has recorded its execution, however slow that write is', async () => {
