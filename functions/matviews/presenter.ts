@@ -11,7 +11,11 @@ import type { StartedRefresh } from './use-cases';
 export const materializedViewResponse = z.object({
   id: z.string().describe('The full name, mv.<owner>.result_<name>.'),
   sql_id: z.string().describe('The name SQL reads it by (the full name).'),
-  name: z.string(),
+  name: z
+    .string()
+    .describe(
+      "The full name, as the upsert answers it (not in Dune's answer, which has id and sql_id only).",
+    ),
   owner: z.string(),
   query_id: z.number().int(),
   is_private: z.boolean(),
@@ -65,7 +69,9 @@ export function materializedViewResponseOf(
   return {
     id: view.fullName,
     sql_id: view.fullName,
-    name: view.name,
+    // The full name, as the upsert's answer: a client that reads `name` back gets what it can
+    // GET, refresh and SELECT from (the short name is the last part of it).
+    name: view.fullName,
     owner: view.ownerHandle,
     query_id: view.queryId,
     is_private: view.isPrivate,

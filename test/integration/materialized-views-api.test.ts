@@ -38,12 +38,20 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
 
     const view = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_trades_by_chain'));
     expect(view).toMatchObject({
+      // Every name in the answer is the full name the upsert answered, and that GET takes.
+      id: upsert.name,
+      sql_id: upsert.name,
+      name: upsert.name,
       query_id: queryId,
       is_private: true,
       row_count: 3,
       last_execution_ids: [upsert.execution_id],
     });
     expect(view.columns.map((c: { name: string }) => c.name)).toEqual(['blockchain', 'trades', 'bought_raw']);
+    const mine = await bodyOf(await host.call('/v1/materialized-views'));
+    expect(mine.materialized_views.find((v: { id: string }) => v.id === upsert.name)).toMatchObject({
+      name: upsert.name,
+    });
 
     const rows = await readValue(
       'select blockchain, trades, bought_raw > 0 as positive from mv.local.result_trades_by_chain order by 1',
