@@ -9,9 +9,10 @@ import type { WebhookDelivery, WebhookTarget } from './webhooks';
  *   completed) | failed (a node failed; unrelated branches still ran) | cancelled (by the user).
  *   A run reads a final state only with its final cost: a cancelled one stays executing, with
  *   `cancelledAt` set, until the nodes it stopped have their engine time charged (`isSettling`).
- * - node: pending (waiting for its dependencies) → running → completed | failed; or skipped (a
- *   dependency failed, was skipped or cancelled: it never runs) | cancelled (the pipeline was
- *   cancelled before or while it ran).
+ * - node: pending (waiting for its dependencies) → running (its execution exists: queued for a
+ *   slot or the engine until `executionStartedAt` is set, then executing) → completed | failed;
+ *   or skipped (a dependency failed, was skipped or cancelled: it never runs) | cancelled (the
+ *   pipeline was cancelled before or while it ran).
  */
 export const PIPELINE_STATES = ['pending', 'executing', 'completed', 'failed', 'cancelled'] as const;
 export type PipelineState = (typeof PIPELINE_STATES)[number];
@@ -62,7 +63,13 @@ export interface PipelineNodeRun {
   executionId?: string;
   /** Set when a retry reused this node's earlier successful execution instead of rerunning it. */
   reusedFrom?: string;
+  /** When the node started: its execution was created (it may then wait for a slot or the engine). */
   startedAt?: string;
+  /**
+   * When its execution left the queue and began to run: unset while it waits for a slot or for
+   * the engine. Once the node has ended, the start its engine time (and charge) counts from.
+   */
+  executionStartedAt?: string;
   endedAt?: string;
   credits?: number;
   error?: ExecutionError | { type: string; message: string };
@@ -105,7 +112,10 @@ export function allNodesSettled(nodes: readonly PipelineNodeRun[]): boolean {
 }
 
 export type NodeChanges = Partial<
-  Pick<PipelineNodeRun, 'state' | 'executionId' | 'startedAt' | 'endedAt' | 'credits' | 'error'>
+  Pick<
+    PipelineNodeRun,
+    'state' | 'executionId' | 'startedAt' | 'executionStartedAt' | 'endedAt' | 'credits' | 'error'
+  >
 >;
 
 export interface PipelineStore {

@@ -241,6 +241,8 @@ export async function finishNode(
     {
       state,
       credits: execution?.credits ?? 0,
+      // The start its engine time is charged from (a status read may have seen it start late).
+      ...(execution?.executionStartedAt ? { executionStartedAt: execution.executionStartedAt } : {}),
       ...(execution?.error ? { error: execution.error } : {}),
     },
   );
@@ -309,7 +311,12 @@ async function endNode(
   pipelineExecutionId: string,
   nodeId: number,
   from: readonly NodeState[],
-  changes: { state: NodeState; error?: PipelineNodeRun['error']; credits?: number },
+  changes: {
+    state: NodeState;
+    error?: PipelineNodeRun['error'];
+    credits?: number;
+    executionStartedAt?: string;
+  },
 ) {
   const ended = await services.pipelines.transitionNode(pipelineExecutionId, nodeId, from, {
     ...changes,
@@ -422,4 +429,17 @@ async function finishPipeline(services: Services, pipelineExecutionId: string) {
     await notifyPipelineFinished(services, pipelineExecutionId);
   }
   return { state };
+}
+
+/**
+ * Records on a running node when its execution left the queue (a slot, the engine's own queue)
+ * and began to run, so the node's timings tell the wait from the run.
+ */
+export async function recordNodeExecuting(
+  services: Services,
+  pipelineExecutionId: string,
+  nodeId: number,
+  executionStartedAt: string,
+): Promise<void> {
+  await services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['running'], { executionStartedAt });
 }

@@ -108,7 +108,22 @@ const nodeRunStatus = z.object({
     ),
   execution_id: z.string().nullable(),
   error: z.object({ type: z.string(), message: z.string() }).optional(),
-  started_at: z.string().optional(),
+  started_at: z
+    .string()
+    .optional()
+    .describe('When the node started: its execution was created (it may then wait in the queue).'),
+  execution_started_at: z
+    .string()
+    .optional()
+    .describe(
+      'When its execution left the queue (a slot, the engine) and began to run; absent while a running node is queued. Once the node has ended, the start of the engine time it is charged for.',
+    ),
+  queued: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Set while a running node waits in the queue (for a slot or the engine): it has not begun to run.',
+    ),
   ended_at: z.string().optional(),
   execution_cost_credits: z.number(),
   reused_from: z.string().optional().describe('The pipeline execution whose result a retry reused.'),
@@ -210,6 +225,8 @@ function nodeExecutionOf(node: PipelineNodeRun): z.output<typeof nodeExecutionRe
     execution_id: node.executionId ?? null,
     ...(node.error && !settling ? { error: { type: node.error.type, message: node.error.message } } : {}),
     ...(node.startedAt ? { started_at: node.startedAt } : {}),
+    ...(node.executionStartedAt ? { execution_started_at: node.executionStartedAt } : {}),
+    ...(node.state === 'running' && !node.executionStartedAt ? { queued: true as const } : {}),
     ...(node.endedAt && !settling ? { ended_at: node.endedAt } : {}),
     execution_cost_credits: node.credits ?? 0,
     ...(node.reusedFrom ? { reused_from: node.reusedFrom } : {}),

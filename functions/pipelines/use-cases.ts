@@ -168,6 +168,7 @@ export async function startPipeline(
             executionId: reused.executionId,
             reusedFrom: reused.pipelineExecutionId,
             startedAt: reused.startedAt,
+            ...(reused.executionStartedAt ? { executionStartedAt: reused.executionStartedAt } : {}),
             endedAt: reused.endedAt,
             credits: 0,
           }

@@ -15,7 +15,7 @@ import {
 } from '../executions/query-run';
 import { readableRelations } from '../executions/readable-relations';
 import { acquireSlot, releaseSlot } from '../executions/slots';
-import { finishNode, runPipelineStep, startNode } from '../pipelines/node-steps';
+import { finishNode, recordNodeExecuting, runPipelineStep, startNode } from '../pipelines/node-steps';
 import { runScheduledRefresh } from '../pipelines/scheduled-refresh';
 import type { Services } from '../services';
 import { sweepLostWork } from './sweeper';
@@ -275,5 +275,12 @@ async function advanceNode(
   const progress = await checkQuery(services, executionId, polls, execution, (writes) =>
     runWrites.push(writes),
   );
+  if (progress.status === 'running' && execution.state === 'QUERY_STATE_PENDING') {
+    // Queued in the engine until now: the node records when its query began to run, if it did.
+    const now = await services.executions.get(executionId);
+    if (now?.state === 'QUERY_STATE_EXECUTING' && now.executionStartedAt) {
+      await recordNodeExecuting(services, pipelineExecutionId, nodeId, now.executionStartedAt);
+    }
+  }
   return progress.status === 'running' ? next('running', progress.polls) : finish(runWrites);
 }

@@ -26,10 +26,17 @@ describe('pipeline nodes share the account’s execution slots through the slot 
     const started = await bodyOf(await host.call('/v1/pipelines/execute', { json: { pipeline: { nodes } } }));
     const t0 = Date.now();
     let status: Json;
+    const seen = new Set<string>();
     for (;;) {
       status = await bodyOf(
-        await host.call(`/v1/pipelines/executions/${started.pipeline_execution_id}/status`),
+        await host.call(`/v1/pipelines/executions/${started.pipeline_execution_id}/status?max_wait_ms=0`),
       );
+      for (const node of status.node_executions) {
+        const { status: state, queued, execution_started_at } = node.query_execution_status;
+        if (state === 'running') seen.add(queued ? 'queued' : 'executing');
+        // Queued, a running node has no execution start yet; executing, it has one.
+        if (state === 'running') expect(queued === true).toBe(execution_started_at === undefined);
+      }
       if (['completed', 'failed', 'cancelled'].includes(status.status)) break;
       if (Date.now() - t0 > 60_000) throw new Error(`pipeline never finished: ${JSON.stringify(status)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -42,6 +49,15 @@ describe('pipeline nodes share the account’s execution slots through the slot 
       }),
     );
     expect(runs.map((run) => run.state)).toEqual(Array(4).fill('QUERY_STATE_COMPLETED'));
+    // Three nodes waited for the one slot: the status showed them queued, not running.
+    expect(seen.has('queued')).toBe(true);
+    // Each node tells its queue wait (started_at → execution_started_at) from its run.
+    status.node_executions.forEach((node: Json, i: number) => {
+      const timings = node.query_execution_status;
+      expect(timings.queued).toBeUndefined();
+      expect(timings.execution_started_at).toBe(runs[i].execution_started_at);
+      expect(Date.parse(timings.started_at)).toBeLessThanOrEqual(Date.parse(timings.execution_started_at));
+    });
     // One slot: no two runs overlap.
     const spans = runs
       .map((run) => [Date.parse(run.execution_started_at), Date.parse(run.execution_ended_at)] as const)
