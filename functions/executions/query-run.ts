@@ -298,14 +298,13 @@ async function recordRunFailure(services: Services, execution: Execution, error:
   const failure = error instanceof QueryFailure ? error : undefined;
   if (!failure)
     logger.error('query run crashed', { executionId: execution.executionId, error: error as Error });
-  const engineMillis = failure?.engineMillis ?? 0;
-  const used = { engineMillis, scannedBytes: failure?.scannedBytes };
-  const credits = engineMillis > 0 || (used.scannedBytes ?? 0) > 0 ? runCredits(used, execution.tier) : 0;
-  if (credits > 0) await charge(services, execution, credits);
   if (failure?.type === 'cancelled') {
-    await recordCancelledRun(services, execution.executionId, engineMillis, credits);
+    await settleCancelledRun(services, execution, failure);
     return;
   }
+  const engineMillis = failure?.engineMillis ?? 0;
+  const credits = failedRunCredits(execution, { engineMillis, scannedBytes: failure?.scannedBytes });
+  if (credits > 0) await charge(services, execution, credits);
   const written = failure && asWritten(execution, failure);
   const executionError: ExecutionError = failure
     ? {
@@ -336,6 +335,27 @@ async function recordRunFailure(services: Services, execution: Execution, error:
   if (!failed) await recordCancelledRun(services, execution.executionId, engineMillis, credits);
 }
 
+/** A run that did not complete pays for the engine time (and scan) it used, if any. */
+function failedRunCredits(execution: Execution, used: { engineMillis: number; scannedBytes?: number }) {
+  return used.engineMillis > 0 || (used.scannedBytes ?? 0) > 0 ? runCredits(used, execution.tier) : 0;
+}
+
+/**
+ * Charges a run its engine had stopped when it was cancelled: the engine time it used until the
+ * cancel. It cannot have started before it was submitted, so it pays for submit → cancel at most
+ * (an engine that took a moment to hear the cancel counted that moment too), and its start is
+ * recorded as that much engine time before the cancel.
+ */
+async function settleCancelledRun(services: Services, execution: Execution, failure: QueryFailure) {
+  const cancelled = (await services.executions.get(execution.executionId)) ?? execution;
+  const cancelledAt = cancelled.executionEndedAt ?? cancelled.cancelledAt;
+  const sinceSubmit = cancelledAt ? Date.parse(cancelledAt) - Date.parse(cancelled.submittedAt) : Infinity;
+  const engineMillis = Math.max(0, Math.min(failure.engineMillis, sinceSubmit));
+  const credits = failedRunCredits(execution, { engineMillis, scannedBytes: failure.scannedBytes });
+  if (credits > 0) await charge(services, execution, credits);
+  await recordCancelledRun(services, execution.executionId, engineMillis, credits, cancelled);
+}
+
 /**
  * Records the engine time and credits of a cancelled run, and its start as that much engine time
  * before it was cancelled: execution_started_at → execution_ended_at (the cancel) is then the
@@ -347,8 +367,10 @@ async function recordCancelledRun(
   executionId: string,
   engineMillis: number,
   credits: number,
+  /** The execution as just read, cancelled. */
+  read?: Execution,
 ): Promise<void> {
-  const cancelled = await services.executions.get(executionId);
+  const cancelled = read ?? (await services.executions.get(executionId));
   const endedAt = cancelled?.executionEndedAt ?? cancelled?.cancelledAt;
   await services.executions.transition(executionId, ['QUERY_STATE_CANCELLED'], {
     ...(cancelled && endedAt && engineMillis > 0
