@@ -338,7 +338,9 @@ async function endNode(
     });
   }
   // The node that ends a cancelled run's last stopped node ends the run (with its final cost).
-  if (isCancelRequested(run.execution)) await endCancelledPipeline(services, pipelineExecutionId);
+  if (isCancelRequested(run.execution) && run.execution.state !== 'cancelled') {
+    await endCancelledPipeline(services, pipelineExecutionId, run);
+  }
   const dependents = dependentsOf(run.execution.graph, nodeId);
   await services.dependencyGate.nodeEnded(
     pipelineExecutionId,
@@ -360,8 +362,10 @@ export const CANCELLED_BY_USER = 'Cancelled by the user.';
 export async function endCancelledPipeline(
   services: Services,
   pipelineExecutionId: string,
+  /** The run as just read (after the caller's last write to it), or undefined to read it here. */
+  read?: { execution: PipelineExecution; nodes: PipelineNodeRun[] },
 ): Promise<PipelineExecution | undefined> {
-  const run = await services.pipelines.get(pipelineExecutionId);
+  const run = read ?? (await services.pipelines.get(pipelineExecutionId));
   if (!run || !isCancelRequested(run.execution) || !allNodesSettled(run.nodes)) return undefined;
   return services.pipelines.transition(pipelineExecutionId, ['pending', 'executing'], {
     state: 'cancelled',
