@@ -13,6 +13,8 @@ new ServiceStack(app, process.env.SERVICE_STACK_NAME ?? 'OnchainSqlService', {
   // OAuth discovery needs the API at a domain's root: -c domainName=sql.example.com -c certificateArn=arn:...
   ...(domainName && certificateArn ? { domain: { domainName, certificateArn } } : {}),
   authorizerCacheSeconds: Number(context('authorizerCacheSeconds') ?? 0),
+  // Browser pages that may call /mcp/v1 (CORS): -c mcpAllowedOrigins=https://app.example,https://other.example
+  mcpAllowedOrigins: context('mcpAllowedOrigins')?.split(','),
   // Alarm notifications by mail: -c alarmEmail=oncall@example.com (confirm the subscription mail).
   alarmEmail: context('alarmEmail'),
 });

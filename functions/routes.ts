@@ -31,6 +31,14 @@ export interface RouteDefinition {
    * (its own OpenAPI operation, marked deprecated; on AWS, the successor's Lambda function).
    */
   supersededBy?: string;
+  /**
+   * Browsers on other origins may call the route (functions/http/cors.ts): `public` for the OAuth
+   * and discovery endpoints a browser-based client registers and gets tokens at (any origin: they
+   * take no ambient credentials), `mcp` for the MCP endpoint (the origins MCP_ALLOWED_ORIGINS
+   * lists). Both hosts answer the path's `OPTIONS` preflight (the local HTTP server; in AWS a MOCK
+   * OPTIONS method, lib/constructs/api.ts).
+   */
+  cors?: 'public' | 'mcp';
 }
 
 const DATASETS = 'functions/datasets/handlers.ts';
@@ -47,6 +55,9 @@ const OAUTH = 'functions/oauth/handlers.ts';
 const OPENAPI = 'functions/openapi/handlers.ts';
 const API_DOCS = 'functions/apidocs/handlers.ts';
 const PUBLIC = { public: true } as const;
+/** A public endpoint a browser-based OAuth client calls with fetch (CORS, any origin). */
+const PUBLIC_CORS = { public: true, cors: 'public' } as const;
+const MCP_CORS = { cors: 'mcp' } as const;
 
 /** One route; the Lambda's logical id is the handler name in PascalCase. */
 /**
@@ -156,8 +167,8 @@ export const routes: readonly RouteDefinition[] = [
     'retryPipelineExecution',
   ),
   // Remote MCP server (Streamable HTTP)
-  route('POST', '/mcp/v1', MCP, 'mcpPost'),
-  route('GET', '/mcp/v1', MCP, 'mcpGet'),
+  route('POST', '/mcp/v1', MCP, 'mcpPost', MCP_CORS),
+  route('GET', '/mcp/v1', MCP, 'mcpGet', MCP_CORS),
   // Visualizations
   route('POST', '/v1/query/{query_id}/visualizations', VISUALIZATIONS, 'createVisualization'),
   route('GET', '/v1/query/{query_id}/visualizations', VISUALIZATIONS, 'listQueryVisualizations'),
@@ -173,25 +184,25 @@ export const routes: readonly RouteDefinition[] = [
   route('POST', '/v1/dashboards/{dashboard_id}/archive', DASHBOARDS, 'archiveDashboard'),
   route('GET', '/dashboards/{dashboard_id}', DASHBOARDS, 'dashboardPage', PUBLIC),
   // OAuth 2.0 authorization server for MCP clients, and the metadata clients discover it by
-  route('GET', '/.well-known/oauth-protected-resource', OAUTH, 'protectedResourceMetadata', PUBLIC),
+  route('GET', '/.well-known/oauth-protected-resource', OAUTH, 'protectedResourceMetadata', PUBLIC_CORS),
   route(
     'GET',
     '/.well-known/oauth-protected-resource/{resource_path+}',
     OAUTH,
     'protectedResourceMetadataForPath',
-    PUBLIC,
+    PUBLIC_CORS,
   ),
   route(
     'GET',
     '/.well-known/oauth-authorization-server/oauth/mcp',
     OAUTH,
     'authorizationServerMetadata',
-    PUBLIC,
+    PUBLIC_CORS,
   ),
-  route('GET', '/oauth/mcp/jwks.json', OAUTH, 'jwks', PUBLIC),
-  route('POST', '/oauth/mcp/register', OAUTH, 'registerClient', PUBLIC),
+  route('GET', '/oauth/mcp/jwks.json', OAUTH, 'jwks', PUBLIC_CORS),
+  route('POST', '/oauth/mcp/register', OAUTH, 'registerClient', PUBLIC_CORS),
   route('GET', '/oauth/mcp/authorize', OAUTH, 'authorizePage', PUBLIC),
   route('POST', '/oauth/mcp/authorize', OAUTH, 'authorizeSubmit', PUBLIC),
-  route('POST', '/oauth/mcp/token', OAUTH, 'token', PUBLIC),
-  route('POST', '/oauth/mcp/revoke', OAUTH, 'revoke', PUBLIC),
+  route('POST', '/oauth/mcp/token', OAUTH, 'token', PUBLIC_CORS),
+  route('POST', '/oauth/mcp/revoke', OAUTH, 'revoke', PUBLIC_CORS),
 ];

@@ -23,6 +23,12 @@ export interface ServiceStackProps extends StackProps {
   readonly domain?: { readonly domainName: string; readonly certificateArn: string };
   /** API Gateway authorizer result cache in seconds (default 0; see lib/constructs/auth.ts). */
   readonly authorizerCacheSeconds?: number;
+  /**
+   * Browser origins (or hosts) that may call `/mcp/v1` (`cdk deploy -c mcpAllowedOrigins=https://a,https://b`):
+   * its Origin check lets them through, its answers carry CORS headers for them, and its OPTIONS
+   * preflight allows them. None by default.
+   */
+  readonly mcpAllowedOrigins?: readonly string[];
   /** An email address the alarm topic notifies (`cdk deploy -c alarmEmail=...`). */
   readonly alarmEmail?: string;
 }
@@ -54,6 +60,7 @@ export class ServiceStack extends Stack {
       roles: this.roles,
       routes: props.routes,
       authorizerCacheSeconds: props.authorizerCacheSeconds,
+      mcpAllowedOrigins: props.mcpAllowedOrigins,
     });
     if (props.domain) {
       const domain = new CustomDomain(this, 'CustomDomain', { restApi: this.api.restApi, ...props.domain });

@@ -13,6 +13,7 @@ import { BadRequestError, PayloadTooLargeError } from '../core/errors';
 import type { RateClass } from '../core/rate-limits';
 import { formatZodError } from '../core/validation';
 import { getServices, type Services } from '../services';
+import { corsOf, PUBLIC_CORS_HEADERS } from './cors';
 import { mapError } from './error-mapping';
 import { idempotently } from './idempotency';
 import { logger } from './logger';
@@ -185,17 +186,26 @@ function requestContextMiddleware(
     },
     after: async (request) => {
       const rateHeaders = internalOf(request.context)?.rateHeaders;
-      if (rateHeaders && request.response) {
-        request.response = { ...request.response, headers: { ...rateHeaders, ...request.response.headers } };
+      const extra = { ...rateHeaders, ...corsHeadersOf(request.event) };
+      if (Object.keys(extra).length && request.response) {
+        request.response = { ...request.response, headers: { ...extra, ...request.response.headers } };
       }
     },
     onError: async (request) => {
       const internal = internalOf(request.context);
       const requestId = internal?.requestId ?? requestIdOf(request.event, request.context);
       const response = errorResponse(request.error, request.event, requestId);
-      request.response = { ...response, headers: { ...internal?.rateHeaders, ...response.headers } };
+      request.response = {
+        ...response,
+        headers: { ...internal?.rateHeaders, ...corsHeadersOf(request.event), ...response.headers },
+      };
     },
   };
+}
+
+/** A `public` CORS route's header (functions/http/cors.ts), on its answers and its errors alike. */
+function corsHeadersOf(event: APIGatewayProxyEvent): Record<string, string> {
+  return corsOf(event.resource) === 'public' ? PUBLIC_CORS_HEADERS : {};
 }
 
 /**

@@ -2,6 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authorizeRequest } from '../auth/authorizer';
+import {
+  isAllowedMcpOrigin,
+  mcpOriginRefusal,
+  mcpPreflightHeaders,
+  PUBLIC_CORS_HEADERS,
+  publicPreflightHeaders,
+} from '../http/cors';
 import { logger } from '../http/logger';
 import type { RouteDefinition } from '../routes';
 import { localLambdaContext, toApiGatewayEvent } from './api-gateway-event';
@@ -73,6 +80,11 @@ export async function startHttpServer(options: {
 async function handle(router: Router, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const method = request.method ?? 'GET';
+  const corsRoute = router.corsRouteAt(url.pathname);
+  if (method === 'OPTIONS' && corsRoute) {
+    answerPreflight(corsRoute, request, response);
+    return;
+  }
   const match = router.match(method, url.pathname);
   if (!match) {
     sendJson(response, 404, { error: `Not found: no route for ${method} ${url.pathname}.` });
@@ -91,7 +103,12 @@ async function handle(router: Router, request: IncomingMessage, response: Server
   }
   const body = await readBody(request);
   if (body === undefined) {
-    sendJson(response, 413, { error: `Request body exceeds ${MAX_REQUEST_BYTES} bytes.` });
+    sendJson(
+      response,
+      413,
+      { error: `Request body exceeds ${MAX_REQUEST_BYTES} bytes.` },
+      corsRoute?.cors === 'public' ? PUBLIC_CORS_HEADERS : {},
+    );
     return;
   }
   const event = toApiGatewayEvent({
@@ -116,6 +133,36 @@ async function handle(router: Router, request: IncomingMessage, response: Server
     headers[name] = values.map(String);
   response.writeHead(result.statusCode, headers);
   response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+}
+
+/**
+ * A CORS preflight of a route the route table marks `cors` (functions/http/cors.ts): 204 with what
+ * the path allows; for `/mcp/v1`, only from an origin MCP_ALLOWED_ORIGINS lists (else 403, as
+ * the endpoint itself refuses that origin). In AWS a MOCK OPTIONS method answers (lib/constructs/api.ts).
+ */
+function answerPreflight(route: RouteDefinition, request: IncomingMessage, response: ServerResponse): void {
+  const headers: Record<string, string> = { 'x-request-id': randomUUID() };
+  if (route.cors === 'public') {
+    response.writeHead(204, { ...headers, ...publicPreflightHeaders(route.path) });
+    response.end();
+    return;
+  }
+  const origin = request.headers.origin;
+  if (origin && isAllowedMcpOrigin(origin)) {
+    response.writeHead(204, { ...headers, ...mcpPreflightHeaders(origin, route.path) });
+    response.end();
+    return;
+  }
+  sendJson(
+    response,
+    403,
+    {
+      error: origin
+        ? mcpOriginRefusal(origin)
+        : `Forbidden: OPTIONS on ${route.path} answers CORS preflights of browser pages (with an Origin header); send POST.`,
+    },
+    { vary: 'Origin' },
+  );
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {

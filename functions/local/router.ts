@@ -65,6 +65,11 @@ export class Router {
     return allowed.length ? { allowed: [...new Set(allowed)] } : undefined;
   }
 
+  /** The route (any method) at a path that the route table marks for CORS, for answering its preflight. */
+  corsRouteAt(pathname: string): RouteDefinition | undefined {
+    return this.compiled.find((candidate) => candidate.route.cors && candidate.pattern.test(pathname))?.route;
+  }
+
   /** Loads the route's handler module the way Lambda would: by entry file and export name. */
   handler(route: RouteDefinition): Promise<LambdaHttpHandler> {
     let loaded = this.handlers.get(route);

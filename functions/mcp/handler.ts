@@ -14,6 +14,7 @@ import { requestPrincipal } from '../auth/authorizer';
 import { API_KEY_HEADER, API_KEY_QUERY_PARAMETER } from '../auth/credentials';
 import type { Account } from '../core/accounts';
 import { isTerminal } from '../core/executions';
+import { isAllowedMcpOrigin, mcpCorsHeaders, mcpOriginRefusal } from '../http/cors';
 import { mapError } from '../http/error-mapping';
 import { logger } from '../http/logger';
 import { requestBaseUrl } from '../http/request-url';
@@ -54,6 +55,7 @@ const servers = new McpServerPool();
 export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(httpHeaderNormalizer())
+  .use(mcpCors())
   .handler(async (event, context) => {
     const requestId = requestIdOf(event, context);
     logger.appendKeys({ requestId, route: 'POST /mcp/v1' });
@@ -175,6 +177,7 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
 export const mcpGet = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(httpHeaderNormalizer())
+  .use(mcpCors())
   .handler(async (event, context) => {
     const requestId = requestIdOf(event, context);
     logger.appendKeys({ requestId, route: 'GET /mcp/v1' });
@@ -398,19 +401,25 @@ function originRefusal(event: APIGatewayProxyEvent, requestId: string): APIGatew
   } catch {
     return rpcError(403, -32000, `Forbidden: malformed Origin header "${origin}".`, requestId);
   }
-  const allowed = (process.env.MCP_ALLOWED_ORIGINS ?? '')
-    .split(',')
-    .map((entry) => entry.trim().toLowerCase())
-    .filter(Boolean);
-  if (originHost === host || allowed.includes(origin.toLowerCase()) || allowed.includes(originHost)) {
-    return undefined;
-  }
-  return rpcError(
-    403,
-    -32000,
-    `Forbidden: Origin ${origin} is not allowed for this server (set MCP_ALLOWED_ORIGINS to allow it).`,
-    requestId,
-  );
+  if (originHost === host || isAllowedMcpOrigin(origin)) return undefined;
+  return rpcError(403, -32000, mcpOriginRefusal(origin), requestId);
+}
+
+/**
+ * A page of an origin MCP_ALLOWED_ORIGINS lists may read every answer, refusals included (a 401's
+ * `WWW-Authenticate` is how a browser-based client finds OAuth): `Access-Control-Allow-Origin`
+ * echoes it and the MCP headers are exposed (functions/http/cors.ts). The preflight is answered
+ * before the handler (the local HTTP server; in AWS a MOCK OPTIONS method).
+ */
+function mcpCors(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    after: async (request) => {
+      const headers = mcpCorsHeaders(request.event.headers?.origin);
+      if (request.response && Object.keys(headers).length) {
+        request.response = { ...request.response, headers: { ...request.response.headers, ...headers } };
+      }
+    },
+  };
 }
 
 /** A JSON body answered before the request reaches the SDK. */

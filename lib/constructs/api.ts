@@ -1,11 +1,14 @@
-import { RemovalPolicy, Size, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Size, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
   EndpointType,
+  type IResource,
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  MockIntegration,
+  PassthroughBehavior,
   RequestValidator,
   ResponseType,
   RestApi,
@@ -13,6 +16,13 @@ import {
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import {
+  corsMethodsOf,
+  MCP_CORS_ALLOW_HEADERS,
+  mcpPreflightOrigins,
+  PREFLIGHT_MAX_AGE_SECONDS,
+  PUBLIC_CORS_ALLOW_HEADERS,
+} from '../../functions/http/cors';
 import { routes as ROUTES, type RouteDefinition } from '../../functions/routes';
 import { Auth } from './auth';
 import { type FunctionRoles, functionGroupOf } from './function-roles';
@@ -38,6 +48,11 @@ export interface ApiProps {
   readonly routes?: readonly RouteDefinition[];
   /** API Gateway's authorizer result cache in seconds (see AuthProps.resultCacheSeconds). */
   readonly authorizerCacheSeconds?: number;
+  /**
+   * Browser origins (or hosts) allowed to call `/mcp/v1` (`MCP_ALLOWED_ORIGINS` of its functions,
+   * and the origins its CORS preflight answers); none by default.
+   */
+  readonly mcpAllowedOrigins?: readonly string[];
 }
 
 /**
@@ -118,6 +133,7 @@ export class Api extends Construct {
     });
     this.addJsonGatewayResponses();
 
+    const mcpAllowedOrigins = (props.mcpAllowedOrigins ?? []).map((entry) => entry.trim()).filter(Boolean);
     const functions = new Map<string, NodejsFunction>();
     const functionOfRoute = new Map<string, NodejsFunction>();
     for (const route of routes) {
@@ -127,7 +143,10 @@ export class Api extends Construct {
         createApiFunction(this, {
           route,
           role: this.roles.roleFor(functionGroupOf(route)),
-          environment,
+          environment:
+            route.cors === 'mcp' && mcpAllowedOrigins.length
+              ? { ...environment, MCP_ALLOWED_ORIGINS: mcpAllowedOrigins.join(',') }
+              : environment,
         });
       functionOfRoute.set(`${route.method} ${route.path}`, fn);
       // allowTestInvoke would add a second Lambda permission per route (console test calls).
@@ -144,11 +163,50 @@ export class Api extends Construct {
       acknowledgeAuthorization(method, route);
     }
     this.functions = functions;
+    this.addCorsPreflights(routes, mcpAllowedOrigins);
+  }
+
+  /**
+   * One MOCK `OPTIONS` method per path the route table marks `cors` (functions/http/cors.ts, the
+   * values the local host answers with): a Lambda proxy integration cannot answer a preflight by
+   * itself, and its function adds `Access-Control-Allow-Origin` to the real answers (docs/aws.md,
+   * "CORS"). `public` paths allow any origin; `/mcp/v1` the configured origins, echoed by the
+   * template CDK writes for several, or a 403 when none is configured.
+   */
+  private addCorsPreflights(routes: readonly RouteDefinition[], mcpAllowedOrigins: readonly string[]): void {
+    const paths = new Map<string, 'public' | 'mcp'>();
+    for (const route of routes) if (route.cors) paths.set(route.path, route.cors);
+    for (const [path, cors] of paths) {
+      const resource = this.restApi.root.resourceForPath(path);
+      const allowMethods = corsMethodsOf(path, routes);
+      const maxAge = Duration.seconds(PREFLIGHT_MAX_AGE_SECONDS);
+      let method: Construct;
+      if (cors === 'public') {
+        method = resource.addCorsPreflight({
+          allowOrigins: ['*'],
+          allowMethods,
+          allowHeaders: [...PUBLIC_CORS_ALLOW_HEADERS],
+          maxAge,
+        });
+      } else if (mcpAllowedOrigins.length) {
+        method = resource.addCorsPreflight({
+          allowOrigins: mcpPreflightOrigins(mcpAllowedOrigins.map((entry) => entry.toLowerCase())),
+          allowMethods,
+          allowHeaders: [...MCP_CORS_ALLOW_HEADERS],
+          maxAge,
+        });
+      } else {
+        method = refusedPreflight(resource, path);
+      }
+      acknowledgeAuthorization(method, { public: true });
+    }
   }
 
   /** API Gateway's own errors (throttling, timeouts, unknown paths) use the REST error body too. */
   private addJsonGatewayResponses(): void {
-    const responseHeaders = { 'Content-Type': "'application/json'" };
+    // Readable by browser-based clients too (the CORS routes' own answers carry the header; these
+    // bodies hold only API Gateway's message).
+    const responseHeaders = { 'Content-Type': "'application/json'", 'Access-Control-Allow-Origin': "'*'" };
     const messageBody = { 'application/json': '{"error":$context.error.messageString}' };
     this.restApi.addGatewayResponse('Default4xx', {
       type: ResponseType.DEFAULT_4XX,
@@ -180,8 +238,36 @@ export class Api extends Construct {
   }
 }
 
+/** `OPTIONS` on a path no browser origin may call: 403 saying how to allow one, as the local host answers. */
+function refusedPreflight(resource: IResource, path: string): Construct {
+  const body = JSON.stringify({
+    error: `Forbidden: no browser origin may call ${path} (deploy with -c mcpAllowedOrigins=https://app.example to allow one).`,
+  });
+  return resource.addMethod(
+    'OPTIONS',
+    new MockIntegration({
+      passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
+      requestTemplates: { 'application/json': '{ "statusCode": 403 }' },
+      integrationResponses: [
+        {
+          statusCode: '403',
+          responseParameters: { 'method.response.header.Content-Type': "'application/json'" },
+          responseTemplates: { 'application/json': body },
+        },
+      ],
+    }),
+    {
+      authorizationType: AuthorizationType.NONE,
+      apiKeyRequired: false,
+      methodResponses: [
+        { statusCode: '403', responseParameters: { 'method.response.header.Content-Type': true } },
+      ],
+    },
+  );
+}
+
 /** Why the methods do not use what cdk-nag asks for: a Cognito authorizer, or any authorizer. */
-function acknowledgeAuthorization(method: Construct, route: RouteDefinition): void {
+function acknowledgeAuthorization(method: Construct, route: Pick<RouteDefinition, 'public'>): void {
   Validations.of(method).acknowledge({
     id: 'AwsSolutions-COG4',
     reason: 'Callers hold API keys or this service’s own OAuth tokens, checked by the Lambda authorizer',
@@ -189,7 +275,8 @@ function acknowledgeAuthorization(method: Construct, route: RouteDefinition): vo
   if (route.public) {
     Validations.of(method).acknowledge({
       id: 'AwsSolutions-APIG4',
-      reason: 'Public by design: OAuth endpoints and metadata, the home page, the share-token dashboard page',
+      reason:
+        'Public by design: OAuth endpoints and metadata, the home page, the share-token dashboard page, CORS preflights (MOCK)',
     });
   }
 }

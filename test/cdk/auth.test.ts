@@ -27,11 +27,15 @@ describe('the one authorizer in AWS', () => {
   it('guards every route that is not public, and no public one', () => {
     const [authorizerId] = authorizers[0]!;
     const methods = ofType('AWS::ApiGateway::Method').map(([, m]) => m.Properties);
-    expect(methods).toHaveLength(routes.length);
+    // The CORS preflights (MOCK OPTIONS, one per CORS path) are public too.
+    const preflights = methods.filter((m) => m.HttpMethod === 'OPTIONS');
+    expect(preflights).toHaveLength(new Set(routes.filter((r) => r.cors).map((r) => r.path)).size);
+    for (const preflight of preflights) expect(preflight.AuthorizationType).toBe('NONE');
+    expect(methods).toHaveLength(routes.length + preflights.length);
     const guarded = methods.filter((m) => m.AuthorizationType === 'CUSTOM');
     const open = methods.filter((m) => m.AuthorizationType === 'NONE');
     expect(guarded).toHaveLength(routes.filter((r) => !r.public).length);
-    expect(open).toHaveLength(routes.filter((r) => r.public).length);
+    expect(open).toHaveLength(routes.filter((r) => r.public).length + preflights.length);
     for (const method of guarded) expect(method.AuthorizerId).toEqual({ Ref: authorizerId });
   });
 

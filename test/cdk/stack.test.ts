@@ -36,6 +36,10 @@ function ofType(type: string): [string, CfnResource][] {
   return Object.entries(resources).filter(([, r]) => r.Type === type);
 }
 
+/** The API's methods but the CORS preflights (OPTIONS, test/cdk/cors.test.ts). */
+const routeMethods = () =>
+  ofType('AWS::ApiGateway::Method').filter(([, m]) => m.Properties.HttpMethod !== 'OPTIONS');
+
 /** Rebuilds `/v1/...` for an AWS::ApiGateway::Resource by walking ParentId up to the root. */
 function resourcePath(resourceId: unknown): string {
   const ref = (resourceId as { Ref?: string }).Ref;
@@ -80,7 +84,8 @@ describe('the route table drives the API', () => {
   });
 
   it('creates one method per route with its HTTP method and path, proxying to its function', () => {
-    const methods = ofType('AWS::ApiGateway::Method').map(([, m]) => {
+    // Besides the CORS preflights (MOCK OPTIONS methods, test/cdk/cors.test.ts).
+    const methods = routeMethods().map(([, m]) => {
       const p = m.Properties as Record<string, unknown>;
       expect(p).toMatchObject({
         ApiKeyRequired: false,
@@ -419,9 +424,12 @@ describe('DynamoDB', () => {
 });
 
 describe('API Gateway', () => {
-  it('answers its own errors with the JSON error body', () => {
+  it('answers its own errors with the JSON error body, readable by browser pages', () => {
     template.resourceCountIs('AWS::ApiGateway::GatewayResponse', 4);
-    const json = { 'gatewayresponse.header.Content-Type': "'application/json'" };
+    const json = {
+      'gatewayresponse.header.Content-Type': "'application/json'",
+      'gatewayresponse.header.Access-Control-Allow-Origin': "'*'",
+    };
     for (const type of ['DEFAULT_4XX', 'DEFAULT_5XX']) {
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
         ResponseType: type,
@@ -445,6 +453,7 @@ describe('API Gateway', () => {
     );
     expect(throttled?.Properties.ResponseParameters).toEqual({
       'gatewayresponse.header.Content-Type': "'application/json'",
+      'gatewayresponse.header.Access-Control-Allow-Origin': "'*'",
       'gatewayresponse.header.Retry-After': "'1'",
     });
     // The template is sent as is (no VTL): it must be the JSON error body itself.
@@ -490,12 +499,13 @@ describe('API Gateway', () => {
     // API Gateway logs through the account's logging role; kept when the stack goes (shared setting).
     template.resourceCountIs('AWS::ApiGateway::Account', 1);
     template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'Retain' });
-    // Every method goes through the request validator (parameters and bodies).
+    // Every route's method goes through the request validator (parameters and bodies); the CORS
+    // preflights (MOCK) read neither.
     template.hasResourceProperties('AWS::ApiGateway::RequestValidator', {
       ValidateRequestBody: true,
       ValidateRequestParameters: true,
     });
-    for (const [, method] of ofType('AWS::ApiGateway::Method')) {
+    for (const [, method] of routeMethods()) {
       expect(method.Properties.RequestValidatorId).toBeDefined();
     }
   });
