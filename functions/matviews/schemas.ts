@@ -76,7 +76,9 @@ function fullNameProblem(name: string): string | undefined {
   }
   const short = name.split('.')[2]!;
   if (!MATERIALIZED_VIEW_NAME.test(short)) return `${short} is not a view name: it must not end with _`;
-  if (short.length > 128) return `${short.slice(0, 20)}… is not a view name: names are 8-128 characters`;
+  if (short.length > 128) {
+    return `the view name ${short.slice(0, 24)}… is ${short.length} characters; view names are 8-128 characters`;
+  }
   return undefined;
 }
 

@@ -29,17 +29,6 @@ const nodePerformanceSchema = optionalPerformanceSchema.describe(
   "This node's tier; default: the request's top-level performance, else medium.",
 );
 
-/** A view's full name, whose view name (`result_…`) is 8-128 characters as on the upsert. */
-const viewNameInNode = materializedViewFullNameSchema.superRefine((name, ctx) => {
-  const viewName = name.split('.')[2] ?? '';
-  if (viewName.length > 128) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `the view name ${viewName.slice(0, 24)}… is ${viewName.length} characters; view names are 8-128 characters`,
-    });
-  }
-});
-
 /**
  * Dune's node: `{id, dependencies, query_execution: {query_id, ...} | materialized_view_refresh: {name, ...}}`,
  * its tier left open (the request's top-level `performance` is the default).
@@ -55,7 +44,7 @@ const nodeBody = z.strictObject({
     })
     .optional(),
   materialized_view_refresh: z
-    .strictObject({ name: viewNameInNode, performance: nodePerformanceSchema })
+    .strictObject({ name: materializedViewFullNameSchema, performance: nodePerformanceSchema })
     .optional(),
 });
 

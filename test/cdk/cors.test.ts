@@ -25,6 +25,7 @@ const PUBLIC_PATHS = [
   '/oauth/mcp/jwks.json',
   '/oauth/mcp/register',
   '/oauth/mcp/token',
+  '/oauth/mcp/revoke',
 ];
 
 /** Each OPTIONS method of a synthesized stack, by its resource path. */

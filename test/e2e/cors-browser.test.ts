@@ -88,6 +88,7 @@ describe('CORS for browser-based clients', () => {
       ['/oauth/mcp/jwks.json', 'GET, OPTIONS'],
       ['/oauth/mcp/register', 'POST, OPTIONS'],
       ['/oauth/mcp/token', 'POST, OPTIONS'],
+      ['/oauth/mcp/revoke', 'POST, OPTIONS'],
     ] as const) {
       const response = await preflight(path, 'https://anywhere.example');
       expect([path, response.status]).toEqual([path, 204]);

@@ -375,7 +375,9 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
       },
     });
     expect(node.status).toBe(404);
-    expect((await bodyOf(node)).error).toMatch(/^Node 1: .*did you mean mv\.local\.result_dune_named\?$/);
+    expect((await bodyOf(node)).error).toMatch(
+      /^Node 1 \(dune\.local\.result_dune_named\): .*did you mean mv\.local\.result_dune_named\?$/,
+    );
     // The short name is one message saying what to write, not two.
     const short = await host.call('/v1/pipelines/execute', {
       json: { pipeline: { nodes: [{ id: 1, materialized_view_refresh: { name: 'result_dune_named' } }] } },
