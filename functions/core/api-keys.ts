@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * API key format: `osk_<keyId>_<secret>`.
@@ -29,7 +29,8 @@ export function apiKeyPrefix(keyId: string): string {
 }
 
 export function hashApiKey(apiKey: string): string {
-  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+  // One-shot hash: no Hash object per request (every authenticated request hashes its key).
+  return hash('sha256', apiKey, 'hex');
 }
 
 /** The key id of a well-formed key, or undefined for anything else. */

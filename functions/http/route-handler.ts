@@ -247,18 +247,18 @@ const ONE_VALUE_HINTS: Record<string, string> = {
 };
 
 /**
+ * `_=<timestamp>`, which HTTP clients add to a GET to get past caches (jQuery's `cache: false`):
+ * ignored, as Dune ignores it, where any other unknown option is refused as a likely typo.
+ */
+const CACHE_BUSTER = '_';
+
+/**
  * The query string as one object; every `params.<name>` (or OpenAPI's deepObject `params[<name>]`)
  * entry is gathered into one `params` object, so a strict schema still refuses keys it does not
  * know and its JSON Schema describes `params` as the object it is. An option given twice is
  * refused: API Gateway's `queryStringParameters` keeps only the last value, which would drop the
  * others silently.
  */
-/**
- * `_=<timestamp>`, which HTTP clients add to a GET to get past caches (jQuery's `cache: false`):
- * ignored, as Dune ignores it, where any other unknown option is refused as a likely typo.
- */
-const CACHE_BUSTER = '_';
-
 function queryParameters(event: APIGatewayProxyEvent): Record<string, unknown> {
   for (const [key, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
     if (key === API_KEY_QUERY_PARAMETER || key === CACHE_BUSTER || !values || values.length < 2) continue;

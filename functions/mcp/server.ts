@@ -76,6 +76,7 @@ export function buildMcpServer(context: {
     { instructions: INSTRUCTIONS },
   );
   plainToolErrors(server);
+  outputCheckedByClients(server);
   const selection = context.tools ?? ALL_TOOLS;
   const counted = rateLimited(strictArguments(server), context);
   const registrar = (group: ToolGroup): ToolRegistrar =>
@@ -107,6 +108,19 @@ function plainToolErrors(server: McpServer): void {
   const sdk = server as unknown as { createToolError(message: string): CallToolResult };
   const original = sdk.createToolError.bind(server);
   sdk.createToolError = (message) => original(plainToolErrorText(message));
+}
+
+/**
+ * The SDK parses every tool's structured result against its output schema (zod) before sending
+ * it: for getExecutionResults that is every row again, about a fifth of the call's server time
+ * over its REST twin. The results are built by typed code from those very schemas, and what a
+ * failed check would send is no better than the result itself: clients check structured content
+ * against the schema tools/list gave them (the SDK client does, with ajv, so every MCP test that
+ * lists tools first checks every result it gets). `validateToolOutput` is the SDK's private step;
+ * test/unit/mcp-server-build.test.ts fails if it is renamed.
+ */
+function outputCheckedByClients(server: McpServer): void {
+  (server as unknown as { validateToolOutput(): Promise<void> }).validateToolOutput = async () => {};
 }
 
 export function plainToolErrorText(message: string): string {
