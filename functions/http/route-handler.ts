@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -16,7 +15,7 @@ import { getServices, type Services } from '../services';
 import { corsOf, PUBLIC_CORS_HEADERS } from './cors';
 import { mapError } from './error-mapping';
 import { idempotently } from './idempotency';
-import { logger } from './logger';
+import { addRequestLogKeys, logger, requestLogging } from './logger';
 import { HttpResponse, jsonResult } from './responses';
 
 /** JSON bodies above this are refused with 413 (API Gateway itself stops at 10 MB). */
@@ -145,8 +144,7 @@ export function routeHandler<
     return { ...answer, headers: { 'x-request-id': requestId, ...answer.headers } };
   };
 
-  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(requestLogging)
     .use(httpHeaderNormalizer())
     .use(requestContextMiddleware(spec.auth ?? 'account', spec.rateClass))
     .handler(base);
@@ -167,12 +165,12 @@ function requestContextMiddleware(
       const requestId = requestIdOf(request.event, request.context);
       const internal: Internal = { requestId };
       (request.context as Context & { internal?: Internal }).internal = internal;
-      logger.appendKeys({ requestId, route: `${request.event.httpMethod} ${request.event.resource}` });
+      addRequestLogKeys({ requestId, route: `${request.event.httpMethod} ${request.event.resource}` });
       internal.services = await getServices();
       if (auth === 'account') {
         const principal = await requestPrincipal(request.event);
         internal.account = principal.account;
-        logger.appendKeys({ accountId: principal.account.accountId, via: principal.via });
+        addRequestLogKeys({ accountId: principal.account.accountId, via: principal.via });
         const counted = rateClass ?? (request.event.httpMethod === 'GET' ? 'read' : 'write');
         try {
           internal.rateHeaders = rateLimitHeaders(

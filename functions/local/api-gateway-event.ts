@@ -93,23 +93,43 @@ function isTextual(contentType: string | undefined): boolean {
   );
 }
 
-/** A Lambda context for one local invocation, with the route's timeout as its deadline. */
+/**
+ * A Lambda context for one local invocation, with the route's timeout as its deadline. Its
+ * no-op methods live on the class, not in closures made per request (the local host builds one a
+ * request, and under tsx every closure is also named with a property definition).
+ */
+class LocalLambdaContext implements Context {
+  readonly callbackWaitsForEmptyEventLoop = false;
+  readonly functionVersion = '$LATEST';
+  readonly memoryLimitInMB = '512';
+  readonly logStreamName = 'local';
+  /** A function of its own, as Lambda's is: middy calls it detached from the context. */
+  readonly getRemainingTimeInMillis: () => number;
+
+  constructor(
+    readonly functionName: string,
+    timeoutSeconds: number,
+    readonly awsRequestId: string,
+  ) {
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    this.getRemainingTimeInMillis = () => Math.max(0, deadline - Date.now());
+  }
+
+  get invokedFunctionArn(): string {
+    return `arn:aws:lambda:local:000000000000:function:${this.functionName}`;
+  }
+
+  get logGroupName(): string {
+    return `/aws/lambda/${this.functionName}`;
+  }
+
+  done(): void {}
+  fail(): void {}
+  succeed(): void {}
+}
+
 export function localLambdaContext(functionName: string, timeoutSeconds: number, requestId: string): Context {
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+  return new LocalLambdaContext(functionName, timeoutSeconds, requestId);
 }
 
 export type LambdaHttpHandler = (

@@ -1,4 +1,3 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -16,7 +15,7 @@ import type { Account } from '../core/accounts';
 import { isTerminal } from '../core/executions';
 import { isAllowedMcpOrigin, mcpCorsHeaders, mcpOriginRefusal } from '../http/cors';
 import { mapError } from '../http/error-mapping';
-import { logger } from '../http/logger';
+import { addRequestLogKeys, logger, requestLogging } from '../http/logger';
 import { requestBaseUrl } from '../http/request-url';
 import { errorResponse, requestIdOf } from '../http/route-handler';
 import { getServices, type Services } from '../services';
@@ -52,13 +51,12 @@ const servers = new McpServerPool();
  * `MCP_REQUEST_DEADLINE_MS` is cut short: its handler is aborted and the client gets an answer
  * saying so (a tool error for `tools/call`, else a JSON-RPC `-32001` error).
  */
-export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
+export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(requestLogging)
   .use(httpHeaderNormalizer())
   .use(mcpCors())
   .handler(async (event, context) => {
     const requestId = requestIdOf(event, context);
-    logger.appendKeys({ requestId, route: 'POST /mcp/v1' });
+    addRequestLogKeys({ requestId, route: 'POST /mcp/v1' });
     try {
       const refused = originRefusal(event, requestId);
       if (refused) return refused;
@@ -174,13 +172,12 @@ export const mcpPost = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
  * response: the stateless server has nothing more to send, and nothing holds a Lambda open.
  * Without it there is no server-initiated stream to open, so 405 (which the spec allows).
  */
-export const mcpGet = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
+export const mcpGet = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(requestLogging)
   .use(httpHeaderNormalizer())
   .use(mcpCors())
   .handler(async (event, context) => {
     const requestId = requestIdOf(event, context);
-    logger.appendKeys({ requestId, route: 'GET /mcp/v1' });
+    addRequestLogKeys({ requestId, route: 'GET /mcp/v1' });
     try {
       const refused = originRefusal(event, requestId);
       if (refused) return refused;
@@ -369,7 +366,7 @@ async function authenticate(
 ): Promise<Account | APIGatewayProxyResult> {
   try {
     const principal = await requestPrincipal(event);
-    logger.appendKeys({ accountId: principal.account.accountId, via: principal.via });
+    addRequestLogKeys({ accountId: principal.account.accountId, via: principal.via });
     return principal.account;
   } catch (error) {
     const mapped = mapError(error, requestId);
