@@ -14,10 +14,22 @@ export const OAUTH_LIFETIMES = {
 } as const;
 
 /**
- * Failed sign-ins allowed per window: per email (slows guessing one account's password) and per
- * client address (slows trying many accounts; larger, since many people may share an address).
+ * Failed sign-ins per fixed window. Failures lock only the pair of email and client address that
+ * made them (`perEmailAndAddress`), so guessing from one place cannot lock the owner out from
+ * another; an address that fails on many emails is locked too (`perAddress`; larger, since many
+ * people may share an address). Past `perEmail` failures of one email from anywhere (a guess
+ * spread over many addresses), every attempt at that email waits `slowdownSeconds` before its
+ * password is checked: slower, never refused, so the right password still signs in.
  */
-export const LOGIN_RATE_LIMIT = { perEmail: 10, perAddress: 50, windowSeconds: 15 * 60 } as const;
+export const LOGIN_RATE_LIMIT = {
+  perEmailAndAddress: 10,
+  perAddress: 50,
+  perEmail: 100,
+  slowdownSeconds: 2,
+  windowSeconds: 15 * 60,
+} as const;
+
+export type LoginRateLimit = { [K in keyof typeof LOGIN_RATE_LIMIT]: number };
 
 /** `{base}/oauth/mcp`: the `iss` of every token. */
 export function issuerOf(baseUrl: string): string {

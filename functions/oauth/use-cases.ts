@@ -5,7 +5,7 @@ import { OAUTH_SCOPE, type OAuthClient, type TokenFamily } from '../core/oauth';
 import type { Services } from '../services';
 import { accessTokenGrant, issueAccessToken } from './access-tokens';
 import { ClientMetadataError, redirectUriMatches, resolveClient } from './clients';
-import { issuerOf, LOGIN_RATE_LIMIT, OAUTH_LIFETIMES } from './config';
+import { issuerOf, LOGIN_RATE_LIMIT, type LoginRateLimit, OAUTH_LIFETIMES } from './config';
 import { decoyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
 
 type OAuthServices = Pick<Services, 'oauth' | 'accounts' | 'signingKeys'>;
@@ -501,8 +501,10 @@ export class SignInThrottledError extends TooManyRequestsError {
 }
 
 /**
- * Checks an email and password. Failed attempts are counted per email and per client address;
- * once either is over its budget in the window, TooManyRequestsError (before any password check).
+ * Checks an email and password, counting failures per email and client address, per address and
+ * per email (LOGIN_RATE_LIMIT). A pair or an address over its budget in the window gets
+ * SignInThrottledError before any password check; an email over its (much larger) budget only
+ * waits `slowdownSeconds`, so nobody can lock its owner out from elsewhere.
  * The account id, or undefined for a wrong email or password (the same answer for both).
  */
 export async function signIn(
@@ -511,16 +513,20 @@ export async function signIn(
   password: string,
   clientAddress: string,
   now = Date.now(),
+  limits: LoginRateLimit = LOGIN_RATE_LIMIT,
 ): Promise<string | undefined> {
   const normalized = normalizeEmail(email);
-  const windowMs = LOGIN_RATE_LIMIT.windowSeconds * 1000;
+  const windowMs = limits.windowSeconds * 1000;
   const windowStart = Math.floor(now / windowMs) * windowMs;
-  const keys = [`email:${normalized}`, `ip:${clientAddress}`];
-  const [byEmail, byAddress] = await Promise.all(
+  const keys = [`pair:${normalized}\n${clientAddress}`, `ip:${clientAddress}`, `email:${normalized}`];
+  const [byPair, byAddress, byEmail] = await Promise.all(
     keys.map((key) => services.oauth.loginFailures(key, windowStart)),
   );
-  if (byEmail! >= LOGIN_RATE_LIMIT.perEmail || byAddress! >= LOGIN_RATE_LIMIT.perAddress) {
+  if (byPair! >= limits.perEmailAndAddress || byAddress! >= limits.perAddress) {
     throw new SignInThrottledError(Math.ceil((windowStart + windowMs - now) / 1000));
+  }
+  if (byEmail! >= limits.perEmail) {
+    await new Promise((resolve) => setTimeout(resolve, limits.slowdownSeconds * 1000));
   }
   const login = normalized ? await services.oauth.getLogin(normalized) : undefined;
   const valid = await verifyPassword(password, login?.passwordHash ?? (await decoyPasswordHash()));

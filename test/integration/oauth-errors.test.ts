@@ -5,6 +5,7 @@
  * must not verify (alg none, tampered, unknown kid, wrong audience, expired, wrong scope).
  */
 import { execFile } from 'node:child_process';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createRemoteJWKSet, generateKeyPair, jwtVerify, SignJWT } from 'jose';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../functions/local/host';
 import { issueAccessToken } from '../../functions/oauth/access-tokens';
 import { issuerOf, LOGIN_RATE_LIMIT } from '../../functions/oauth/config';
+import { signIn } from '../../functions/oauth/use-cases';
 import {
   authorizationUrl,
   authorizeInBrowser,
@@ -583,8 +585,10 @@ describe('OAuth errors', () => {
       expect(ok.headers.get('set-cookie')).toMatch(/^mcp_oauth_session=.*HttpOnly; SameSite=Lax$/);
     });
 
-    // Eleven scrypt checks: slow on a loaded machine.
-    it('rate limits sign-in attempts per email', { timeout: 120_000 }, async () => {
+    // Twelve scrypt checks: slow on a loaded machine.
+    it('locks only the email and address that failed: the owner still signs in from another address', {
+      timeout: 120_000,
+    }, async () => {
       // Failures count in fixed windows: attempts that straddle a window's end start counting
       // afresh (this failed once at 01:00:00). Start with a minute of the window to spare.
       const windowMs = LOGIN_RATE_LIMIT.windowSeconds * 1000;
@@ -600,29 +604,57 @@ describe('OAuth errors', () => {
       const jar = new CookieJar();
       jar.store(page);
       const fields = formFields(await page.text());
-      fields.set('email', 'victim@example.com');
-      fields.set('password', 'guess');
+      fields.set('email', host.login.email);
+      // The attacker guesses the owner's password from another loopback address (the local
+      // host takes the socket's address as the client's, as API Gateway's sourceIp in AWS).
+      const signInFrom = (localAddress: string, password: string) => {
+        const body = new URLSearchParams(fields);
+        body.set('password', password);
+        return postForm(`${host.baseUrl}/oauth/mcp/authorize`, body.toString(), jar.header(), localAddress);
+      };
       const statuses: number[] = [];
-      for (let attempt = 0; attempt < 11; attempt++) {
-        const response = await fetch(`${host.baseUrl}/oauth/mcp/authorize`, {
-          method: 'POST',
-          headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-          body: fields,
-        });
+      for (let attempt = 0; attempt <= LOGIN_RATE_LIMIT.perEmailAndAddress; attempt++) {
+        const response = await signInFrom('127.0.0.2', 'guess');
         statuses.push(response.status);
         if (response.status === 429) {
           // The page's minutes and Retry-After tell the same wait: what is left of the window.
-          const retryAfter = Number(response.headers.get('retry-after'));
+          const retryAfter = Number(response.headers['retry-after']);
           expect(retryAfter).toBeGreaterThan(0);
           expect(retryAfter).toBeLessThanOrEqual(LOGIN_RATE_LIMIT.windowSeconds);
           const minutes = Math.ceil(retryAfter / 60);
-          expect(await response.text()).toMatch(
+          expect(response.body).toMatch(
             new RegExp(`Too many failed sign-in attempts. Try again in ${minutes} minutes?\\.`),
           );
         }
       }
-      expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
-      expect(statuses[10]).toBe(429);
+      expect(statuses.slice(0, -1).every((status) => status === 401)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+      // Locked from there, even with the right password …
+      expect((await signInFrom('127.0.0.2', host.login.password)).status).toBe(429);
+      // … while the owner, elsewhere, signs in.
+      const owner = await signInFrom('127.0.0.1', host.login.password);
+      expect(owner.status).toBe(303);
+    });
+
+    it('past the per-email ceiling (a guess from many addresses) sign-in is slower, never refused', {
+      timeout: 60_000,
+    }, async () => {
+      const limits = { ...LOGIN_RATE_LIMIT, perEmail: 2, slowdownSeconds: 1 };
+      const email = host.login.email;
+      for (const address of ['198.51.100.1', '198.51.100.2']) {
+        expect(await signIn(host.services, email, 'guess', address, Date.now(), limits)).toBeUndefined();
+      }
+      const started = Date.now();
+      const accountId = await signIn(
+        host.services,
+        email,
+        host.login.password,
+        '198.51.100.3',
+        Date.now(),
+        limits,
+      );
+      expect(accountId).toBe(host.accountId);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
     });
 
     it('remembers consent per account and client: the second authorization skips the consent page', async () => {
@@ -1098,3 +1130,35 @@ describe('OAuth errors', () => {
     });
   });
 });
+
+/** A form POST from a chosen local address (fetch cannot pick one). */
+function postForm(
+  url: string,
+  body: string,
+  cookie: string,
+  localAddress: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
