@@ -17,18 +17,26 @@ export interface RateLimits {
 
 export const RATE_WINDOW_MS = 60_000;
 
+/**
+ * What a counter counts: an account's requests of a class, or (`registration`) the OAuth client
+ * registrations of a client address (functions/oauth/use-cases.ts#admitRegistration).
+ */
+export type CountedClass = RateClass | 'registration';
+
 /** Where requests are counted. */
 export interface RequestCounter {
   /**
-   * Counts one request of the account and class in the window that starts at `windowStart`
-   * (epoch ms) unless `limit` are counted there already: the count including it, or undefined
-   * when it is refused (and not counted).
+   * Counts one request of the subject (an account id, or `addr:<client address>`) and class in
+   * the window of `windowMs` (default a minute) that starts at `windowStart` (epoch ms) unless
+   * `limit` are counted there already: the count including it, or undefined when it is refused
+   * (and not counted).
    */
   count(
-    accountId: string,
-    rateClass: RateClass,
+    subject: string,
+    counted: CountedClass,
     windowStart: number,
     limit: number,
+    windowMs?: number,
   ): Promise<number | undefined>;
 }
 

@@ -24,6 +24,8 @@ export interface ExecutionConfig {
   webhooks: WebhookPolicy;
   /** Requests per minute and account, by class, when an account has no limits of its own. */
   rateLimits: RateLimits;
+  /** OAuth dynamic client registrations (`POST /oauth/mcp/register`) per client address and hour. */
+  oauthRegistrationsPerHour: number;
 }
 
 /** The default request budgets per account and minute (Dune's Enterprise plan is 350+ and 1000+). */
@@ -77,5 +79,6 @@ export function executionConfigFromEnv(env: NodeJS.ProcessEnv, runnerResource: s
       read: perMinuteFrom(env, 'RATE_LIMIT_READS_PER_MINUTE', DEFAULT_RATE_LIMITS.read),
       write: perMinuteFrom(env, 'RATE_LIMIT_WRITES_PER_MINUTE', DEFAULT_RATE_LIMITS.write),
     },
+    oauthRegistrationsPerHour: numberFrom(env, 'OAUTH_REGISTRATIONS_PER_HOUR', 30),
   };
 }

@@ -31,6 +31,9 @@ export const LOGIN_RATE_LIMIT = {
 
 export type LoginRateLimit = { [K in keyof typeof LOGIN_RATE_LIMIT]: number };
 
+/** Dynamic client registrations count per client address in windows this long (the budget: config). */
+export const REGISTRATION_WINDOW_SECONDS = 3600;
+
 /** `{base}/oauth/mcp`: the `iss` of every token. */
 export function issuerOf(baseUrl: string): string {
   return `${baseUrl}${ISSUER_PATH}`;

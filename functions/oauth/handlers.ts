@@ -17,9 +17,11 @@ import { consentPage, errorPage, loginPage, PAGE_HEADERS, SERVICE_NAME } from '.
 import {
   AUTHORIZATION_PARAMETERS,
   type AuthorizationCheck,
+  admitRegistration,
   checkAuthorizationRequest,
   issueAuthorizationCode,
   OAuthError,
+  RegistrationThrottledError,
   redirectWith,
   revokeToken,
   SignInThrottledError,
@@ -125,6 +127,8 @@ export const registerClient = routeHandler({ auth: 'none' }, async ({ services, 
   }
   try {
     const client = clientFromMetadata(metadata, newClientId(), new Date());
+    // Only a valid registration counts against the address's budget: it is what gets stored.
+    await admitRegistration(services, clientAddress(event));
     await services.oauth.putClient(client);
     return json(
       201,
@@ -143,6 +147,19 @@ export const registerClient = routeHandler({ auth: 'none' }, async ({ services, 
   } catch (error) {
     if (error instanceof ClientMetadataError) {
       return json(400, { error: error.code, error_description: error.message }, { ...NO_STORE, ...CORS });
+    }
+    if (error instanceof RegistrationThrottledError) {
+      // RFC 7591 §3.2.2's error shape; a page on another origin may read the Retry-After too.
+      return json(
+        429,
+        { error: 'too_many_requests', error_description: error.message },
+        {
+          ...NO_STORE,
+          ...CORS,
+          'retry-after': String(error.retryAfterSeconds),
+          'access-control-expose-headers': 'retry-after',
+        },
+      );
     }
     throw error;
   }
@@ -401,6 +418,7 @@ function sameToken(a: string | undefined, b: string | null): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** The TCP peer: API Gateway's `sourceIp` in AWS (docs/aws.md), the socket's address locally. */
 function clientAddress(event: APIGatewayProxyEvent): string {
   return event.requestContext?.identity?.sourceIp ?? 'unknown';
 }

@@ -5,7 +5,13 @@ import { OAUTH_SCOPE, type OAuthClient, type TokenFamily } from '../core/oauth';
 import type { Services } from '../services';
 import { accessTokenGrant, issueAccessToken } from './access-tokens';
 import { ClientMetadataError, redirectUriMatches, resolveClient } from './clients';
-import { issuerOf, LOGIN_RATE_LIMIT, type LoginRateLimit, OAUTH_LIFETIMES } from './config';
+import {
+  issuerOf,
+  LOGIN_RATE_LIMIT,
+  type LoginRateLimit,
+  OAUTH_LIFETIMES,
+  REGISTRATION_WINDOW_SECONDS,
+} from './config';
 import { decoyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
 
 type OAuthServices = Pick<Services, 'oauth' | 'accounts' | 'signingKeys'>;
@@ -535,6 +541,47 @@ export async function signIn(
     keys.map((key) => services.oauth.countLoginFailure(key, windowStart, windowStart + windowMs)),
   );
   return undefined;
+}
+
+/** A registration over the client address's budget: 429 with `Retry-After` (`retryAfterSeconds`). */
+export class RegistrationThrottledError extends TooManyRequestsError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    limit: number,
+  ) {
+    const minutes = Math.ceil(retryAfterSeconds / 60);
+    super(
+      `Too many client registrations from this address: at most ${limit} per hour. Reuse the client_id you registered, or try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    );
+  }
+}
+
+/**
+ * Counts one dynamic client registration of a client address against its hourly budget
+ * (`config.oauthRegistrationsPerHour`, in the request counter the rate limits use);
+ * RegistrationThrottledError when the budget is used up (then nothing is counted).
+ */
+export async function admitRegistration(
+  services: Pick<Services, 'requestCounter' | 'config'>,
+  clientAddress: string,
+  now = Date.now(),
+): Promise<void> {
+  const limit = services.config.oauthRegistrationsPerHour;
+  const windowMs = REGISTRATION_WINDOW_SECONDS * 1000;
+  const windowStart = Math.floor(now / windowMs) * windowMs;
+  const counted = await services.requestCounter.count(
+    `addr:${clientAddress}`,
+    'registration',
+    windowStart,
+    limit,
+    windowMs,
+  );
+  if (counted === undefined) {
+    throw new RegistrationThrottledError(
+      Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
+      limit,
+    );
+  }
 }
 
 /** Starts a browser session for an account; the cookie value (shown once) and when it ends. */

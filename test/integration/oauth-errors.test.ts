@@ -5,7 +5,6 @@
  * must not verify (alg none, tampered, unknown kid, wrong audience, expired, wrong scope).
  */
 import { execFile } from 'node:child_process';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createRemoteJWKSet, generateKeyPair, jwtVerify, SignJWT } from 'jose';
@@ -15,6 +14,7 @@ import { REPO_ROOT } from '../../functions/local/host';
 import { issueAccessToken } from '../../functions/oauth/access-tokens';
 import { issuerOf, LOGIN_RATE_LIMIT } from '../../functions/oauth/config';
 import { signIn } from '../../functions/oauth/use-cases';
+import { requestFrom } from '../support/local-address';
 import {
   authorizationUrl,
   authorizeInBrowser,
@@ -610,7 +610,11 @@ describe('OAuth errors', () => {
       const signInFrom = (localAddress: string, password: string) => {
         const body = new URLSearchParams(fields);
         body.set('password', password);
-        return postForm(`${host.baseUrl}/oauth/mcp/authorize`, body.toString(), jar.header(), localAddress);
+        return requestFrom(localAddress, `${host.baseUrl}/oauth/mcp/authorize`, {
+          method: 'POST',
+          headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+          body: body.toString(),
+        });
       };
       const statuses: number[] = [];
       for (let attempt = 0; attempt <= LOGIN_RATE_LIMIT.perEmailAndAddress; attempt++) {
@@ -1130,35 +1134,3 @@ describe('OAuth errors', () => {
     });
   });
 });
-
-/** A form POST from a chosen local address (fetch cannot pick one). */
-function postForm(
-  url: string,
-  body: string,
-  cookie: string,
-  localAddress: string,
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      url,
-      {
-        method: 'POST',
-        localAddress,
-        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
-}

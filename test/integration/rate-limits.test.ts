@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, createApiKey } from '../../functions/accounts/use-cases';
 import { RATE_WINDOW_MS, type RateLimits } from '../../functions/core/rate-limits';
 import { fetchPointedAt } from '../support/dune-sdk';
+import { requestFrom } from '../support/local-address';
 import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
 
 /**
@@ -20,7 +21,8 @@ async function awayFromWindowEnd() {
 describe('per-account request rate limits', () => {
   let host: TestHost;
   beforeAll(async () => {
-    host = await startTestHost();
+    // Nothing else here registers OAuth clients: a small registration budget to use up.
+    host = await startTestHost(undefined, { execution: { oauthRegistrationsPerHour: 3 } });
   });
   afterAll(() => host?.stop());
 
@@ -176,5 +178,37 @@ describe('per-account request rate limits', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('limits OAuth client registrations per client address and hour: 429 with Retry-After and an RFC 7591 error', async () => {
+    // The budget is per clock hour: keep away from its end.
+    const left = 3_600_000 - (Date.now() % 3_600_000);
+    if (left < 15_000) await sleep(left + 50);
+    const register = (address: string, metadata: unknown) =>
+      requestFrom(address, `${host.baseUrl}/oauth/mcp/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(metadata),
+      });
+    const valid = { client_name: 'Spammy', redirect_uris: ['http://127.0.0.1:4000/cb'] };
+    // A refused registration stores nothing and costs nothing.
+    expect((await register('127.0.0.5', { redirect_uris: ['javascript:x'] })).status).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await register('127.0.0.5', valid)).status).toBe(201);
+    const refused = await register('127.0.0.5', valid);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toEqual({
+      error: 'too_many_requests',
+      error_description: expect.stringMatching(
+        /^Too many client registrations from this address: at most 3 per hour\. Reuse the client_id you registered, or try again in \d+ minutes?\.$/,
+      ),
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.headers['cache-control']).toBe('no-store');
+    expect(refused.headers['access-control-allow-origin']).toBe('*');
+    expect(refused.headers['access-control-expose-headers']).toBe('retry-after');
+    // Another address has a budget of its own.
+    expect((await register('127.0.0.6', valid)).status).toBe(201);
   });
 });

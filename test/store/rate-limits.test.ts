@@ -78,6 +78,15 @@ describe('the DynamoDB request counter', () => {
     );
     expect(Item).toMatchObject({ requests: 1, ttl: (WINDOW + 2 * RATE_WINDOW_MS) / 1000 });
   });
+
+  it("keeps a longer window (an address's client registrations per hour) until a window after it ends", async () => {
+    const subject = `addr:${newId()}`;
+    await new DynamoRequestCounter(doc, TABLE).count(subject, 'registration', WINDOW, 5, 3_600_000);
+    const { Item } = await doc.send(
+      new GetCommand({ TableName: TABLE, Key: { pk: `RATE#${subject}`, sk: `registration#${WINDOW}` } }),
+    );
+    expect(Item).toMatchObject({ requests: 1, ttl: (WINDOW + 2 * 3_600_000) / 1000 });
+  });
 });
 
 describe('verdicts', () => {

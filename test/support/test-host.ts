@@ -34,8 +34,9 @@ export async function startTestHost(
     waitMillis: 20,
     ...options,
     // A test file polls one account far faster than a client would: every request is counted, but
-    // only the rate-limit tests' own accounts (with limits of their own) are ever refused.
-    execution: { rateLimits: TEST_RATE_LIMITS, ...options.execution },
+    // only the rate-limit tests' own accounts (with limits of their own) are ever refused. Test
+    // files register OAuth clients by the dozen from one address.
+    execution: { rateLimits: TEST_RATE_LIMITS, oauthRegistrationsPerHour: 100_000, ...options.execution },
     // Tests run side by side on few CPUs: niced engine processes would crawl behind the other
     // test files' hosts. The load test sets the local host's niceness itself.
     engine: { ...options.engine, pool: { niceness: 0, ...options.engine?.pool } },
