@@ -411,3 +411,25 @@ export async function resolveClient(
   const client = await services.oauth.getClient(clientId);
   return client && !client.deletedAt ? client : undefined;
 }
+
+/**
+ * How the sign-in and consent pages name a client. A registered client's name is whatever it
+ * sent to the open registration endpoint, so anyone can call theirs "Claude": it is marked
+ * unverified. A client named by its metadata document URL is vouched for by that URL's host.
+ */
+export interface ClientLabel {
+  name: string;
+  /** The host serving the client's metadata document; absent: a self-asserted (registered) name. */
+  publishedBy?: string;
+}
+
+export function clientLabel(client: OAuthClient): ClientLabel {
+  if (!isMetadataDocumentUrl(client.clientId)) return { name: client.clientName };
+  return { name: client.clientName, publishedBy: new URL(client.clientId).host };
+}
+
+/** Where a redirect URI sends the browser, as the consent page says it. */
+export function redirectTarget(redirectUri: string): { host: string; onThisComputer: boolean } {
+  const url = new URL(redirectUri);
+  return { host: url.host || url.protocol, onThisComputer: isLoopbackHttp(url) };
+}

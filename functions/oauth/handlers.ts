@@ -8,9 +8,11 @@ import { routeHandler } from '../http/route-handler';
 import {
   ClientMetadataError,
   clientFromMetadata,
+  clientLabel,
   isLoopbackHttp,
   newClientId,
   REGISTRATION_LIMITS,
+  redirectTarget,
 } from './clients';
 import { ISSUER_PATH, issuerOf } from './config';
 import { consentPage, errorPage, loginPage, PAGE_HEADERS, SERVICE_NAME } from './pages';
@@ -219,11 +221,10 @@ export const authorizePage = routeHandler({ auth: 'none' }, async ({ services, e
     : { 'set-cookie': cookie(CSRF_COOKIE, csrf, baseUrl) };
   const accountId = await sessionAccount(services, cookies[SESSION_COOKIE]);
   if (!accountId) {
-    return new HttpResponse(
-      200,
-      loginPage({ clientName: check.client.clientName, params, csrfToken: csrf }),
-      { ...PAGE_HEADERS, ...setCsrf },
-    );
+    return new HttpResponse(200, loginPage({ client: clientLabel(check.client), params, csrfToken: csrf }), {
+      ...PAGE_HEADERS,
+      ...setCsrf,
+    });
   }
   const consent = await services.oauth.getConsent(accountId, check.client.clientId);
   if (consent?.scope === check.request.scope) return codeRedirect(services, check, accountId, baseUrl);
@@ -257,7 +258,7 @@ export const authorizeSubmit = routeHandler({ auth: 'none' }, async ({ services,
     } catch (error) {
       if (!(error instanceof SignInThrottledError)) throw error;
       const page = loginPage({
-        clientName: check.client.clientName,
+        client: clientLabel(check.client),
         params,
         csrfToken: csrf,
         email,
@@ -270,7 +271,7 @@ export const authorizeSubmit = routeHandler({ auth: 'none' }, async ({ services,
     }
     if (!accountId) {
       const page = loginPage({
-        clientName: check.client.clientName,
+        client: clientLabel(check.client),
         params,
         csrfToken: csrf,
         email,
@@ -292,7 +293,7 @@ export const authorizeSubmit = routeHandler({ auth: 'none' }, async ({ services,
   if (!accountId) {
     return new HttpResponse(
       200,
-      loginPage({ clientName: check.client.clientName, params, csrfToken: csrf, error: 'Sign in first.' }),
+      loginPage({ client: clientLabel(check.client), params, csrfToken: csrf, error: 'Sign in first.' }),
       PAGE_HEADERS,
     );
   }
@@ -327,12 +328,11 @@ async function consentResponse(
   extraHeaders: Record<string, string>,
 ): Promise<HttpResponse> {
   const account = await services.accounts.getAccount(accountId);
-  const redirect = new URL(check.request.redirectUri);
   return new HttpResponse(
     200,
     consentPage({
-      clientName: check.client.clientName,
-      redirectHost: redirect.host || redirect.protocol,
+      client: clientLabel(check.client),
+      redirect: redirectTarget(check.request.redirectUri),
       accountHandle: account?.handle ?? accountId,
       params,
       csrfToken: csrf,

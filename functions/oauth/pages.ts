@@ -1,5 +1,6 @@
 import { OAUTH_SCOPE } from '../core/oauth';
 import { escapeHtml } from '../http/html';
+import type { ClientLabel } from './clients';
 
 /** Server-rendered pages of the authorization endpoint. Every value is escaped; no script runs. */
 export const PAGE_HEADERS: Record<string, string> = {
@@ -22,6 +23,8 @@ h1{font-size:1.3rem;margin-top:0}label{display:block;margin:16px 0 4px}
 input[type=email],input[type=password]{width:100%;padding:8px;box-sizing:border-box;font-size:1rem}
 button{margin-top:20px;padding:8px 16px;font-size:1rem;cursor:pointer}
 .error{color:#a40000;background:#fde8e8;padding:8px;border-radius:4px}.muted{color:#555;font-size:.9rem}
+.badge{display:inline-block;font-size:.75rem;font-weight:600;color:#7a4b00;background:#fff3d6;border:1px solid #e0b44c;border-radius:10px;padding:0 8px;vertical-align:middle}
+.target{border:2px solid #1f5fbf;background:#eef4ff;border-radius:6px;padding:10px 12px}.target strong{font-size:1.15rem}
 code{background:#eee;padding:1px 4px;border-radius:3px}
 </style></head><body><main>${body}</main></body></html>`;
 }
@@ -41,8 +44,17 @@ function isLocalHost(): boolean {
   return process.env.SERVICE_RUNTIME === 'local';
 }
 
+/** The client's name as it claims it, marked unverified, or with the host that publishes it. */
+function clientHtml(client: ClientLabel): string {
+  const name = `<strong>${escapeHtml(client.name)}</strong>`;
+  if (client.publishedBy) {
+    return `${name} <span class="muted">(described by <strong>${escapeHtml(client.publishedBy)}</strong>)</span>`;
+  }
+  return `${name} <span class="badge" title="Anyone can register an application under any name">unverified</span>`;
+}
+
 export function loginPage(input: {
-  clientName: string;
+  client: ClientLabel;
   params: Record<string, string | undefined>;
   csrfToken: string;
   email?: string;
@@ -54,7 +66,7 @@ export function loginPage(input: {
   return layout(
     `Sign in · ${SERVICE_NAME}`,
     `<h1>Sign in to ${escapeHtml(SERVICE_NAME)}</h1>
-<p><strong>${escapeHtml(input.clientName)}</strong> wants to use your ${escapeHtml(SERVICE_NAME)} account.</p>
+<p>${clientHtml(input.client)} wants to use your ${escapeHtml(SERVICE_NAME)} account.</p>
 ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ''}
 <form method="post" action="authorize">
 ${hiddenFields({ ...input.params, csrf_token: input.csrfToken, action: 'login' })}
@@ -69,18 +81,22 @@ ${hiddenFields({ ...input.params, csrf_token: input.csrfToken, action: 'login' }
 }
 
 export function consentPage(input: {
-  clientName: string;
-  redirectHost: string;
+  client: ClientLabel;
+  redirect: { host: string; onThisComputer: boolean };
   accountHandle: string;
   params: Record<string, string | undefined>;
   csrfToken: string;
 }): string {
-  const client = `<strong>${escapeHtml(input.clientName)}</strong>`;
+  const client = `<strong>${escapeHtml(input.client.name)}</strong>`;
+  const unverified = input.client.publishedBy
+    ? ''
+    : `\n<p class="muted">"Unverified": the application chose this name itself when it registered, and this service has not checked it. Where it returns to is what identifies it:</p>`;
+  const where = input.redirect.onThisComputer ? ' (an application on this computer)' : '';
   return layout(
     `Allow access · ${SERVICE_NAME}`,
     `<h1>Allow access?</h1>
-<p>${client} wants access to the ${escapeHtml(SERVICE_NAME)} account <strong>${escapeHtml(input.accountHandle)}</strong>.</p>
-<p class="muted">It will return to <strong>${escapeHtml(input.redirectHost)}</strong>.</p>
+<p>${clientHtml(input.client)} wants access to the ${escapeHtml(SERVICE_NAME)} account <strong>${escapeHtml(input.accountHandle)}</strong>.</p>${unverified}
+<p class="target">If you allow, your browser returns to <strong>${escapeHtml(input.redirect.host)}</strong>${where}. Allow only if you are connecting an application there.</p>
 <p>Scope: <code>${escapeHtml(OAUTH_SCOPE)}</code>: run and manage queries, results, visualizations and dashboards as you, over MCP and the REST API.</p>
 <form method="post" action="authorize">
 ${hiddenFields({ ...input.params, csrf_token: input.csrfToken })}

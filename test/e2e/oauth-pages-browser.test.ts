@@ -56,7 +56,22 @@ describe('OAuth pages in headless Chromium', () => {
     await page.fill('#password', host.login.password);
     await Promise.all([page.waitForURL(/\/oauth\/mcp\/authorize/), page.click('button[type=submit]')]);
     expect(await page.textContent('h1')).toBe('Allow access?');
-    expect(await page.textContent('main')).toContain(`127.0.0.1:${port}`);
+    expect(await page.textContent('main')).toContain('Chromium <b>test</b> client unverified wants access');
+    expect(await page.textContent('.target')).toBe(
+      `If you allow, your browser returns to 127.0.0.1:${port} (an application on this computer). Allow only if you are connecting an application there.`,
+    );
+    // The return host is the most visible text after the heading.
+    const fontSize = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((element) => {
+          // Runs in the page; typed loosely because the project's tsconfig has no DOM lib.
+          // biome-ignore lint/suspicious/noExplicitAny: DOM objects without DOM typings
+          return Number.parseFloat((globalThis as any).getComputedStyle(element).fontSize);
+        });
+    const sizes = [await fontSize('.target strong'), await fontSize('main p strong')];
+    expect(sizes[0]).toBeGreaterThan(sizes[1]!);
     expect(await page.textContent('main')).toContain('mcp:service:full');
     const consentShot = join(SHOTS, 'consent.png');
     await page.screenshot({ path: consentShot, fullPage: true });

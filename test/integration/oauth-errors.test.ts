@@ -518,6 +518,7 @@ describe('OAuth errors', () => {
       jar.store(login);
       const loginHtml = await login.text();
       expect(loginHtml).toContain('<h1>Sign in to Onchain SQL service</h1>');
+      expect(loginHtml).toMatch(/<\/strong> <span class="badge"[^>]*>unverified<\/span> wants to use your/);
       expect(loginHtml).toMatch(
         /Running locally: use the <strong>Sign-in<\/strong> email and password that <code>npm start<\/code> printed/,
       );
@@ -544,6 +545,15 @@ describe('OAuth errors', () => {
       const consentHtml = await consent.text();
       expect(consentHtml).toContain('<h1>Allow access?</h1>');
       expect(consentHtml).toContain('the Onchain SQL service account');
+      // A name sent to open registration is the client's own claim: marked so, and where the
+      // browser returns to (what does identify it) stands out.
+      expect(consentHtml).toContain(
+        '<strong>Consent page client</strong> <span class="badge" title="Anyone can register an application under any name">unverified</span> wants access',
+      );
+      expect(consentHtml).toContain(
+        '<p class="target">If you allow, your browser returns to <strong>127.0.0.1:45678</strong> (an application on this computer).',
+      );
+      expect(consentHtml).toContain('the application chose this name itself when it registered');
       expect(consentHtml).toContain(
         'To end this access later, disconnect or log out of this server in <strong>Consent page client</strong>: a client that supports token revocation then ends it',
       );

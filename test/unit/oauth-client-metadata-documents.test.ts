@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  clientLabel,
   fetchMetadataDocumentClient,
   isMetadataDocumentUrl,
   isPublicAddress,
@@ -72,6 +73,9 @@ describe('client ID metadata documents', () => {
   it('accepts a document that names itself, as a public client with its name and redirect URIs', async () => {
     const client = await fetchMetadataDocumentClient(`${base}/good.json`);
     expect(client).toMatchObject({ clientId: `${base}/good.json`, clientName: 'Doc client' });
+    // The pages name it with the host that publishes it, not as an unverified name.
+    expect(clientLabel(client)).toEqual({ name: 'Doc client', publishedBy: new URL(base).host });
+    expect(clientLabel({ ...client, clientId: 'mcp_registered' })).toEqual({ name: 'Doc client' });
   });
 
   it.each([
