@@ -61,6 +61,7 @@ export class ServiceStack extends Stack {
       routes: props.routes,
       authorizerCacheSeconds: props.authorizerCacheSeconds,
       mcpAllowedOrigins: props.mcpAllowedOrigins,
+      publicBaseUrl: props.domain ? `https://${props.domain.domainName}` : undefined,
     });
     if (props.domain) {
       const domain = new CustomDomain(this, 'CustomDomain', { restApi: this.api.restApi, ...props.domain });

@@ -6,7 +6,7 @@ import type {
 import type { Account } from '../core/accounts';
 import { BadRequestError, ServiceError } from '../core/errors';
 import { logger } from '../http/logger';
-import { requestBaseUrl } from '../http/request-url';
+import { canonicalBaseUrl } from '../http/request-url';
 import { getServices } from '../services';
 import {
   AuthenticationError,
@@ -40,7 +40,7 @@ export async function authorizeRequest(
     const principal = await authenticateCredentials(
       services,
       presentedCredentials(event, options),
-      requestBaseUrl(event),
+      canonicalBaseUrl(event),
     );
     return {
       accountId: principal.account.accountId,

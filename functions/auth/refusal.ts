@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { requestBaseUrl } from '../http/request-url';
+import { resourceBaseUrl } from '../http/request-url';
 import { AuthenticationError, InsufficientScopeAccessError } from './authenticate';
 import { bearerChallenge } from './challenge';
 
@@ -8,7 +8,7 @@ import { bearerChallenge } from './challenge';
  * clients discover the authorization server from it (RFC 9728 §5.1).
  */
 export function challengeHeaders(error: unknown, event: APIGatewayProxyEvent): Record<string, string> {
-  const baseUrl = requestBaseUrl(event);
+  const baseUrl = resourceBaseUrl(event);
   if (error instanceof InsufficientScopeAccessError) {
     return {
       'www-authenticate': bearerChallenge(baseUrl, event.path, {

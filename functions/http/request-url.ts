@@ -25,3 +25,40 @@ function headerOf(event: APIGatewayProxyEvent, name: string): string | undefined
   const key = Object.keys(headers).find((key) => key.toLowerCase() === name);
   return key === undefined ? undefined : headers[key];
 }
+
+/**
+ * The service's configured public base URL (`PUBLIC_BASE_URL`: in AWS the custom domain, else the
+ * API's execute-api URL with its stage, set by the stack; locally the host's own address) and its
+ * aliases (`PUBLIC_BASE_URL_ALIASES`, comma-separated: locally `http://localhost:<port>` for
+ * `http://127.0.0.1:<port>`). Empty when none is configured (events made by hand).
+ */
+export function configuredBaseUrls(env: NodeJS.ProcessEnv = process.env): string[] {
+  const primary = env.PUBLIC_BASE_URL?.trim();
+  if (!primary) return [];
+  const aliases = (env.PUBLIC_BASE_URL_ALIASES ?? '').split(',').map((alias) => alias.trim());
+  return [primary, ...aliases]
+    .filter(Boolean)
+    .map((url) => url.replace(/\/+$/, ''))
+    .filter((url, index, all) => all.indexOf(url) === index);
+}
+
+/**
+ * The base URL the authorization server and the authorizer stand for: the issuer's and every
+ * token's audience. The configured public base URL, whatever `Host` the request names (a token
+ * got through one alias works through another, and no `Host` header moves the issuer); the
+ * request's own only where none is configured.
+ */
+export function canonicalBaseUrl(event: APIGatewayProxyEvent): string {
+  return configuredBaseUrls()[0] ?? requestBaseUrl(event);
+}
+
+/**
+ * The base URL to name to this caller as the protected resource (RFC 9728 §3.3: a client checks
+ * it against the URL it used): the request's own when it is the configured one or an alias,
+ * otherwise the configured one (a foreign `Host` is never reflected).
+ */
+export function resourceBaseUrl(event: APIGatewayProxyEvent): string {
+  const configured = configuredBaseUrls();
+  const own = requestBaseUrl(event);
+  return configured.length === 0 || configured.includes(own) ? own : configured[0]!;
+}

@@ -186,6 +186,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const devKey = await ensureDevApiKey(services.accounts, join(dataDir, 'dev-api-key.json'));
   const login = await ensureDevLogin(services, devKey.accountId, join(dataDir, 'dev-login.json'));
   const http = await startHttpServer({ routes, repoRoot: REPO_ROOT, port: options.port });
+  const restoreBaseUrls = useOwnBaseUrls(http.baseUrl);
   await writeFile(
     hostFile,
     JSON.stringify({ pid: process.pid, baseUrl: http.baseUrl, dynamoEndpoint: dynamo.endpoint }),
@@ -205,6 +206,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       // Stop taking requests first, then close the stores they write to.
       closing ??= (async () => {
         await http.close();
+        restoreBaseUrls();
         await scheduler.stop();
         await retiredUploads.stop();
         // No workflow may take its next step (e.g. start a pipeline's next node) once shutdown began.
@@ -301,4 +303,27 @@ async function readJson<T>(path: string): Promise<T | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * This host's address is the service's public base URL (the issuer and every token's audience,
+ * whatever `Host` a request names), with `localhost` as an alias of `127.0.0.1`: a token got
+ * through one works through the other. A `PUBLIC_BASE_URL` already set (a tunnel in front) stays
+ * the public one, with this host's addresses as aliases. Returns what undoes it (at close).
+ */
+function useOwnBaseUrls(own: string): () => void {
+  const saved = { url: process.env.PUBLIC_BASE_URL, aliases: process.env.PUBLIC_BASE_URL_ALIASES };
+  process.env.PUBLIC_BASE_URL = saved.url || own;
+  process.env.PUBLIC_BASE_URL_ALIASES = [saved.aliases, own, own.replace('//127.0.0.1:', '//localhost:')]
+    .filter(Boolean)
+    .join(',');
+  return () => {
+    for (const [name, value] of [
+      ['PUBLIC_BASE_URL', saved.url],
+      ['PUBLIC_BASE_URL_ALIASES', saved.aliases],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
 }

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
 import { OAUTH_SCOPE } from '../core/oauth';
-import { requestBaseUrl } from '../http/request-url';
+import { canonicalBaseUrl, requestBaseUrl, resourceBaseUrl } from '../http/request-url';
 import { HttpResponse } from '../http/responses';
 import { routeHandler } from '../http/route-handler';
 import {
@@ -42,11 +42,16 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return new HttpResponse(status, JSON.stringify(body), { ...JSON_HEADERS, ...headers });
 }
 
-/** RFC 9728 metadata for a protected resource: the base URL, the MCP endpoint or the REST API. */
-function protectedResource(baseUrl: string, resourcePath: string) {
+/**
+ * RFC 9728 metadata for a protected resource: the base URL, the MCP endpoint or the REST API,
+ * under the base URL the caller used when it is the service's (an alias such as localhost
+ * included), with the one configured issuer.
+ */
+function protectedResource(event: APIGatewayProxyEvent, resourcePath: string) {
+  const baseUrl = resourceBaseUrl(event);
   return {
     resource: `${baseUrl}${resourcePath}`,
-    authorization_servers: [issuerOf(baseUrl)],
+    authorization_servers: [issuerOf(canonicalBaseUrl(event))],
     scopes_supported: [OAUTH_SCOPE],
     bearer_methods_supported: ['header'],
     resource_name: resourcePath === '/mcp/v1' ? `${SERVICE_NAME} (MCP)` : SERVICE_NAME,
@@ -56,7 +61,7 @@ function protectedResource(baseUrl: string, resourcePath: string) {
 }
 
 export const protectedResourceMetadata = routeHandler({ auth: 'none' }, async ({ event }) =>
-  json(200, protectedResource(requestBaseUrl(event), ''), CORS),
+  json(200, protectedResource(event, ''), CORS),
 );
 
 export const protectedResourceMetadataForPath = routeHandler(
@@ -68,14 +73,13 @@ export const protectedResourceMetadataForPath = routeHandler(
         error: `No protected resource at ${resourcePath}; this service has /mcp/v1 and /v1.`,
       });
     }
-    return json(200, protectedResource(requestBaseUrl(event), resourcePath), CORS);
+    return json(200, protectedResource(event, resourcePath), CORS);
   },
 );
 
 /** RFC 8414 authorization server metadata, at the path-aware well-known URL of the issuer. */
 export const authorizationServerMetadata = routeHandler({ auth: 'none' }, async ({ event }) => {
-  const baseUrl = requestBaseUrl(event);
-  const issuer = issuerOf(baseUrl);
+  const issuer = issuerOf(canonicalBaseUrl(event));
   return json(
     200,
     {
@@ -171,7 +175,7 @@ export const registerClient = routeHandler({ auth: 'none' }, async ({ services, 
 export const token = routeHandler({ auth: 'none' }, async ({ services, event }) => {
   try {
     const form = formBody(event, 'grant_type=refresh_token&client_id=…&refresh_token=…');
-    return json(200, await tokenGrant(services, form, requestBaseUrl(event)), { ...NO_STORE, ...CORS });
+    return json(200, await tokenGrant(services, form, canonicalBaseUrl(event)), { ...NO_STORE, ...CORS });
   } catch (error) {
     if (error instanceof OAuthError) return oauthErrorResponse(error);
     throw error;
@@ -184,7 +188,7 @@ export const token = routeHandler({ auth: 'none' }, async ({ services, event }) 
  */
 export const revoke = routeHandler({ auth: 'none' }, async ({ services, event }) => {
   try {
-    await revokeToken(services, formBody(event, 'client_id=…&token=…'), requestBaseUrl(event));
+    await revokeToken(services, formBody(event, 'client_id=…&token=…'), canonicalBaseUrl(event));
     return new HttpResponse(200, '', { ...NO_STORE, ...CORS });
   } catch (error) {
     if (error instanceof OAuthError) return oauthErrorResponse(error);
@@ -211,14 +215,14 @@ const CSRF_COOKIE = 'mcp_oauth_csrf';
 /** GET: the login page, the consent page, or straight back to the client when consent is remembered. */
 export const authorizePage = routeHandler({ auth: 'none' }, async ({ services, event }) => {
   const params = authorizationParams(event.queryStringParameters ?? {});
-  const baseUrl = requestBaseUrl(event);
+  const baseUrl = canonicalBaseUrl(event);
   const check = await checkAuthorizationRequest(services, params, baseUrl);
   if (check.outcome !== 'valid') return refusal(check, baseUrl);
   const cookies = parseCookies(event);
   const csrf = cookies[CSRF_COOKIE] ?? randomBytes(24).toString('base64url');
   const setCsrf: Record<string, string> = cookies[CSRF_COOKIE]
     ? {}
-    : { 'set-cookie': cookie(CSRF_COOKIE, csrf, baseUrl) };
+    : { 'set-cookie': cookie(CSRF_COOKIE, csrf, requestBaseUrl(event)) };
   const accountId = await sessionAccount(services, cookies[SESSION_COOKIE]);
   if (!accountId) {
     return new HttpResponse(200, loginPage({ client: clientLabel(check.client), params, csrfToken: csrf }), {
@@ -235,7 +239,7 @@ export const authorizePage = routeHandler({ auth: 'none' }, async ({ services, e
 export const authorizeSubmit = routeHandler({ auth: 'none' }, async ({ services, event }) => {
   const form = new URLSearchParams(bodyText(event));
   const params = authorizationParams(Object.fromEntries(form));
-  const baseUrl = requestBaseUrl(event);
+  const baseUrl = canonicalBaseUrl(event);
   const check = await checkAuthorizationRequest(services, params, baseUrl);
   if (check.outcome !== 'valid') return refusal(check, baseUrl);
   const cookies = parseCookies(event);
@@ -280,13 +284,14 @@ export const authorizeSubmit = routeHandler({ auth: 'none' }, async ({ services,
       return new HttpResponse(401, page, PAGE_HEADERS);
     }
     const session = await startSession(services, accountId);
-    const back = `${baseUrl}${ISSUER_PATH}/authorize?${new URLSearchParams(
+    // Back where the browser is (its cookies are that host's), not to the canonical host.
+    const back = `${requestBaseUrl(event)}${ISSUER_PATH}/authorize?${new URLSearchParams(
       Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined),
     )}`;
     return new HttpResponse(303, '', {
       location: back,
       'cache-control': 'no-store',
-      'set-cookie': cookie(SESSION_COOKIE, session.sessionId, baseUrl, session.maxAgeSeconds),
+      'set-cookie': cookie(SESSION_COOKIE, session.sessionId, requestBaseUrl(event), session.maxAgeSeconds),
     });
   }
   const accountId = await sessionAccount(services, cookies[SESSION_COOKIE]);

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BadRequestError, NotFoundError, TooManyRequestsError } from '../core/errors';
 import { newId } from '../core/ids';
 import { OAUTH_SCOPE, type OAuthClient, type TokenFamily } from '../core/oauth';
+import { configuredBaseUrls } from '../http/request-url';
 import type { Services } from '../services';
 import { accessTokenGrant, issueAccessToken } from './access-tokens';
 import { ClientMetadataError, redirectUriMatches, resolveClient } from './clients';
@@ -43,21 +44,32 @@ export const MCP_RESOURCE_PATH = '/mcp/v1';
  * itself and the resources it serves (`/mcp/v1`, `/v1`, as the protected resource metadata names
  * them, with any query) are accepted, so one token works on both; anything else is not ours.
  */
-export function audienceForResource(resource: string, baseUrl: string): string | undefined {
+export function audienceForResource(
+  resource: string,
+  baseUrl: string,
+  aliases: readonly string[] = configuredBaseUrls(),
+): string | undefined {
   let url: URL;
   try {
     url = new URL(resource);
   } catch {
     return undefined;
   }
-  const base = new URL(baseUrl);
   // A query is allowed (RFC 8707 §2: it may be "a useful and necessary part"): an MCP client may
   // keep the tool selection, /mcp/v1?features=…, in the URL it names as the resource.
-  if (url.origin !== base.origin || url.hash) return undefined;
-  const basePath = base.pathname.replace(/\/$/, '');
+  if (url.hash) return undefined;
   const path = url.pathname.replace(/\/$/, '');
-  const served = ['', '/mcp/v1', '/v1'].map((suffix) => `${basePath}${suffix}`);
-  return served.includes(path) ? baseUrl : undefined;
+  // The resource may be named through an alias of the base URL (locally localhost for
+  // 127.0.0.1); the audience is always the base URL itself.
+  const ours = [baseUrl, ...aliases].some((candidate) => {
+    const base = new URL(candidate);
+    const basePath = base.pathname.replace(/\/$/, '');
+    return (
+      url.origin === base.origin &&
+      ['', '/mcp/v1', '/v1'].map((suffix) => `${basePath}${suffix}`).includes(path)
+    );
+  });
+  return ours ? baseUrl : undefined;
 }
 
 /**

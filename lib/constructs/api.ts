@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Size, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
@@ -53,6 +53,13 @@ export interface ApiProps {
    * and the origins its CORS preflight answers); none by default.
    */
   readonly mcpAllowedOrigins?: readonly string[];
+  /**
+   * The service's public base URL (`https://sql.example.com` with a custom domain); default the
+   * API's own `https://<id>.execute-api.<region>.<suffix>/prod`. The functions get it as
+   * `PUBLIC_BASE_URL`: the OAuth issuer, token audience and discovery documents use it whatever
+   * `Host` a request names (functions/http/request-url.ts).
+   */
+  readonly publicBaseUrl?: string;
 }
 
 /**
@@ -86,7 +93,7 @@ export class Api extends Construct {
       environment: props.environment,
       resultCacheSeconds: props.authorizerCacheSeconds,
     });
-    const environment = { ...props.environment, ...this.auth.environment };
+    const environment: Record<string, string> = { ...props.environment, ...this.auth.environment };
 
     this.restApi = new RestApi(this, 'RestApi', {
       description: 'Onchain SQL analytics service',
@@ -133,6 +140,13 @@ export class Api extends Construct {
     });
     this.addJsonGatewayResponses();
 
+    // The stage URL spelled out from the API's id (restApi.url would reference the stage, whose
+    // deployment depends on the methods, which depend on the functions: a cycle).
+    const publicBaseUrl =
+      props.publicBaseUrl ??
+      `https://${this.restApi.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}/${STAGE_NAME}`;
+    environment.PUBLIC_BASE_URL = publicBaseUrl;
+    this.auth.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
     const mcpAllowedOrigins = (props.mcpAllowedOrigins ?? []).map((entry) => entry.trim()).filter(Boolean);
     const functions = new Map<string, NodejsFunction>();
     const functionOfRoute = new Map<string, NodejsFunction>();

@@ -98,5 +98,43 @@ describe('the one authorizer in AWS', () => {
     )!;
     expect(mapping.Properties.BasePath ?? '').toBe('');
     withDomain.hasOutput('BaseUrl', { Value: 'https://sql.example.com' });
+    // Every API function (the authorizer too) gets the domain as the public base URL.
+    const withDomainFunctions = Object.values(
+      withDomain.toJSON().Resources as Record<string, CfnResource>,
+    ).filter((r) => r.Type === 'AWS::Lambda::Function');
+    const baseUrls = new Set(
+      withDomainFunctions
+        .map(
+          (fn) =>
+            (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.PUBLIC_BASE_URL,
+        )
+        .filter(Boolean),
+    );
+    expect([...baseUrls]).toEqual(['https://sql.example.com']);
+  });
+
+  it("without a domain, the API functions and the authorizer get the API's stage URL as the public base URL (issuer, audience)", () => {
+    const apiFunctions = [...stack.api.functions.values(), stack.api.auth.function];
+    for (const fn of apiFunctions) {
+      const variables = (
+        resources[logicalIdOf(stack, fn)]!.Properties.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+      expect(variables.PUBLIC_BASE_URL).toEqual({
+        'Fn::Join': [
+          '',
+          [
+            'https://',
+            { Ref: logicalIdOf(stack, stack.api.restApi) },
+            '.execute-api.',
+            { Ref: 'AWS::Region' },
+            '.',
+            { Ref: 'AWS::URLSuffix' },
+            '/prod',
+          ],
+        ],
+      });
+    }
   });
 });

@@ -716,6 +716,60 @@ describe('OAuth errors', () => {
         expect(page.headers.get('content-type')).toMatch(/text\/html/);
       }
     });
+
+    /** A GET naming another Host (fetch keeps the socket's), from the host's own address. */
+    const getWithHost = (path: string, hostHeader: string, headers: Record<string, string> = {}) =>
+      requestFrom('127.0.0.1', `${host.baseUrl}${path}`, {
+        method: 'GET',
+        headers: { host: hostHeader, ...headers },
+      });
+
+    it('a foreign Host is not reflected: the metadata name the configured base URL and issuer', async () => {
+      const issuer = issuerOf(host.baseUrl);
+      const resource = JSON.parse(
+        (await getWithHost('/.well-known/oauth-protected-resource/mcp/v1', 'evil.example')).body,
+      );
+      expect(resource).toMatchObject({
+        resource: `${host.baseUrl}/mcp/v1`,
+        authorization_servers: [issuer],
+        resource_documentation: `${host.baseUrl}/docs`,
+      });
+      const server = JSON.parse(
+        (await getWithHost('/.well-known/oauth-authorization-server/oauth/mcp', 'evil.example')).body,
+      );
+      expect(server).toMatchObject({ issuer, token_endpoint: `${issuer}/token` });
+      const refused = await getWithHost('/mcp/v1', 'evil.example', { accept: 'text/event-stream' });
+      expect(refused.status).toBe(401);
+      expect(refused.headers['www-authenticate']).toContain(
+        `resource_metadata="${host.baseUrl}/.well-known/oauth-protected-resource/mcp/v1"`,
+      );
+    });
+
+    it('localhost is an alias of 127.0.0.1: a token got through either works through both, under any Host', async () => {
+      const port = new URL(host.baseUrl).port;
+      const alias = `http://localhost:${port}`;
+      // What an MCP client configured with localhost reads first: its own URL as the resource
+      // (RFC 9728 §3.3, which the MCP SDK checks), and the one issuer.
+      const resource = JSON.parse(
+        (await getWithHost('/.well-known/oauth-protected-resource/mcp/v1', `localhost:${port}`)).body,
+      );
+      expect(resource).toMatchObject({
+        resource: `${alias}/mcp/v1`,
+        authorization_servers: [issuerOf(host.baseUrl)],
+      });
+      // The whole flow through the alias (registration, sign-in, consent, token with
+      // resource=http://localhost:…), then the token at the canonical address, and the reverse.
+      const viaAlias = await obtainTokens(alias, host.login);
+      const viaCanonical = await obtainTokens(host.baseUrl, host.login);
+      for (const token of [viaAlias.access_token, viaCanonical.access_token]) {
+        for (const hostHeader of [`127.0.0.1:${port}`, `localhost:${port}`, 'evil.example']) {
+          const answer = await getWithHost('/v1/queries?limit=1', hostHeader, {
+            authorization: `Bearer ${token}`,
+          });
+          expect(answer.status, `${hostHeader}: ${answer.body}`).toBe(200);
+        }
+      }
+    });
   });
 
   describe('revocation (RFC 7009)', () => {

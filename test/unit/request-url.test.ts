@@ -1,6 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { requestBaseUrl } from '../../functions/http/request-url';
+import {
+  canonicalBaseUrl,
+  configuredBaseUrls,
+  requestBaseUrl,
+  resourceBaseUrl,
+} from '../../functions/http/request-url';
 
 const event = (headers: Record<string, string>, stagePath = '/v1/queries'): APIGatewayProxyEvent =>
   ({ headers, path: '/v1/queries', requestContext: { path: stagePath } }) as unknown as APIGatewayProxyEvent;
@@ -23,4 +28,53 @@ describe('requestBaseUrl (next_uri and other absolute links)', () => {
       'https://vm:3101',
     );
   });
+});
+
+describe('the configured public base URL (issuer, audience, discovery)', () => {
+  const withEnv = (env: Record<string, string | undefined>, run: () => void) => {
+    const saved = { url: process.env.PUBLIC_BASE_URL, aliases: process.env.PUBLIC_BASE_URL_ALIASES };
+    Object.assign(process.env, env);
+    for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
+    try {
+      run();
+    } finally {
+      for (const [name, value] of [
+        ['PUBLIC_BASE_URL', saved.url],
+        ['PUBLIC_BASE_URL_ALIASES', saved.aliases],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  };
+  const evil = event({ Host: 'evil.example', 'X-Forwarded-Proto': 'https' }, '/prod/v1/queries');
+
+  it('when set, no Host moves it; an alias the caller used is named back to it as the resource', () =>
+    withEnv(
+      {
+        PUBLIC_BASE_URL: 'https://sql.example.com/',
+        PUBLIC_BASE_URL_ALIASES: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod',
+      },
+      () => {
+        expect(configuredBaseUrls()).toEqual([
+          'https://sql.example.com',
+          'https://abc.execute-api.eu-west-1.amazonaws.com/prod',
+        ]);
+        expect(canonicalBaseUrl(evil)).toBe('https://sql.example.com');
+        expect(resourceBaseUrl(evil)).toBe('https://sql.example.com');
+        const viaAlias = event(
+          { Host: 'abc.execute-api.eu-west-1.amazonaws.com', 'X-Forwarded-Proto': 'https' },
+          '/prod/v1/queries',
+        );
+        expect(canonicalBaseUrl(viaAlias)).toBe('https://sql.example.com');
+        expect(resourceBaseUrl(viaAlias)).toBe('https://abc.execute-api.eu-west-1.amazonaws.com/prod');
+      },
+    ));
+
+  it('when unset, the request says it (events made by hand)', () =>
+    withEnv({ PUBLIC_BASE_URL: undefined, PUBLIC_BASE_URL_ALIASES: undefined }, () => {
+      expect(configuredBaseUrls()).toEqual([]);
+      expect(canonicalBaseUrl(evil)).toBe('https://evil.example/prod');
+      expect(resourceBaseUrl(evil)).toBe('https://evil.example/prod');
+    }));
 });
