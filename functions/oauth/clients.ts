@@ -428,8 +428,15 @@ export function clientLabel(client: OAuthClient): ClientLabel {
   return { name: client.clientName, publishedBy: new URL(client.clientId).host };
 }
 
-/** Where a redirect URI sends the browser, as the consent page says it. */
+/**
+ * Where a redirect URI sends the browser, as the consent page says it: the host of a web page, or
+ * an application on this computer (loopback http; a private-use scheme such as `cursor://`, shown
+ * with its scheme, which is what names the application).
+ */
 export function redirectTarget(redirectUri: string): { host: string; onThisComputer: boolean } {
   const url = new URL(redirectUri);
-  return { host: url.host || url.protocol, onThisComputer: isLoopbackHttp(url) };
+  if (url.protocol === 'https:' || url.protocol === 'http:') {
+    return { host: url.host, onThisComputer: isLoopbackHttp(url) };
+  }
+  return { host: url.host ? `${url.protocol}//${url.host}` : url.protocol, onThisComputer: true };
 }

@@ -13,6 +13,7 @@ import {
   isMetadataDocumentUrl,
   isPublicAddress,
   METADATA_DOCUMENT_LIMITS,
+  redirectTarget,
 } from '../../functions/oauth/clients';
 
 let server: Server;
@@ -76,6 +77,25 @@ describe('client ID metadata documents', () => {
     // The pages name it with the host that publishes it, not as an unverified name.
     expect(clientLabel(client)).toEqual({ name: 'Doc client', publishedBy: new URL(base).host });
     expect(clientLabel({ ...client, clientId: 'mcp_registered' })).toEqual({ name: 'Doc client' });
+  });
+
+  it('the consent page names where a redirect goes: a web host, or an application on this computer', () => {
+    expect(redirectTarget('https://claude.ai/api/mcp/auth_callback')).toEqual({
+      host: 'claude.ai',
+      onThisComputer: false,
+    });
+    expect(redirectTarget('http://127.0.0.1:33418/callback')).toEqual({
+      host: '127.0.0.1:33418',
+      onThisComputer: true,
+    });
+    expect(redirectTarget('cursor://anysphere.cursor-retrieval/oauth/user-MCP/callback')).toEqual({
+      host: 'cursor://anysphere.cursor-retrieval',
+      onThisComputer: true,
+    });
+    expect(redirectTarget('com.example.app:/oauth2redirect')).toEqual({
+      host: 'com.example.app:',
+      onThisComputer: true,
+    });
   });
 
   it.each([
