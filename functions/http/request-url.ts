@@ -53,9 +53,10 @@ export function canonicalBaseUrl(event: APIGatewayProxyEvent): string {
 }
 
 /**
- * The base URL to name to this caller as the protected resource (RFC 9728 §3.3: a client checks
- * it against the URL it used): the request's own when it is the configured one or an alias,
- * otherwise the configured one (a foreign `Host` is never reflected).
+ * The base URL to name to this caller: as the protected resource (RFC 9728 §3.3: a client checks
+ * it against the URL it used), in its challenge, and for the sign-in pages' cookies and redirect.
+ * The request's own when it is the configured one or an alias, otherwise the configured one (a
+ * foreign `Host` is never reflected).
  */
 export function resourceBaseUrl(event: APIGatewayProxyEvent): string {
   const configured = configuredBaseUrls();

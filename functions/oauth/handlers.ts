@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
 import { OAUTH_SCOPE } from '../core/oauth';
-import { canonicalBaseUrl, requestBaseUrl, resourceBaseUrl } from '../http/request-url';
+import { canonicalBaseUrl, resourceBaseUrl } from '../http/request-url';
 import { HttpResponse } from '../http/responses';
 import { routeHandler } from '../http/route-handler';
 import {
@@ -222,7 +222,7 @@ export const authorizePage = routeHandler({ auth: 'none' }, async ({ services, e
   const csrf = cookies[CSRF_COOKIE] ?? randomBytes(24).toString('base64url');
   const setCsrf: Record<string, string> = cookies[CSRF_COOKIE]
     ? {}
-    : { 'set-cookie': cookie(CSRF_COOKIE, csrf, requestBaseUrl(event)) };
+    : { 'set-cookie': cookie(CSRF_COOKIE, csrf, resourceBaseUrl(event)) };
   const accountId = await sessionAccount(services, cookies[SESSION_COOKIE]);
   if (!accountId) {
     return new HttpResponse(200, loginPage({ client: clientLabel(check.client), params, csrfToken: csrf }), {
@@ -284,14 +284,14 @@ export const authorizeSubmit = routeHandler({ auth: 'none' }, async ({ services,
       return new HttpResponse(401, page, PAGE_HEADERS);
     }
     const session = await startSession(services, accountId);
-    // Back where the browser is (its cookies are that host's), not to the canonical host.
-    const back = `${requestBaseUrl(event)}${ISSUER_PATH}/authorize?${new URLSearchParams(
+    // Back where the browser is (its cookies are that host's: an alias stays an alias).
+    const back = `${resourceBaseUrl(event)}${ISSUER_PATH}/authorize?${new URLSearchParams(
       Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined),
     )}`;
     return new HttpResponse(303, '', {
       location: back,
       'cache-control': 'no-store',
-      'set-cookie': cookie(SESSION_COOKIE, session.sessionId, requestBaseUrl(event), session.maxAgeSeconds),
+      'set-cookie': cookie(SESSION_COOKIE, session.sessionId, resourceBaseUrl(event), session.maxAgeSeconds),
     });
   }
   const accountId = await sessionAccount(services, cookies[SESSION_COOKIE]);
