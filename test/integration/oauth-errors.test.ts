@@ -745,6 +745,33 @@ describe('OAuth errors', () => {
       );
     });
 
+    it('the sign-in pages do not send a browser to a foreign Host either', async () => {
+      const url = new URL(
+        authorizationUrl(host.baseUrl, {
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: pkcePair().challenge,
+        }),
+      );
+      const page = await getWithHost(`${url.pathname}${url.search}`, 'evil.example');
+      const cookie = [page.headers['set-cookie']]
+        .flat()
+        .map((header) => String(header).split(';')[0])
+        .join('; ');
+      const fields = formFields(page.body);
+      fields.set('email', host.login.email);
+      fields.set('password', host.login.password);
+      const signedIn = await requestFrom('127.0.0.1', `${host.baseUrl}/oauth/mcp/authorize`, {
+        method: 'POST',
+        headers: { host: 'evil.example', cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: fields.toString(),
+      });
+      expect(signedIn.status).toBe(303);
+      expect(String(signedIn.headers.location)).toMatch(
+        new RegExp(`^${host.baseUrl}/oauth/mcp/authorize\\?`),
+      );
+    });
+
     it('localhost is an alias of 127.0.0.1: a token got through either works through both, under any Host', async () => {
       const port = new URL(host.baseUrl).port;
       const alias = `http://localhost:${port}`;
