@@ -14,6 +14,8 @@ interface CompiledRoute {
   names: string[];
   /** Literal segments first: `/v1/datasets/search` wins over `/v1/datasets/{full_name}`. */
   literalSegments: number;
+  /** How many segments a path it matches has; undefined for a greedy `{name+}` (any number). */
+  segmentCount: number | undefined;
 }
 
 /** Matches requests against the route table the way API Gateway resources do. */
@@ -42,6 +44,7 @@ export class Router {
           pattern: new RegExp(`^/${source}/?$`),
           names,
           literalSegments: segments.filter((s) => !s.startsWith('{')).length,
+          segmentCount: route.path.includes('+}') ? undefined : segments.length,
         };
       })
       .sort((a, b) => b.literalSegments - a.literalSegments);
@@ -50,7 +53,10 @@ export class Router {
   /** The matching route, or the methods allowed on that path when only the method is wrong. */
   match(method: string, pathname: string): RouteMatch | { allowed: string[] } | undefined {
     const allowed: string[] = [];
+    // A route whose segment count differs cannot match: one count instead of a regex per route.
+    const segmentCount = countSegments(pathname);
     for (const candidate of this.compiled) {
+      if (candidate.segmentCount !== undefined && candidate.segmentCount !== segmentCount) continue;
       const found = candidate.pattern.exec(pathname);
       if (!found) continue;
       if (candidate.route.method !== method) {
@@ -95,4 +101,18 @@ function safeDecode(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** Non-empty `/`-separated segments, as the route patterns count them (a trailing `/` is allowed). */
+function countSegments(pathname: string): number {
+  let count = 0;
+  let inSegment = false;
+  for (let i = 0; i < pathname.length; i++) {
+    if (pathname.charCodeAt(i) === 47 /* '/' */) inSegment = false;
+    else if (!inSegment) {
+      inSegment = true;
+      count++;
+    }
+  }
+  return count;
 }

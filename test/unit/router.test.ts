@@ -21,6 +21,15 @@ describe('the local router built from the route table', () => {
     expect(byName && 'route' in byName && byName.pathParameters).toEqual({ full_name: 'dex.trades' });
   });
 
+  it('matches a greedy path parameter over any number of segments, and a trailing slash', () => {
+    const greedy = router.match('GET', '/.well-known/oauth-protected-resource/mcp/v1');
+    expect(greedy && 'route' in greedy && greedy.pathParameters).toEqual({ resource_path: 'mcp/v1' });
+    const slashed = router.match('GET', '/v1/execution/01ABC/status/');
+    expect(slashed && 'route' in slashed && slashed.pathParameters).toEqual({ execution_id: '01ABC' });
+    expect(router.match('GET', '/v1//execution/01ABC/status')).toBeUndefined();
+    expect(router.match('GET', '/v1/execution/01ABC/status/extra')).toBeUndefined();
+  });
+
   it('tells a wrong method from an unknown path', () => {
     expect(router.match('DELETE', '/v1/datasets')).toEqual({ allowed: ['GET'] });
     expect(router.match('GET', '/v1/nothing-here')).toBeUndefined();
