@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   canonicalBaseUrl,
   configuredBaseUrls,
@@ -31,20 +31,13 @@ describe('requestBaseUrl (next_uri and other absolute links)', () => {
 });
 
 describe('the configured public base URL (issuer, audience, discovery)', () => {
+  /** Runs with these variables set (undefined: unset), then puts the environment back. */
   const withEnv = (env: Record<string, string | undefined>, run: () => void) => {
-    const saved = { url: process.env.PUBLIC_BASE_URL, aliases: process.env.PUBLIC_BASE_URL_ALIASES };
-    Object.assign(process.env, env);
-    for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
+    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
     try {
       run();
     } finally {
-      for (const [name, value] of [
-        ['PUBLIC_BASE_URL', saved.url],
-        ['PUBLIC_BASE_URL_ALIASES', saved.aliases],
-      ] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      vi.unstubAllEnvs();
     }
   };
   const evil = event({ Host: 'evil.example', 'X-Forwarded-Proto': 'https' }, '/prod/v1/queries');
