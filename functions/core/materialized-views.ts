@@ -130,6 +130,12 @@ export interface MaterializedViewStore {
    */
   recordRefresh(fullName: string, executionId: string, knownIds?: readonly string[]): Promise<void>;
   /**
+   * Remembers a refresh execution only if no other was recorded since the caller read `seenIds`
+   * (the view's list): a single conditional write, false when another refresh came first (or the
+   * view is gone). Two refreshes of a view that would start together so agree on one.
+   */
+  claimRefresh(fullName: string, executionId: string, seenIds: readonly string[]): Promise<boolean>;
+  /**
    * Points readers at a completed refresh, unless a newer one is already published (a single
    * conditional write: readers see either the old or the new version, never a mix).
    */

@@ -79,6 +79,8 @@ export interface PipelineRunnerInput {
   /** start_node and check_node: how many polls the node may make, spread over `poll_window_seconds`. */
   poll_budget?: number;
   poll_window_seconds?: number;
+  /** check_node (carried in its progress): the node follows a refresh someone else runs. */
+  shared?: true;
 }
 
 /**
@@ -96,6 +98,8 @@ export interface NodeProgress {
   node_id?: number;
   poll_budget?: number;
   poll_window_seconds?: number;
+  /** The node joined its view's running refresh: it only reads that execution's status. */
+  shared?: true;
 }
 
 /** What `await_dependencies` resolves with (SendTaskSuccess output in AWS, handler result locally). */

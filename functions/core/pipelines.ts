@@ -44,10 +44,19 @@ export interface PipelineExecution {
   retryOf?: string;
   /** `stop`: the first failed node stops the rest of the run (fail fast); unset, unrelated branches go on. */
   onFailure?: 'stop';
+  /** What started the run, when it was not an API call: a view's refresh schedule. */
+  trigger?: PipelineTrigger;
   /** Where the final status is posted (functions/pipelines/webhooks.ts). */
   webhook?: WebhookTarget;
   /** How posting it went. */
   webhookDelivery?: WebhookDelivery;
+}
+
+/** A run the service started itself: the scheduled refresh of a view (its schedule fired). */
+export interface PipelineTrigger {
+  type: 'schedule';
+  materializedView: string;
+  cronExpression: string;
 }
 
 export interface PipelineNodeRun {
@@ -63,6 +72,12 @@ export interface PipelineNodeRun {
   executionId?: string;
   /** Set when a retry reused this node's earlier successful execution instead of rerunning it. */
   reusedFrom?: string;
+  /**
+   * Set when the node, a view refresh, joined the refresh of its view already running (started by
+   * another run or a refresh request) instead of starting a second one: it follows that execution,
+   * which its starter pays for, and is charged nothing.
+   */
+  sharedRefresh?: true;
   /** When the node started: its execution was created (it may then wait for a slot or the engine). */
   startedAt?: string;
   /**
@@ -102,6 +117,7 @@ export function isSettling(node: PipelineNodeRun): boolean {
     node.state === 'cancelled' &&
     node.executionId !== undefined &&
     !node.reusedFrom &&
+    !node.sharedRefresh &&
     node.credits === undefined
   );
 }
@@ -114,7 +130,14 @@ export function allNodesSettled(nodes: readonly PipelineNodeRun[]): boolean {
 export type NodeChanges = Partial<
   Pick<
     PipelineNodeRun,
-    'state' | 'executionId' | 'startedAt' | 'executionStartedAt' | 'endedAt' | 'credits' | 'error'
+    | 'state'
+    | 'executionId'
+    | 'sharedRefresh'
+    | 'startedAt'
+    | 'executionStartedAt'
+    | 'endedAt'
+    | 'credits'
+    | 'error'
   >
 >;
 

@@ -61,6 +61,17 @@ export class SoleWriterViewCache implements MaterializedViewStore {
     );
   }
 
+  claimRefresh(fullName: string, executionId: string, seenIds: readonly string[]): Promise<boolean> {
+    return this.views.updating(
+      fullName,
+      () => this.store.claimRefresh(fullName, executionId, seenIds),
+      (view, claimed) =>
+        claimed
+          ? { ...view, lastExecutionIds: withRefreshRecorded(view.lastExecutionIds, executionId) }
+          : view,
+    );
+  }
+
   publish(fullName: string, version: PublishedVersion): Promise<boolean> {
     return this.views.updating(
       fullName,

@@ -23,6 +23,7 @@ import {
 } from '../executions/use-cases';
 import { refreshRequest } from '../matviews/use-cases';
 import type { Services } from '../services';
+import { claimOrJoinRefresh, joinableRefresh } from './shared-refresh';
 import { notifyPipelineFinished } from './webhooks';
 
 /**
@@ -46,8 +47,10 @@ export async function runPipelineStep(
         decide: () => decide(services, id, Number(input.node_id)),
       });
     case 'record_node_failure': {
-      // The node's query may still run (e.g. Check_n kept failing): stop it and free its slot.
-      const executionId = (await services.pipelines.getNode(id, Number(input.node_id)))?.executionId;
+      // The node's query may still run (e.g. Check_n kept failing): stop it and free its slot. A
+      // refresh the node only joined is its starter's to end.
+      const failedNode = await services.pipelines.getNode(id, Number(input.node_id));
+      const executionId = failedNode?.sharedRefresh ? undefined : failedNode?.executionId;
       if (executionId) {
         await recordWorkflowFailure(services, executionId, input.error ?? 'Error', input.cause ?? '');
       }
@@ -145,6 +148,8 @@ export async function startNode(
        * may take a slot and submit at once, and awaits this before it ends the node or returns.
        */
       recorded: Promise<void>;
+      /** The node joined its view's running refresh: it follows that execution, runs nothing. */
+      shared?: true;
     }
   | { state: NodeState | 'missing' | undefined }
 > {
@@ -153,7 +158,11 @@ export async function startNode(
   if (!run || !node || TERMINAL_NODE_STATES.includes(node.state)) return { state: node?.state ?? 'missing' };
   // A retried Start Task (the previous invocation died) picks up the node's execution where it is.
   if (node.state === 'running' && node.executionId)
-    return { executionId: node.executionId, recorded: Promise.resolve() };
+    return {
+      executionId: node.executionId,
+      recorded: Promise.resolve(),
+      ...(node.sharedRefresh ? { shared: true as const } : {}),
+    };
   if (isCancelRequested(run.execution)) {
     await endNode(services, pipelineExecutionId, nodeId, ['pending'], {
       state: 'cancelled',
@@ -162,19 +171,34 @@ export async function startNode(
     return { state: 'cancelled' };
   }
   const now = new Date().toISOString();
+  // A view's refresh may join the refresh of the view already running (./shared-refresh.ts).
+  const viewRead =
+    node.kind === 'materialized_view_refresh'
+      ? services.materializedViews.get(node.materializedViewName!)
+      : undefined;
+  viewRead?.catch(() => undefined); // awaited below
   // What the execution is made of is read meanwhile (wasted only if the node does not start).
   const request = services.accounts
     .getAccount(run.execution.accountId)
     .then(async (account) => ({ account: account!, request: await nodeRequest(services, account!, node) }));
-  request.catch(() => undefined); // awaited below when the node starts
+  request.catch(() => undefined); // awaited when the node starts
   // The execution is created while the node is claimed: one write less in a row before the run
   // starts. A node someone else claimed meanwhile (a retried Task, a cancel) leaves it cancelled.
-  const creating = request.then(async ({ account, request: executionRequest }) => {
+  const creating = (async (): Promise<{ account: Account; execution?: Execution; joined?: Execution }> => {
+    const view = await viewRead;
+    const joined = view && (await joinableRefresh(services, node, run.nodes, view.lastExecutionIds));
+    const { account, request: executionRequest } = await request;
+    if (joined) return { account, joined };
     const execution = await prepareExecution(services, account, { ...executionRequest, pipelineExecutionId });
     onPrepared?.(execution);
     await services.executions.create(execution);
-    return { account, execution };
-  });
+    if (!view) return { account, execution };
+    const claim = await claimOrJoinRefresh(services, node, run.nodes, execution, view.lastExecutionIds);
+    if ('claimed' in claim) return { account, execution };
+    // Another refresh of the view was recorded first: this one never runs (it holds no engine run).
+    await cancelExecution(services, account, execution.executionId);
+    return { account, joined: claim.joined };
+  })();
   creating.catch(() => undefined); // awaited below
   const [, startedNode] = await Promise.all([
     // The first node to start moves the pipeline to executing (the others find it done already).
@@ -192,14 +216,14 @@ export async function startNode(
   if (!startedNode) {
     await creating.then(
       // Never submitted, it holds no slot: cancelled as a user's cancel of a queued run would.
-      ({ account, execution }) => cancelExecution(services, account, execution.executionId),
+      ({ account, execution }) => execution && cancelExecution(services, account, execution.executionId),
       () => undefined, // nothing was created
     );
     return { state: (await services.pipelines.getNode(pipelineExecutionId, nodeId))?.state };
   }
-  let executionId: string;
+  let created: Awaited<typeof creating>;
   try {
-    executionId = (await creating).execution.executionId;
+    created = await creating;
   } catch (error) {
     // The node could not start (e.g. its query was archived, or the credit limit was reached).
     await endNode(services, pipelineExecutionId, nodeId, ['running'], {
@@ -208,12 +232,21 @@ export async function startNode(
     });
     return { state: 'failed' };
   }
-  const recorded = Promise.all([
-    services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['running'], { executionId }),
-    node.kind === 'materialized_view_refresh'
-      ? services.materializedViews.recordRefresh(node.materializedViewName!, executionId)
-      : undefined,
-  ]).then(() => undefined);
+  if (created.joined) {
+    // It follows the running refresh: recorded before the caller steps through it.
+    const executionId = created.joined.executionId;
+    await services.pipelines.transitionNode(pipelineExecutionId, nodeId, ['running'], {
+      executionId,
+      sharedRefresh: true,
+      ...(created.joined.executionStartedAt ? { executionStartedAt: created.joined.executionStartedAt } : {}),
+    });
+    return { executionId, recorded: Promise.resolve(), shared: true };
+  }
+  const executionId = created.execution!.executionId;
+  // A view's refresh was recorded on the view as it was claimed.
+  const recorded = services.pipelines
+    .transitionNode(pipelineExecutionId, nodeId, ['running'], { executionId })
+    .then(() => undefined);
   recorded.catch(() => undefined); // the caller awaits it
   return { executionId, recorded };
 }
@@ -224,8 +257,11 @@ export async function finishNode(
   pipelineExecutionId: string,
   nodeId: number,
   executionId: string,
+  /** The node joined its view's running refresh (another run's or a request's execution). */
+  shared = false,
 ) {
   const execution = await services.executions.get(executionId);
+  if (shared) return finishSharedNode(services, pipelineExecutionId, nodeId, execution);
   const state: NodeState =
     execution?.state === 'QUERY_STATE_COMPLETED'
       ? 'completed'
@@ -246,6 +282,35 @@ export async function finishNode(
       ...(execution?.error ? { error: execution.error } : {}),
     },
   );
+  return { state };
+}
+
+/**
+ * Ends a node that joined its view's running refresh from how that refresh ended: charged nothing
+ * (its starter pays); a refresh its starter cancelled fails the node, which this run did not cancel.
+ */
+async function finishSharedNode(
+  services: Services,
+  pipelineExecutionId: string,
+  nodeId: number,
+  execution: Execution | undefined,
+) {
+  const state: NodeState = execution?.state === 'QUERY_STATE_COMPLETED' ? 'completed' : 'failed';
+  const error =
+    state === 'completed'
+      ? undefined
+      : execution?.state === 'QUERY_STATE_CANCELLED'
+        ? {
+            type: 'cancelled',
+            message: `The refresh this node joined (execution ${execution.executionId}${execution.pipelineExecutionId ? `, of pipeline execution ${execution.pipelineExecutionId}` : ''}) was cancelled by whoever started it.`,
+          }
+        : (execution?.error ?? { type: 'execution_error', message: 'The refresh this node joined failed.' });
+  await endNode(services, pipelineExecutionId, nodeId, ['running'], {
+    state,
+    credits: 0,
+    ...(execution?.executionStartedAt ? { executionStartedAt: execution.executionStartedAt } : {}),
+    ...(error ? { error } : {}),
+  });
   return { state };
 }
 
@@ -282,6 +347,14 @@ export async function stopNodes(
         state: 'cancelled',
         endedAt: at,
         error: { type: 'cancelled', message: why.pending },
+      });
+    } else if (node.state === 'running' && node.sharedRefresh) {
+      // The refresh it joined goes on for whoever started it; this run stops following it.
+      await services.pipelines.transitionNode(pipelineExecutionId, node.nodeId, ['running'], {
+        state: 'cancelled',
+        endedAt: at,
+        credits: 0,
+        error: { type: 'cancelled', message: why.running },
       });
     } else if (node.state === 'running' && node.executionId) {
       const stopped = await services.executions.transition(

@@ -127,6 +127,12 @@ const nodeRunStatus = z.object({
   ended_at: z.string().optional(),
   execution_cost_credits: z.number(),
   reused_from: z.string().optional().describe('The pipeline execution whose result a retry reused.'),
+  shared_refresh: z
+    .literal(true)
+    .optional()
+    .describe(
+      "Set when the node joined its view's refresh already running (another run's, or a refresh request's) instead of starting a second one: execution_id is that refresh, charged to whoever started it (this node costs 0).",
+    ),
 });
 
 const nodeExecutionResponse = z.object({
@@ -153,6 +159,16 @@ export const pipelineStatusResponse = z.object({
   started_at: z.string().optional(),
   ended_at: z.string().optional(),
   retry_of: z.string().optional(),
+  trigger: z
+    .object({
+      type: z.literal('schedule'),
+      materialized_view: z.string(),
+      cron_expression: z.string(),
+    })
+    .optional()
+    .describe(
+      "Set when the service started the run itself: a view's refresh schedule fired (the view's full name and cron).",
+    ),
   on_failure: z
     .enum(['stop'])
     .optional()
@@ -192,6 +208,15 @@ export function pipelineStatusResponseOf(run: {
     ...(execution.endedAt ? { ended_at: execution.endedAt } : {}),
     ...(execution.cancelledAt ? { cancelled_at: execution.cancelledAt } : {}),
     ...(execution.retryOf ? { retry_of: execution.retryOf } : {}),
+    ...(execution.trigger
+      ? {
+          trigger: {
+            type: execution.trigger.type,
+            materialized_view: execution.trigger.materializedView,
+            cron_expression: execution.trigger.cronExpression,
+          },
+        }
+      : {}),
     ...(execution.onFailure ? { on_failure: execution.onFailure } : {}),
     execution_cost_credits: Math.round(credits * 1000) / 1000,
     node_executions: nodes.map(nodeExecutionOf),
@@ -230,6 +255,7 @@ function nodeExecutionOf(node: PipelineNodeRun): z.output<typeof nodeExecutionRe
     ...(node.endedAt && !settling ? { ended_at: node.endedAt } : {}),
     execution_cost_credits: node.credits ?? 0,
     ...(node.reusedFrom ? { reused_from: node.reusedFrom } : {}),
+    ...(node.sharedRefresh ? { shared_refresh: true as const } : {}),
   };
   return node.kind === 'materialized_view_refresh'
     ? {

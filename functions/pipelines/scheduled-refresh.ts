@@ -4,7 +4,7 @@ import type { MaterializedView } from '../core/materialized-views';
 import type { PipelineGraph } from '../core/pipeline-graph';
 import type { PipelineExecution, PipelineNodeRun } from '../core/pipelines';
 import type { Services } from '../services';
-import { graphHash, refreshViewWithUpstream } from './use-cases';
+import { graphHash, refreshViewWithUpstream, scheduleTrigger } from './use-cases';
 import { notifyPipelineFinished } from './webhooks';
 
 /** How one tick of a view's schedule went. */
@@ -67,6 +67,7 @@ async function recordFailedStart(
     graphHash: graphHash(graph),
     graph,
     submittedAt: at,
+    ...(view.schedule ? { trigger: scheduleTrigger(view) } : {}),
     ...(webhook ? { webhook } : {}),
   };
   const node: PipelineNodeRun = {

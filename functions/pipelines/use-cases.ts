@@ -12,6 +12,7 @@ import {
   isCancelRequested,
   type PipelineExecution,
   type PipelineNodeRun,
+  type PipelineTrigger,
   TERMINAL_NODE_STATES,
   TERMINAL_PIPELINE_STATES,
 } from '../core/pipelines';
@@ -106,7 +107,13 @@ export async function refreshViewWithUpstream(
   const lineage = await resolveLineage(services, account, view.queryId, view);
   return startPipeline(services, account, lineageGraph(lineage, { tier }).graph, {
     ...(view.schedule?.webhook ? { webhook: view.schedule.webhook } : {}),
+    ...(view.schedule ? { trigger: scheduleTrigger(view) } : {}),
   });
+}
+
+/** What a scheduled refresh's run says started it: the view's schedule. */
+export function scheduleTrigger(view: MaterializedView): PipelineTrigger {
+  return { type: 'schedule', materializedView: view.fullName, cronExpression: view.schedule!.cronExpression };
 }
 
 /**
@@ -119,6 +126,7 @@ export async function startPipeline(
   graph: PipelineGraph,
   options: RunOptions & {
     queryId?: number;
+    trigger?: PipelineTrigger;
     retryOf?: PipelineExecution;
     reuse?: ReadonlyMap<number, PipelineNodeRun>;
   } = {},
@@ -184,6 +192,7 @@ export async function startPipeline(
     graph,
     submittedAt: now.toISOString(),
     ...(options.retryOf ? { retryOf: options.retryOf.pipelineExecutionId } : {}),
+    ...(options.trigger ? { trigger: options.trigger } : {}),
     ...(webhook ? { webhook } : {}),
     ...(options.onFailure === 'stop' ? { onFailure: 'stop' as const } : {}),
   };
@@ -443,7 +452,9 @@ export async function failInterruptedPipeline(
       endedAt: at,
       error: { type: 'internal_error', message: running ? reason.running : reason.pending },
       // Its run is gone with the workflow: what it was charged is all it will be.
-      ...(running ? { credits: await chargedCredits(services, node.executionId) } : {}),
+      ...(running
+        ? { credits: node.sharedRefresh ? 0 : await chargedCredits(services, node.executionId) }
+        : {}),
     });
   }
   if (run) await settleStoppedNodes(services, pipelineExecutionId, run.nodes);

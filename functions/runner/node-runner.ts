@@ -1,3 +1,4 @@
+import { awaitFinished } from '../core/change-watch';
 import { type Execution, isTerminal } from '../core/executions';
 import {
   type NodeProgress,
@@ -19,6 +20,9 @@ import { finishNode, recordNodeExecuting, runPipelineStep, startNode } from '../
 import { runScheduledRefresh } from '../pipelines/scheduled-refresh';
 import type { Services } from '../services';
 import { sweepLostWork } from './sweeper';
+
+/** How long one check of a node following a refresh waits for it to end (in-process engine). */
+const SHARED_REFRESH_WAIT_MS = 1000;
 
 /**
  * The node runner: what each Task state of a generated workflow does. The runner Lambda calls it
@@ -166,6 +170,11 @@ async function startNodeStep(services: Services, input: PipelineRunnerInput): Pr
     if (early) await releaseEarlySlot(services, early);
     return { status: 'finished', polls: 0, wait_seconds: 0 };
   }
+  if (started.shared) {
+    // It follows a refresh someone else runs: the slot it may have taken goes back.
+    if (early) await releaseEarlySlot(services, early);
+    return advanceNode(services, { ...input, shared: true }, started.executionId, 0);
+  }
   // The slot and the submit need not wait for the node's record of its execution id; the node
   // ends, and the Task answers, only once that record is written.
   const [progress] = await Promise.all([
@@ -197,6 +206,7 @@ function checkNodeStep(services: Services, input: PipelineRunnerInput): Promise<
     node_id: input.node_id ?? progress.node_id,
     poll_budget: input.poll_budget ?? progress.poll_budget,
     poll_window_seconds: input.poll_window_seconds ?? progress.poll_window_seconds,
+    ...(progress.shared ? { shared: true as const } : {}),
   };
   const executionId = String(progress.execution_id ?? input.execution_id);
   // A slot wait that ended without a slot (a Lambda error, its timeout) logged a Task's events
@@ -231,6 +241,7 @@ async function advanceNode(
     node_id: nodeId,
     ...(input.poll_budget !== undefined ? { poll_budget: Number(input.poll_budget) } : {}),
     ...(input.poll_window_seconds !== undefined ? { poll_window_seconds: window } : {}),
+    ...(input.shared ? { shared: true as const } : {}),
   };
   const next = (status: 'waiting' | 'running', progressPolls: number, minimumSeconds = 0) => ({
     status,
@@ -242,9 +253,32 @@ async function advanceNode(
   /** Ends the node, alongside its run's last writes (handed over by its check) when there are. */
   const finish = async (runWrites: Promise<void>[] = []): Promise<NodeProgress> => {
     await recorded;
-    await Promise.all([finishNode(services, pipelineExecutionId, nodeId, executionId), ...runWrites]);
+    await Promise.all([
+      finishNode(services, pipelineExecutionId, nodeId, executionId, input.shared === true),
+      ...runWrites,
+    ]);
     return { status: 'finished', execution_id: executionId, polls, wait_seconds: 0 };
   };
+  if (input.shared) {
+    // The refresh is its starter's to submit, check and end: the node waits for its end. Where the
+    // engine runs in this process, status-poll Waits last 0 and the check itself waits (as a
+    // query's status read does); in AWS the Wait state does.
+    const joined = await awaitFinished(
+      services.executionWatch,
+      executionId,
+      services.engine.waitForChange ? SHARED_REFRESH_WAIT_MS : 0,
+      {
+        read: () => services.executions.get(executionId),
+        stateOf: (execution) => execution?.state ?? 'QUERY_STATE_FAILED',
+        isFinished: isTerminal,
+      },
+    );
+    if (!joined || isTerminal(joined.state) || polls > budget) return finish();
+    if (joined.executionStartedAt) {
+      await recordNodeExecuting(services, pipelineExecutionId, nodeId, joined.executionStartedAt);
+    }
+    return next('running', polls + 1);
+  }
   if (polls > budget) {
     await recordWorkflowFailure(services, executionId, 'States.Timeout', 'the node used up its polls');
     return finish();

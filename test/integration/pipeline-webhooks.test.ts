@@ -272,6 +272,12 @@ describe('pipeline webhooks: the final status posted, signed, retried, recorded'
     const body = JSON.parse(hooked('/ok?run=scheduled')[0]!.body);
     expect(body).toMatchObject({
       status: 'completed',
+      // What fired it, so one receiver can tell the runs of several schedules apart.
+      trigger: {
+        type: 'schedule',
+        materialized_view: 'mv.local.result_hooked_view',
+        cron_expression: '*/15 * * * *',
+      },
       node_executions: [
         {
           id: 1,
@@ -347,6 +353,7 @@ describe('pipeline webhooks: the final status posted, signed, retried, recorded'
       event: 'pipeline_execution.finished',
       pipeline_execution_id: id,
       status: 'failed',
+      trigger: { type: 'schedule', materialized_view: 'mv.local.result_tick_a' },
     });
     const token = String(posted!.headers['x-service-webhook-token']);
     expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).jti).toBe(`${id}.failed`);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeRunner } from '../../functions/runner/node-runner';
 import { submitSql, waitUntilFinished } from '../support/executions';
-import { bodyOf, startTestHost, type TestHost } from '../support/test-host';
+import { crossJoinSql } from '../support/runaway-sql';
+import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
 
 // One local host per test file: services are process-wide, as in a Lambda instance.
 describe('scheduled refreshes', () => {
@@ -48,5 +50,82 @@ describe('scheduled refreshes', () => {
     const id = await submitSql(host, 'select w from mv.local.result_sched_top');
     await waitUntilFinished(host, id);
     expect((await bodyOf(await host.call(`/v1/execution/${id}/results`))).result.rows).toEqual([{ w: 21 }]);
+  });
+
+  it('share one refresh of a view due itself and upstream of another view due at the same tick', async () => {
+    await host.scheduler.stop();
+    const baseline = Date.now() + 3 * 86_400_000; // past every tick the test before drove
+    await host.scheduler.tick(new Date(baseline));
+    const create = async (sql: string) =>
+      (await bodyOf(await host.call('/v1/query', { json: { name: 'shared', query_sql: sql } })))
+        .query_id as number;
+    const upsert = async (name: string, queryId: number) => {
+      const made = await bodyOf(
+        await host.call('/v1/materialized-views', {
+          json: { name, query_id: queryId, cron_expression: '*/15 * * * *' },
+        }),
+      );
+      await waitUntilFinished(host, made.execution_id);
+    };
+    // Slow enough (about a second) that both runs of the tick reach it while it runs.
+    await upsert('result_shared_up', await create(crossJoinSql(3e7)));
+    await upsert('result_shared_down', await create('select h + 1 as h1 from mv.local.result_shared_up'));
+    const viewOf = async (name: string) => bodyOf(await host.call(`/v1/materialized-views/mv.local.${name}`));
+
+    const quarter = (Math.floor(baseline / 900_000) + 1) * 900_000;
+    expect(
+      (await host.scheduler.tick(new Date(quarter + 1000))).filter((name) => name.includes('shared')).sort(),
+    ).toEqual(['mv.local.result_shared_down', 'mv.local.result_shared_up']);
+    let down = await viewOf('result_shared_down');
+    for (
+      let i = 0;
+      i < 600 &&
+      !(down.last_execution_ids.length === 2 && down.current_execution_id === down.last_execution_ids[0]);
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      down = await viewOf('result_shared_down');
+    }
+    expect(down.current_execution_id).toBe(down.last_execution_ids[0]);
+    // The upstream view ran once at the tick: its own schedule's run and the downstream pipeline
+    // share that one refresh, charged once.
+    const up = await viewOf('result_shared_up');
+    expect(up.last_execution_ids).toHaveLength(2);
+    const refresh = await host.services.executions.get(up.last_execution_ids[0]);
+    expect(refresh?.state).toBe('QUERY_STATE_COMPLETED');
+    expect((await host.services.executions.get(up.last_execution_ids[0]))?.state).toBe(
+      'QUERY_STATE_COMPLETED',
+    );
+
+    // In AWS each view's EventBridge schedule invokes the node runner: fired together, the same.
+    const runner = createNodeRunner(host.services);
+    const runs = (await Promise.all(
+      ['mv.local.result_shared_up', 'mv.local.result_shared_down'].map((view) =>
+        runner({ action: 'scheduled_refresh', materialized_view: view }),
+      ),
+    )) as { pipelineExecutionId: string }[];
+    const upRefreshes = await Promise.all(
+      runs.map(async ({ pipelineExecutionId }) => {
+        const status = await bodyOf(
+          await host.call(`/v1/pipelines/executions/${pipelineExecutionId}/status?max_wait_ms=20000`),
+        );
+        expect(status, JSON.stringify(status)).toMatchObject({
+          status: 'completed',
+          trigger: { type: 'schedule', cron_expression: '*/15 * * * *' },
+        });
+        return status.node_executions
+          .map((node: Json) => node.materialized_view_refresh_status)
+          .find((node: Json | undefined) => node?.name === 'mv.local.result_shared_up');
+      }),
+    );
+    const [paid, joined] = [
+      upRefreshes.find((node) => !node.shared_refresh),
+      upRefreshes.find((node) => node.shared_refresh === true),
+    ];
+    expect(joined?.execution_id).toBe(paid?.execution_id);
+    expect(joined?.status).toBe('completed');
+    expect(joined?.execution_cost_credits).toBe(0);
+    expect(paid?.execution_cost_credits).toBeGreaterThan(0);
+    expect((await viewOf('result_shared_up')).last_execution_ids).toHaveLength(3);
   });
 });

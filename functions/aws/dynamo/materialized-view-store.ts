@@ -86,30 +86,35 @@ export class DynamoMaterializedViewStore implements MaterializedViewStore {
     for (let attempt = 0; attempt < RECORD_REFRESH_ATTEMPTS; attempt++) {
       seen ??= (await this.get(fullName))?.lastExecutionIds;
       if (!seen) return; // the view is gone
-      try {
-        // The list changes only by a new id put first: if its first id is still the one seen, no
-        // other refresh was recorded since, and nothing is lost by writing the whole list.
-        await this.db.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: keys(fullName),
-            UpdateExpression: 'SET lastExecutionIds = :ids',
-            ConditionExpression: seen.length
-              ? 'attribute_exists(pk) AND lastExecutionIds[0] = :first'
-              : 'attribute_exists(pk) AND attribute_not_exists(lastExecutionIds[0])',
-            ExpressionAttributeValues: {
-              ':ids': withRefreshRecorded(seen, executionId),
-              ...(seen.length ? { ':first': seen[0] } : {}),
-            },
-          }),
-        );
-        return;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        seen = undefined; // another refresh was recorded (or the view deleted): read it again
-      }
+      if (await this.claimRefresh(fullName, executionId, seen)) return;
+      seen = undefined; // another refresh was recorded (or the view deleted): read it again
     }
     throw new Error(`Could not record refresh ${executionId} of ${fullName}: the view kept changing.`);
+  }
+
+  async claimRefresh(fullName: string, executionId: string, seenIds: readonly string[]): Promise<boolean> {
+    try {
+      // The list changes only by a new id put first: if its first id is still the one seen, no
+      // other refresh was recorded since, and nothing is lost by writing the whole list.
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys(fullName),
+          UpdateExpression: 'SET lastExecutionIds = :ids',
+          ConditionExpression: seenIds.length
+            ? 'attribute_exists(pk) AND lastExecutionIds[0] = :first'
+            : 'attribute_exists(pk) AND attribute_not_exists(lastExecutionIds[0])',
+          ExpressionAttributeValues: {
+            ':ids': withRefreshRecorded(seenIds, executionId),
+            ...(seenIds.length ? { ':first': seenIds[0] } : {}),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   async publish(fullName: string, version: PublishedVersion): Promise<boolean> {
