@@ -2,6 +2,7 @@ import { routeHandler } from '../http/route-handler';
 import { webhookTargetOf } from '../http/webhook-target';
 import {
   deletedResponse,
+  deletedResponseOf,
   materializedViewListResponse,
   materializedViewListResponseOf,
   materializedViewResponse,
@@ -54,11 +55,15 @@ export const getMaterializedView = routeHandler(
     path: fullNamePath,
     docs: { summary: 'Read a materialized view', response: materializedViewResponse },
   },
-  async ({ services, account, path }) =>
-    materializedViewResponseOf(
-      await matviews.readableView(services, account, path.full_name),
+  async ({ services, account, path }) => {
+    const view = await matviews.readableView(services, account, path.full_name);
+    return materializedViewResponseOf(
+      view,
       account.accountId,
-    ),
+      new Date(),
+      await matviews.viewDependents(services, account, view),
+    );
+  },
 );
 
 export const refreshMaterializedView = routeHandler(
@@ -74,8 +79,6 @@ export const refreshMaterializedView = routeHandler(
 
 export const deleteMaterializedView = routeHandler(
   { path: fullNamePath, docs: { summary: 'Delete a materialized view', response: deletedResponse } },
-  async ({ services, account, path }) => {
-    await matviews.deleteMaterializedView(services, account, path.full_name);
-    return { message: 'ok' as const };
-  },
+  async ({ services, account, path }) =>
+    deletedResponseOf(await matviews.deleteMaterializedView(services, account, path.full_name)),
 );

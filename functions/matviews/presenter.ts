@@ -3,7 +3,7 @@ import { PERFORMANCE_TIERS } from '../core/engine';
 import type { MaterializedView } from '../core/materialized-views';
 import { nextScheduledRefresh } from '../core/refresh-schedules';
 import { duneSqlTypeName } from '../core/sql-types';
-import type { StartedRefresh } from './use-cases';
+import type { DeletedView, StartedRefresh } from './use-cases';
 
 // REST answers (Dune's field names). The schemas document them in the OpenAPI document and type the
 // functions that build them.
@@ -33,6 +33,12 @@ export const materializedViewResponse = z.object({
     ),
   created_at: z.string(),
   updated_at: z.string(),
+  dependents: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Full names of the views (that you can see) whose query reads this one: deleting it makes their refreshes fail. On GET of one view only.',
+    ),
   schedule: z
     .object({
       cron_expression: z.string(),
@@ -62,6 +68,8 @@ export function materializedViewResponseOf(
   /** The account asking: the webhook URL is the owner's business only. */
   viewerAccountId: string,
   now = new Date(),
+  /** The views that read it (GET of one view). */
+  dependents?: string[],
 ): z.output<typeof materializedViewResponse> {
   const owner = view.accountId === viewerAccountId;
   const webhook = owner ? view.schedule?.webhook : undefined;
@@ -85,6 +93,7 @@ export function materializedViewResponseOf(
     endpoint_path: endpointPathOf(view),
     created_at: view.createdAt,
     updated_at: view.updatedAt,
+    ...(dependents ? { dependents } : {}),
     ...(view.schedule
       ? {
           schedule: {
@@ -144,7 +153,28 @@ export const refreshResponse = z.object({
   execution_id: z.string().describe('The refresh execution; its status is at /v1/execution/{id}/status.'),
 });
 
-export const deletedResponse = z.object({ message: z.literal('ok') });
+export const deletedResponse = z.object({
+  message: z.literal('ok'),
+  dependents: z
+    .array(z.string())
+    .describe(
+      'Full names of the views (that you can see) whose query reads the deleted view: they fail to refresh until it is recreated.',
+    ),
+  warning: z.string().optional().describe('Set when dependents is not empty: what happens to them.'),
+});
+
+export function deletedResponseOf(deleted: DeletedView): z.output<typeof deletedResponse> {
+  const { fullName } = deleted;
+  return {
+    message: 'ok',
+    dependents: deleted.dependents,
+    ...(deleted.dependents.length
+      ? {
+          warning: `${deleted.dependents.length === 1 ? 'This view reads' : 'These views read'} ${fullName}: ${deleted.dependents.join(', ')}. Their refreshes (and pipelines that include them) fail until ${fullName} is created again with POST /v1/materialized-views.`,
+        }
+      : {}),
+  };
+}
 
 export function upsertedResponseOf(
   started: StartedRefresh,

@@ -261,14 +261,70 @@ export async function refreshRequest(
   };
 }
 
-export async function deleteMaterializedView(services: Services, account: Account, fullName: string) {
-  await ownedView(services, account, fullName);
+/**
+ * The full names of the views whose query reads `view` (directly, or through a query view it
+ * calls), among those the caller may read: their refreshes fail while `view` does not exist.
+ * A query that cannot be read or parsed any more reads nothing here.
+ */
+export async function viewDependents(
+  services: Services,
+  account: Account,
+  view: MaterializedView,
+): Promise<string[]> {
+  const target = view.fullName.toLowerCase();
+  const candidates = (await services.materializedViews.listReadableBy(account.accountId)).filter(
+    (other) => other.fullName !== view.fullName && (other.accountId === view.accountId || !view.isPrivate),
+  );
+  const reads = await Promise.all(
+    candidates.map(async (other) => {
+      try {
+        const query = await services.queries.get(other.queryId);
+        if (!query) return false;
+        // Parameters only stand for values, never for tables (as the lineage reads them).
+        let sql = query.querySql.replace(/\{\{[^}]*\}\}/g, 'NULL');
+        const owner =
+          other.accountId === account.accountId
+            ? account
+            : await services.accounts.getAccount(other.accountId);
+        if (owner) sql = await expandQueryViews(services, owner, sql, query.queryId);
+        const references = await services.sqlParser.tablesReadBy(sql);
+        return references.some(
+          (reference) =>
+            reference.catalog?.toLowerCase() === MATERIALIZED_VIEW_CATALOG &&
+            normalizeTableName(reference) === target,
+        );
+      } catch {
+        return false;
+      }
+    }),
+  );
+  return candidates
+    .filter((_, i) => reads[i])
+    .map((other) => other.fullName)
+    .sort();
+}
+
+/** What a delete answers: the views that read the deleted one (their refreshes fail until it is back). */
+export interface DeletedView {
+  fullName: string;
+  dependents: string[];
+}
+
+export async function deleteMaterializedView(
+  services: Services,
+  account: Account,
+  fullName: string,
+): Promise<DeletedView> {
+  const view = await ownedView(services, account, fullName);
+  // Read before it is gone; the delete goes ahead (Dune's clients expect it to), and says who breaks.
+  const dependents = await viewDependents(services, account, view);
   await services.schedules.remove(fullName);
   await services.materializedViews.delete(fullName);
   // The view is gone either way; versions left behind are only storage, so this never fails the delete.
   await services.viewVersions?.drop(fullName).catch((error: unknown) => {
     logger.warn('dropping view versions failed', { fullName, error: error as Error });
   });
+  return { fullName: view.fullName, dependents };
 }
 
 /** One page of the caller's views, and how many there are. */

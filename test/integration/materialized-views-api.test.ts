@@ -220,11 +220,61 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     expect(list.materialized_views.map((v: { id: string }) => v.id)).toContain('mv.local.result_answer');
     expect(
       await bodyOf(await host.call('/v1/materialized-views/mv.local.result_answer', { method: 'DELETE' })),
-    ).toEqual({ message: 'ok' });
+    ).toEqual({ message: 'ok', dependents: [] });
     expect((await host.call('/v1/materialized-views/mv.local.result_answer')).status).toBe(404);
     expect(await readValue('select * from mv.local.result_answer')).toMatchObject({
       state: 'QUERY_STATE_FAILED',
     });
+  });
+
+  it('names the views that read a view: GET shows them, and a delete goes ahead but warns of them', async () => {
+    const upsert = async (name: string, sql: string, apiKey?: string) => {
+      const queryId = (
+        await bodyOf(
+          await host.call('/v1/query', {
+            json: { name, query_sql: sql, is_private: false },
+            ...(apiKey ? { apiKey } : {}),
+          }),
+        )
+      ).query_id as number;
+      const made = await bodyOf(
+        await host.call('/v1/materialized-views', {
+          json: { name, query_id: queryId },
+          ...(apiKey ? { apiKey } : {}),
+        }),
+      );
+      await waitUntilFinished(host, made.execution_id, 30_000, apiKey);
+    };
+    await upsert('result_dep_mid', 'select 7 as v');
+    await upsert('result_dep_down', 'select v * 2 as w from mv.local.result_dep_mid');
+    await upsert(
+      'result_dep_side',
+      'with m as (select v from mv.local.result_dep_mid) select v + 1 as u from m',
+    );
+    await upsert('result_dep_other', 'select 1 as x');
+    // Another account's view reading this public one breaks too, and its view is public: named.
+    await upsert('result_dep_theirs', 'select v from mv.local.result_dep_mid', otherKey);
+
+    const mid = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_dep_mid'));
+    expect(mid.dependents).toEqual([
+      'mv.local.result_dep_down',
+      'mv.local.result_dep_side',
+      'mv.outsider.result_dep_theirs',
+    ]);
+    expect(
+      (await bodyOf(await host.call('/v1/materialized-views/mv.local.result_dep_other'))).dependents,
+    ).toEqual([]);
+
+    const deleted = await host.call('/v1/materialized-views/mv.local.result_dep_mid', { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    expect(await bodyOf(deleted)).toEqual({
+      message: 'ok',
+      dependents: ['mv.local.result_dep_down', 'mv.local.result_dep_side', 'mv.outsider.result_dep_theirs'],
+      warning: expect.stringMatching(
+        /^These views read mv\.local\.result_dep_mid: mv\.local\.result_dep_down, .*fail until mv\.local\.result_dep_mid is created again/,
+      ),
+    });
+    expect((await host.call('/v1/materialized-views/mv.local.result_dep_mid')).status).toBe(404);
   });
 
   it('refuses a schedule whose lineage has a cycle, naming it (every scheduled refresh would fail)', async () => {
