@@ -54,9 +54,22 @@ const valuesAsParameterObjects = z
   .transform((list) => Object.fromEntries(list.map((p) => [(p.key ?? p.name)!, p.value])));
 
 /** Parameter values on execute: `{"chain": "base"}` (the API's and SDKs' form) or `[{key|name, value}]`. */
-export const queryParametersSchema = z.union([valuesByName, valuesAsParameterObjects], {
-  error: 'query_parameters is an object of values by parameter name, e.g. {"chain": "base", "days": 7}',
-});
+export const queryParametersSchema = z
+  .union([valuesByName, valuesAsParameterObjects], {
+    error: 'query_parameters is an object of values by parameter name, e.g. {"chain": "base", "days": 7}',
+  })
+  .superRefine((values, ctx) => {
+    // null read as "the saved default" would hide a client's missing value: it is asked to say which.
+    for (const [key, value] of Object.entries(values)) {
+      if (value === null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `parameter "${key}" is null: give it a value, or leave it out to run with the query's saved default`,
+        });
+      }
+    }
+  });
 
 /** Parameter values in a query string: URL-encoded JSON text of the same object. */
 export const queryParametersTextSchema = z

@@ -1,6 +1,6 @@
 import type { Account } from '../core/accounts';
 import { awaitFinished } from '../core/change-watch';
-import { billingPeriodOf } from '../core/credits';
+import { billingPeriodBounds, billingPeriodOf } from '../core/credits';
 import type { PerformanceTier } from '../core/engine';
 import { ConflictError, NotFoundError, PaymentRequiredError } from '../core/errors';
 import { type Execution, engineRunOf, isTerminal } from '../core/executions';
@@ -173,8 +173,18 @@ export async function assertWithinCreditLimit(services: Services, account: Accou
   const limit = standing.creditLimit ?? services.config.defaultCreditLimit;
   const used = standing.creditsUsed;
   if (used >= limit) {
+    const period = billingPeriodOf(now);
+    // The operator, not the caller, can raise the limit: the hint for them goes to the log.
+    logger.warn('credit limit reached', {
+      accountId: account.accountId,
+      handle: account.handle,
+      period,
+      creditsUsed: round(used),
+      creditLimit: limit,
+      operatorHint: `raise it with: npm run admin -- [--aws --table-name <table>] set-credit-limit --account ${account.handle} --credits <n>`,
+    });
     throw new PaymentRequiredError(
-      `This request would exceed your configured credit limit for this billing period: ${round(used)} of ${limit} credits used. Wait for the next period or raise the limit (npm run admin -- set-credit-limit).`,
+      `This request would exceed your credit limit for this billing period: ${round(used)} of ${limit} credits used. Runs start again when the next billing period begins (${billingPeriodBounds(period).endDate}, UTC); to run sooner, ask the service's operator to raise your credit limit. Reading statuses and results stays free.`,
     );
   }
 }

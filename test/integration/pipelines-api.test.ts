@@ -558,9 +558,44 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
         json: { pipeline: { nodes: [{ id: 1, query_execution: { query_id: queryId } }] } },
       });
       expect(response.status).toBe(402);
-      expect((await bodyOf(response)).error).toMatch(/credit limit/);
+      const { error } = await bodyOf(response);
+      expect(error).toMatch(/credit limit .*next billing period.*ask the service's operator/);
+      // The operator's command is for the operator (the log), not for an API client.
+      expect(error).not.toMatch(/npm|admin|set-credit-limit/);
     } finally {
       await host.services.usage.setCreditLimit(host.accountId, 1_000_000);
+    }
+  });
+
+  it('refuses a null parameter value with a 400 naming the parameter, before anything runs', async () => {
+    const queryId = (
+      await bodyOf(
+        await host.call('/v1/query', {
+          json: {
+            name: 'null chain',
+            query_sql: 'select {{chain}} as chain',
+            parameters: [{ key: 'chain', type: 'text', value: 'base' }],
+          },
+        }),
+      )
+    ).query_id;
+    for (const [path, json] of [
+      [
+        '/v1/pipelines/execute',
+        {
+          pipeline: {
+            nodes: [{ id: 1, query_execution: { query_id: queryId, query_parameters: { chain: null } } }],
+          },
+        },
+      ],
+      ['/v1/pipelines/execute', { query_id: queryId, query_parameters: { chain: null } }],
+      [`/v1/query/${queryId}/pipeline/execute`, { query_parameters: { chain: null } }],
+    ] as const) {
+      const response = await host.call(path, { json });
+      expect(response.status, path).toBe(400);
+      expect((await bodyOf(response)).error).toMatch(
+        /parameter "chain" is null: give it a value, or leave it out/,
+      );
     }
   });
 
