@@ -69,3 +69,9 @@ function jsonTypeSchema(type: (typeof JSON_TYPES)[number], depth: number): Recor
  * that `z.record()` writes and the same dialects reject.
  */
 export const jsonObject = () => z.looseObject({}).catchall(jsonValue());
+
+/**
+ * The query string of a route that takes no options: any option is refused as a likely typo (400
+ * naming it), as on the routes that take some; `_=` (a cache-buster) and the API key never reach it.
+ */
+export const noQueryOptions = z.strictObject({});

@@ -233,6 +233,25 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     const unknownOption = await host.call(`${retryPath}?foo=1`, { method: 'POST' });
     expect(unknownOption.status).toBe(400);
     expect((await bodyOf(unknownOption)).error).toMatch(/foo/);
+    // Execute and cancel read their query string as every route does: an unknown option is a 400
+    // (nothing runs, nothing is cancelled); the `_=` cache-buster is ignored.
+    const cancelPath = `/v1/pipelines/executions/${started.pipeline_execution_id}/cancel`;
+    for (const [path, request] of [
+      ['/v1/pipelines/execute?performance=large', { json: graph }],
+      ['/v1/pipelines/execute?foo=1', { json: graph }],
+      [`${cancelPath}?foo=1`, { method: 'POST' }],
+    ] as const) {
+      const refused = await host.call(path, request);
+      expect(refused.status, path).toBe(400);
+      expect((await bodyOf(refused)).error, path).toMatch(/query: Unrecognized key: "(performance|foo)"/);
+    }
+    // The run has ended: a cancel that reads its query string answers that, not a 400.
+    expect((await host.call(`${cancelPath}?_=1700000000000`, { method: 'POST' })).status).toBe(409);
+    const busted = await host.call('/v1/pipelines/execute?_=1700000000000', {
+      json: { pipeline: { nodes: [{ id: 1, query_execution: { query_id: ok } }] } },
+    });
+    expect(busted.status).toBe(200);
+    expect((await waitForPipeline((await bodyOf(busted)).pipeline_execution_id)).status).toBe('completed');
 
     // Retry reruns exactly the failed and skipped nodes once the cause is fixed, here on the large
     // tier and failing fast; the completed nodes it reuses are not run.
