@@ -128,4 +128,56 @@ describe('scheduled refreshes', () => {
     expect(paid?.execution_cost_credits).toBeGreaterThan(0);
     expect((await viewOf('result_shared_up')).last_execution_ids).toHaveLength(3);
   });
+
+  it('joins a refresh a request started; cancelling the run stops following it, not the refresh', async () => {
+    const create = async (sql: string) =>
+      (await bodyOf(await host.call('/v1/query', { json: { name: 'joined', query_sql: sql } })))
+        .query_id as number;
+    const made = await bodyOf(
+      await host.call('/v1/materialized-views', {
+        json: { name: 'result_joined_up', query_id: await create(crossJoinSql(3e7)) },
+      }),
+    );
+    await waitUntilFinished(host, made.execution_id);
+    const report = await create('select h from mv.local.result_joined_up');
+    const refresh = await bodyOf(
+      await host.call('/v1/materialized-views/mv.local.result_joined_up/refresh', { method: 'POST' }),
+    );
+    const run = await bodyOf(await host.call(`/v1/query/${report}/pipeline/execute`, { method: 'POST' }));
+    const statusOf = async () =>
+      bodyOf(await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/status?max_wait_ms=0`));
+    let status = await statusOf();
+    // Until the node has started and says which execution it follows.
+    for (
+      let i = 0;
+      i < 200 && !status.node_executions[0].materialized_view_refresh_status.execution_id;
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = await statusOf();
+    }
+    expect(status.node_executions[0].materialized_view_refresh_status).toMatchObject({
+      name: 'mv.local.result_joined_up',
+      status: 'running',
+      execution_id: refresh.execution_id,
+      shared_refresh: true,
+    });
+    expect(
+      (await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/cancel`, { method: 'POST' }))
+        .status,
+    ).toBe(200);
+    const cancelled = await bodyOf(
+      await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/status?max_wait_ms=10000`),
+    );
+    expect(cancelled).toMatchObject({ status: 'cancelled', execution_cost_credits: 0 });
+    expect(cancelled.node_executions[0].materialized_view_refresh_status).toMatchObject({
+      status: 'cancelled',
+      execution_cost_credits: 0,
+    });
+    // The refresh the request started goes on, and the view gets its new version.
+    expect((await waitUntilFinished(host, refresh.execution_id)).state).toBe('QUERY_STATE_COMPLETED');
+    const view = await bodyOf(await host.call('/v1/materialized-views/mv.local.result_joined_up'));
+    expect(view.current_execution_id).toBe(refresh.execution_id);
+    expect(view.last_execution_ids).toEqual([refresh.execution_id, made.execution_id]);
+  });
 });
