@@ -218,6 +218,33 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
     expect(await views.get(fullName)).toBeUndefined();
   });
 
+  it('lets one of two refreshes of a view that start together claim it: the other finds the list changed', async () => {
+    const views = new DynamoMaterializedViewStore(doc, SERVICE_TABLE.localName);
+    const now = new Date().toISOString();
+    const fullName = `mv.acct.result_${newId().toLowerCase()}`;
+    await views.create({
+      fullName,
+      name: fullName.split('.')[2]!,
+      accountId: 'acct',
+      ownerHandle: 'acct',
+      queryId: 1,
+      isPrivate: true,
+      performance: 'medium',
+      lastExecutionIds: ['e-0'],
+      createdAt: now,
+      updatedAt: now,
+    });
+    // Both read ['e-0'] and found nothing running: exactly one claim lands.
+    const claims = await Promise.all(['e-a', 'e-b'].map((id) => views.claimRefresh(fullName, id, ['e-0'])));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const winner = claims[0] ? 'e-a' : 'e-b';
+    expect((await views.get(fullName))!.lastExecutionIds).toEqual([winner, 'e-0']);
+    // Claiming on what is now current works; a deleted view is claimed by nobody.
+    expect(await views.claimRefresh(fullName, 'e-c', [winner, 'e-0'])).toBe(true);
+    await views.delete(fullName);
+    expect(await views.claimRefresh(fullName, 'e-d', [])).toBe(false);
+  });
+
   it("records why a view's scheduled refresh could not start, and clears it, touching nothing else", async () => {
     const views = new DynamoMaterializedViewStore(doc, SERVICE_TABLE.localName);
     const now = new Date().toISOString();
