@@ -180,4 +180,46 @@ describe('scheduled refreshes', () => {
     expect(view.current_execution_id).toBe(refresh.execution_id);
     expect(view.last_execution_ids).toEqual([refresh.execution_id, made.execution_id]);
   });
+
+  it("does not join a refresh that read its dependencies' old versions: it runs its own", async () => {
+    const create = async (sql: string) =>
+      (await bodyOf(await host.call('/v1/query', { json: { name: 'fresh', query_sql: sql } })))
+        .query_id as number;
+    const upsert = async (name: string, sql: string) => {
+      const made = await bodyOf(
+        await host.call('/v1/materialized-views', { json: { name, query_id: await create(sql) } }),
+      );
+      await waitUntilFinished(host, made.execution_id);
+    };
+    await upsert('result_fresh_up', 'select 1 as v');
+    // Slow, so the request's refresh still runs when the pipeline's turn for this view comes.
+    await upsert(
+      'result_fresh_mid',
+      `select h + (select max(v) from mv.local.result_fresh_up) as h from (${crossJoinSql(6e7)}) t`,
+    );
+    const report = await create('select h from mv.local.result_fresh_mid');
+    // Submitted before the pipeline refreshes result_fresh_up: it reads the old version.
+    const early = await bodyOf(
+      await host.call('/v1/materialized-views/mv.local.result_fresh_mid/refresh', { method: 'POST' }),
+    );
+    const run = await bodyOf(await host.call(`/v1/query/${report}/pipeline/execute`, { method: 'POST' }));
+    let status = await bodyOf(
+      await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/status`),
+    );
+    for (let i = 0; i < 3 && !['completed', 'failed', 'cancelled'].includes(status.status); i++) {
+      status = await bodyOf(
+        await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/status?max_wait_ms=20000`),
+      );
+    }
+    expect(status.status, JSON.stringify({ run, status })).toBe('completed');
+    const mid = status.node_executions
+      .map((node: Json) => node.materialized_view_refresh_status)
+      .find((node: Json | undefined) => node?.name === 'mv.local.result_fresh_mid');
+    expect(mid.shared_refresh).toBeUndefined();
+    expect(mid.execution_id).not.toBe(early.execution_id);
+    expect(mid.execution_cost_credits).toBeGreaterThan(0);
+    // The request's refresh was still running when the node started (or the test proves nothing).
+    const earlyRun = (await host.services.executions.get(early.execution_id))!;
+    expect(earlyRun.executionEndedAt! > mid.started_at).toBe(true);
+  });
 });
