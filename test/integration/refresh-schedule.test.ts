@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRunner } from '../../functions/runner/node-runner';
-import { submitSql, waitUntilFinished } from '../support/executions';
+import { storeExecution, submitSql, waitUntilFinished } from '../support/executions';
 import { crossJoinSql } from '../support/runaway-sql';
 import { bodyOf, type Json, startTestHost, type TestHost } from '../support/test-host';
 
@@ -192,34 +192,25 @@ describe('scheduled refreshes', () => {
       await waitUntilFinished(host, made.execution_id);
     };
     await upsert('result_fresh_up', 'select 1 as v');
-    // Slow, so the request's refresh still runs when the pipeline's turn for this view comes.
-    await upsert(
-      'result_fresh_mid',
-      `select h + (select max(v) from mv.local.result_fresh_up) as h from (${crossJoinSql(6e7)}) t`,
-    );
-    const report = await create('select h from mv.local.result_fresh_mid');
-    // Submitted before the pipeline refreshes result_fresh_up: it reads the old version.
-    const early = await bodyOf(
-      await host.call('/v1/materialized-views/mv.local.result_fresh_mid/refresh', { method: 'POST' }),
-    );
+    await upsert('result_fresh_mid', 'select max(v) + 1 as w from mv.local.result_fresh_up');
+    const report = await create('select w from mv.local.result_fresh_mid');
+    // A refresh of the middle view still queued, submitted before the pipeline refreshes the view
+    // it reads (as a workflow leaves it while it waits for a slot): it would read the old version.
+    const early = await storeExecution(host, new Date(), {
+      materializedViewName: 'mv.local.result_fresh_mid',
+    });
+    await host.services.materializedViews.recordRefresh('mv.local.result_fresh_mid', early.executionId);
     const run = await bodyOf(await host.call(`/v1/query/${report}/pipeline/execute`, { method: 'POST' }));
-    let status = await bodyOf(
-      await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/status`),
+    const status = await bodyOf(
+      await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/status?max_wait_ms=20000`),
     );
-    for (let i = 0; i < 3 && !['completed', 'failed', 'cancelled'].includes(status.status); i++) {
-      status = await bodyOf(
-        await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/status?max_wait_ms=20000`),
-      );
-    }
-    expect(status.status, JSON.stringify({ run, status })).toBe('completed');
+    expect(status.status).toBe('completed');
     const mid = status.node_executions
       .map((node: Json) => node.materialized_view_refresh_status)
       .find((node: Json | undefined) => node?.name === 'mv.local.result_fresh_mid');
     expect(mid.shared_refresh).toBeUndefined();
-    expect(mid.execution_id).not.toBe(early.execution_id);
-    expect(mid.execution_cost_credits).toBeGreaterThan(0);
-    // The request's refresh was still running when the node started (or the test proves nothing).
-    const earlyRun = (await host.services.executions.get(early.execution_id))!;
-    expect(earlyRun.executionEndedAt! > mid.started_at).toBe(true);
+    expect(mid.execution_id).not.toBe(early.executionId);
+    expect((await host.services.executions.get(early.executionId))?.state).toBe('QUERY_STATE_PENDING');
+    await host.call(`/v1/execution/${early.executionId}/cancel`, { method: 'POST' });
   });
 });
