@@ -261,6 +261,9 @@ export async function refreshRequest(
   };
 }
 
+/** SQL that may call a query view (`query_<id>`), whose SQL could read the view. */
+const QUERY_VIEW_CALL_TEXT = /query_\d/;
+
 /**
  * The full names of the views whose query reads `view` (directly, or through a query view it
  * calls), among those the caller may read: their refreshes fail while `view` does not exist.
@@ -280,6 +283,10 @@ export async function viewDependents(
       try {
         const query = await services.queries.get(other.queryId);
         if (!query) return false;
+        // Parsed only when it can name the view, by name or through a query view it calls: a GET
+        // of one view would otherwise parse every query behind every view the caller can see.
+        const text = query.querySql.toLowerCase();
+        if (!text.includes(view.name) && !QUERY_VIEW_CALL_TEXT.test(text)) return false;
         // Parameters only stand for values, never for tables (as the lineage reads them).
         let sql = query.querySql.replace(/\{\{[^}]*\}\}/g, 'NULL');
         const owner =

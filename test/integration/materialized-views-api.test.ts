@@ -252,6 +252,9 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
       'with m as (select v from mv.local.result_dep_mid) select v + 1 as u from m',
     );
     await upsert('result_dep_other', 'select 1 as x');
+    // Through a query view: its SQL runs inside the view's query.
+    const reader = await createQuery('select v from mv.local.result_dep_mid');
+    await upsert('result_dep_via', `select * from query_${reader}`);
     // Another account's view reading this public one breaks too, and its view is public: named.
     await upsert('result_dep_theirs', 'select v from mv.local.result_dep_mid', otherKey);
 
@@ -259,6 +262,7 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     expect(mid.dependents).toEqual([
       'mv.local.result_dep_down',
       'mv.local.result_dep_side',
+      'mv.local.result_dep_via',
       'mv.outsider.result_dep_theirs',
     ]);
     expect(
@@ -269,7 +273,12 @@ describe('materialized views: upsert, atomic refresh, catalog and access', () =>
     expect(deleted.status).toBe(200);
     expect(await bodyOf(deleted)).toEqual({
       message: 'ok',
-      dependents: ['mv.local.result_dep_down', 'mv.local.result_dep_side', 'mv.outsider.result_dep_theirs'],
+      dependents: [
+        'mv.local.result_dep_down',
+        'mv.local.result_dep_side',
+        'mv.local.result_dep_via',
+        'mv.outsider.result_dep_theirs',
+      ],
       warning: expect.stringMatching(
         /^These views read mv\.local\.result_dep_mid: mv\.local\.result_dep_down, .*fail until mv\.local\.result_dep_mid is created again/,
       ),
