@@ -71,7 +71,8 @@ function jsonTypeSchema(type: (typeof JSON_TYPES)[number], depth: number): Recor
 export const jsonObject = () => z.looseObject({}).catchall(jsonValue());
 
 /**
- * The query string of a route that takes no options: any option is refused as a likely typo (400
- * naming it), as on the routes that take some; `_=` (a cache-buster) and the API key never reach it.
+ * The query string of an API route that takes no options (functions/http/route-handler.ts uses it
+ * for every route without a query schema): any option is refused as a likely typo (400 naming
+ * it), as on the routes that take some; `_=` (a cache-buster) and the API key never reach it.
  */
 export const noQueryOptions = z.strictObject({});

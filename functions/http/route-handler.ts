@@ -10,7 +10,7 @@ import { challengeHeaders } from '../auth/refusal';
 import type { Account } from '../core/accounts';
 import { BadRequestError, PayloadTooLargeError } from '../core/errors';
 import type { RateClass } from '../core/rate-limits';
-import { formatZodError } from '../core/validation';
+import { formatZodError, noQueryOptions } from '../core/validation';
 import { getServices, type Services } from '../services';
 import { corsOf, PUBLIC_CORS_HEADERS } from './cors';
 import { mapError } from './error-mapping';
@@ -116,7 +116,9 @@ export function routeHandler<
     const requestId = internal.requestId ?? requestIdOf(event, context);
     const json = spec.body ? parseJsonBody(event, spec.maxBodyBytes) : undefined;
     const body = spec.body ? parse(spec.body, json, 'body') : undefined;
-    const query = spec.query ? parse(spec.query, queryParameters(event), 'query') : undefined;
+    // An API route that takes no options still reads its query string: an option is a likely typo.
+    const querySchema = spec.query ?? (spec.auth === 'none' ? undefined : noQueryOptions);
+    const query = querySchema ? parse(querySchema, queryParameters(event), 'query') : undefined;
     const path = spec.path ? parse(spec.path, event.pathParameters ?? {}, 'path') : undefined;
     const respond = async (): Promise<APIGatewayProxyResult> => {
       const result = await run({

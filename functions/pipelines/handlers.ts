@@ -1,4 +1,3 @@
-import { noQueryOptions } from '../core/validation';
 import { routeHandler } from '../http/route-handler';
 import { webhookTargetOf } from '../http/webhook-target';
 import { queryIdPath } from '../queries/schemas';
@@ -66,7 +65,6 @@ export const executePipeline = routeHandler(
   {
     idempotent: true,
     body: executePipelineBody,
-    query: noQueryOptions,
     docs: {
       summary: "Run a query's pipeline, or an explicit graph of query executions and view refreshes",
       response: startedPipelineResponse,
@@ -103,7 +101,6 @@ export const cancelPipelineExecution = routeHandler(
   {
     rateClass: 'read', // as an execution's cancel
     path: pipelineExecutionPath,
-    query: noQueryOptions,
     docs: { summary: 'Cancel a pipeline execution', response: cancelledPipelineResponse, errors: [409] },
   },
   async ({ services, account, path }) => {

@@ -206,6 +206,20 @@ describe('results: paging, projection, filters, sorting, sampling and CSV on a 1
     const typo = await host.call(`/v1/execution/${id}/results?limt=1`);
     expect(typo.status).toBe(400);
     expect((await bodyOf(typo)).error).toMatch(/limt/);
+    // Routes that take no option at all read their query string too (nothing runs, nothing changes).
+    for (const [path, request] of [
+      ['/v1/sql/execute?performance=large', { json: { sql: 'select 1' } }],
+      [`/v1/execution/${id}/cancel?force=1`, { method: 'POST' }],
+      ['/v1/materialized-views/mv.local.result_nothing?foo=1', { method: 'DELETE' }],
+      ['/v1/usage?foo=1', { method: 'POST' }],
+    ] as const) {
+      const refused = await host.call(path, request);
+      expect(refused.status, path).toBe(400);
+      expect((await bodyOf(refused)).error, path).toMatch(
+        /^query: Unrecognized key: "(performance|force|foo)"/,
+      );
+    }
+    expect((await host.call('/v1/usage?_=1764412345678', { method: 'POST' })).status).toBe(200);
   });
 
   it('compares literals the columns can hold, and refuses one they cannot in CSV too', async () => {
