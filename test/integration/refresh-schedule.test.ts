@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStepFunctions } from '../../functions/local/step-functions';
 import { createNodeRunner } from '../../functions/runner/node-runner';
 import { storeExecution, submitSql, waitUntilFinished } from '../support/executions';
 import { crossJoinSql } from '../support/runaway-sql';
@@ -212,5 +213,56 @@ describe('scheduled refreshes', () => {
     expect(mid.execution_id).not.toBe(early.executionId);
     expect((await host.services.executions.get(early.executionId))?.state).toBe('QUERY_STATE_PENDING');
     await host.call(`/v1/execution/${early.executionId}/cancel`, { method: 'POST' });
+  });
+
+  it('ends a cancelled run at once when a node follows a refresh that is still queued', async () => {
+    const viewQuery = (
+      await bodyOf(await host.call('/v1/query', { json: { name: 'queued', query_sql: 'select 3 as q' } }))
+    ).query_id as number;
+    const made = await bodyOf(
+      await host.call('/v1/materialized-views', { json: { name: 'result_queued_up', query_id: viewQuery } }),
+    );
+    await waitUntilFinished(host, made.execution_id);
+    const report = (
+      await bodyOf(
+        await host.call('/v1/query', {
+          json: { name: 'q', query_sql: 'select q from mv.local.result_queued_up' },
+        }),
+      )
+    ).query_id as number;
+    // A refresh of the view waiting in the queue (as its workflow leaves it while it waits for a slot).
+    const queued = await storeExecution(host, new Date(), {
+      materializedViewName: 'mv.local.result_queued_up',
+    });
+    await host.services.materializedViews.recordRefresh('mv.local.result_queued_up', queued.executionId);
+    const workflows = host.services.orchestrator as LocalStepFunctions;
+    const before = workflows.activeCount;
+    const run = await bodyOf(await host.call(`/v1/query/${report}/pipeline/execute`, { method: 'POST' }));
+    const statusOf = async (wait = 0) =>
+      bodyOf(
+        await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/status?max_wait_ms=${wait}`),
+      );
+    let status = await statusOf();
+    for (
+      let i = 0;
+      i < 200 && !status.node_executions[0].materialized_view_refresh_status.execution_id;
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = await statusOf();
+    }
+    expect(status.node_executions[0].materialized_view_refresh_status).toMatchObject({
+      execution_id: queued.executionId,
+      shared_refresh: true,
+    });
+    await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/cancel`, { method: 'POST' });
+    expect((await statusOf(10_000)).status).toBe('cancelled');
+    // The run's workflow ends within a check, not when the refresh it followed does.
+    for (let i = 0; i < 250 && workflows.activeCount > before; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(workflows.activeCount).toBe(before);
+    expect((await host.services.executions.get(queued.executionId))?.state).toBe('QUERY_STATE_PENDING');
+    await host.call(`/v1/execution/${queued.executionId}/cancel`, { method: 'POST' });
   });
 });
