@@ -263,7 +263,7 @@ async function advanceNode(
     // A node its run stopped (a cancel, on_failure "stop") stops following at once: the refresh
     // goes on for its starter, and the run's branch ends now, not when that refresh does.
     const node = await services.pipelines.getNode(pipelineExecutionId, nodeId);
-    if (!node || node.state !== 'running') return finish();
+    if (node?.state !== 'running') return finish();
     // The refresh is its starter's to submit, check and end: the node waits for its end. Where the
     // engine runs in this process, status-poll Waits last 0 and the check itself waits (as a
     // query's status read does); in AWS the Wait state does.
