@@ -145,18 +145,7 @@ describe('scheduled refreshes', () => {
       await host.call('/v1/materialized-views/mv.local.result_joined_up/refresh', { method: 'POST' }),
     );
     const run = await bodyOf(await host.call(`/v1/query/${report}/pipeline/execute`, { method: 'POST' }));
-    const statusOf = async () =>
-      bodyOf(await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/status?max_wait_ms=0`));
-    let status = await statusOf();
-    // Until the node has started and says which execution it follows.
-    for (
-      let i = 0;
-      i < 200 && !status.node_executions[0].materialized_view_refresh_status.execution_id;
-      i++
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      status = await statusOf();
-    }
+    const status = await statusOnceFollowing(host, run.pipeline_execution_id);
     expect(status.node_executions[0].materialized_view_refresh_status).toMatchObject({
       name: 'mv.local.result_joined_up',
       status: 'running',
@@ -238,25 +227,13 @@ describe('scheduled refreshes', () => {
     const workflows = host.services.orchestrator as LocalStepFunctions;
     const before = workflows.activeCount;
     const run = await bodyOf(await host.call(`/v1/query/${report}/pipeline/execute`, { method: 'POST' }));
-    const statusOf = async (wait = 0) =>
-      bodyOf(
-        await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/status?max_wait_ms=${wait}`),
-      );
-    let status = await statusOf();
-    for (
-      let i = 0;
-      i < 200 && !status.node_executions[0].materialized_view_refresh_status.execution_id;
-      i++
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      status = await statusOf();
-    }
+    const status = await statusOnceFollowing(host, run.pipeline_execution_id);
     expect(status.node_executions[0].materialized_view_refresh_status).toMatchObject({
       execution_id: queued.executionId,
       shared_refresh: true,
     });
     await host.call(`/v1/pipelines/executions/${run.pipeline_execution_id}/cancel`, { method: 'POST' });
-    expect((await statusOf(10_000)).status).toBe('cancelled');
+    expect((await pipelineStatus(host, run.pipeline_execution_id, 10_000)).status).toBe('cancelled');
     // The run's workflow ends within a check, not when the refresh it followed does.
     for (let i = 0; i < 250 && workflows.activeCount > before; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -266,3 +243,19 @@ describe('scheduled refreshes', () => {
     await host.call(`/v1/execution/${queued.executionId}/cancel`, { method: 'POST' });
   });
 });
+
+function pipelineStatus(host: TestHost, pipelineExecutionId: string, waitMs = 0): Promise<Json> {
+  return host
+    .call(`/v1/pipelines/executions/${pipelineExecutionId}/status?max_wait_ms=${waitMs}`)
+    .then(bodyOf);
+}
+
+/** The run's status once its first node has started and says which execution it follows. */
+async function statusOnceFollowing(host: TestHost, pipelineExecutionId: string): Promise<Json> {
+  let status = await pipelineStatus(host, pipelineExecutionId);
+  for (let i = 0; i < 200 && !status.node_executions[0].materialized_view_refresh_status.execution_id; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    status = await pipelineStatus(host, pipelineExecutionId);
+  }
+  return status;
+}

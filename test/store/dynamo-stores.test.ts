@@ -173,11 +173,12 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
     await expect(pipelines.create(execution, nodes)).rejects.toThrow();
   });
 
-  it("remembers every one of a view's concurrent refreshes, with or without its list known", async () => {
+  /** A new private view of account `acct` whose refreshes so far are `lastExecutionIds`. */
+  const newView = async (lastExecutionIds: string[]) => {
     const views = new DynamoMaterializedViewStore(doc, SERVICE_TABLE.localName);
     const now = new Date().toISOString();
     const fullName = `mv.acct.result_${newId().toLowerCase()}`;
-    const view: MaterializedView = {
+    await views.create({
       fullName,
       name: fullName.split('.')[2]!,
       accountId: 'acct',
@@ -185,11 +186,15 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
       queryId: 1,
       isPrivate: true,
       performance: 'medium',
-      lastExecutionIds: [],
+      lastExecutionIds,
       createdAt: now,
       updatedAt: now,
-    };
-    await views.create(view);
+    } satisfies MaterializedView);
+    return { views, fullName };
+  };
+
+  it("remembers every one of a view's concurrent refreshes, with or without its list known", async () => {
+    const { views, fullName } = await newView([]);
     // Each reads the list and writes it with its id first: all but one find it changed and retry.
     const ids = ['e-1', 'e-2', 'e-3', 'e-4'];
     await Promise.all(ids.map((id) => views.recordRefresh(fullName, id)));
@@ -219,21 +224,7 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
   });
 
   it('lets one of two refreshes of a view that start together claim it: the other finds the list changed', async () => {
-    const views = new DynamoMaterializedViewStore(doc, SERVICE_TABLE.localName);
-    const now = new Date().toISOString();
-    const fullName = `mv.acct.result_${newId().toLowerCase()}`;
-    await views.create({
-      fullName,
-      name: fullName.split('.')[2]!,
-      accountId: 'acct',
-      ownerHandle: 'acct',
-      queryId: 1,
-      isPrivate: true,
-      performance: 'medium',
-      lastExecutionIds: ['e-0'],
-      createdAt: now,
-      updatedAt: now,
-    });
+    const { views, fullName } = await newView(['e-0']);
     // Both read ['e-0'] and found nothing running: exactly one claim lands.
     const claims = await Promise.all(['e-a', 'e-b'].map((id) => views.claimRefresh(fullName, id, ['e-0'])));
     expect(claims.filter(Boolean)).toHaveLength(1);
@@ -246,23 +237,9 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
   });
 
   it("records why a view's scheduled refresh could not start, and clears it, touching nothing else", async () => {
-    const views = new DynamoMaterializedViewStore(doc, SERVICE_TABLE.localName);
-    const now = new Date().toISOString();
-    const fullName = `mv.acct.result_${newId().toLowerCase()}`;
-    await views.create({
-      fullName,
-      name: fullName.split('.')[2]!,
-      accountId: 'acct',
-      ownerHandle: 'acct',
-      queryId: 1,
-      isPrivate: true,
-      performance: 'medium',
-      lastExecutionIds: [],
-      createdAt: now,
-      updatedAt: now,
-    });
+    const { views, fullName } = await newView([]);
     const before = await views.get(fullName);
-    const error = { at: now, message: 'Query 1 is archived.', pipelineExecutionId: 'p-1' };
+    const error = { at: new Date().toISOString(), message: 'Query 1 is archived.', pipelineExecutionId: 'p-1' };
     await views.recordScheduleError(fullName, error);
     expect(await views.get(fullName)).toEqual({ ...before, scheduleError: error });
     await views.recordScheduleError(fullName, undefined);
