@@ -239,7 +239,11 @@ describe('DynamoDB stores on dynalite: single-item conditional writes', () => {
   it("records why a view's scheduled refresh could not start, and clears it, touching nothing else", async () => {
     const { views, fullName } = await newView([]);
     const before = await views.get(fullName);
-    const error = { at: new Date().toISOString(), message: 'Query 1 is archived.', pipelineExecutionId: 'p-1' };
+    const error = {
+      at: new Date().toISOString(),
+      message: 'Query 1 is archived.',
+      pipelineExecutionId: 'p-1',
+    };
     await views.recordScheduleError(fullName, error);
     expect(await views.get(fullName)).toEqual({ ...before, scheduleError: error });
     await views.recordScheduleError(fullName, undefined);
