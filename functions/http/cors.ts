@@ -33,8 +33,12 @@ export const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 /** The CORS kind of a route path (`/oauth/mcp/register`), from the route table; undefined for none. */
 export function corsOf(path: string | undefined, table: readonly RouteDefinition[] = routes) {
   if (!path) return undefined;
+  if (table === routes) return CORS_BY_PATH.get(path);
   return table.find((route) => route.path === path && route.cors)?.cors;
 }
+
+/** The route table's CORS paths, looked up once: every API answer asks (route-handler.ts). */
+const CORS_BY_PATH = new Map(routes.filter((route) => route.cors).map((route) => [route.path, route.cors]));
 
 /** The methods a preflight allows on a path: its routes' methods, and OPTIONS. */
 export function corsMethodsOf(path: string, table: readonly RouteDefinition[] = routes): string[] {
