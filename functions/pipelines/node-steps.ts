@@ -94,7 +94,9 @@ async function decide(
     return 'skip';
   }
   const byId = new Map(run.nodes.map((n) => [n.nodeId, n]));
-  const outcomes = node.dependencies.map((dep) => OUTCOME[byId.get(dep)?.state ?? 'pending']);
+  const outcomes = await Promise.all(
+    node.dependencies.map((dep) => dependencyOutcome(services, byId.get(dep))),
+  );
   const decision = dependencyGate(outcomes);
   if (decision === 'skip') {
     const blocker = node.dependencies
@@ -109,6 +111,39 @@ async function decide(
     });
   }
   return decision;
+}
+
+/**
+ * A dependency's outcome for the gate. A node still running whose execution has COMPLETED has
+ * succeeded: what it makes (a view's new version, a query's latest result) is published before its
+ * execution reads COMPLETED, and such a node always ends completed (`finishNode`), so its
+ * dependents start without waiting for its end and its run's bookkeeping to be written.
+ */
+async function dependencyOutcome(
+  services: Services,
+  dependency: PipelineNodeRun | undefined,
+): Promise<NodeOutcome | undefined> {
+  if (dependency?.state !== 'running' || !dependency.executionId) {
+    return OUTCOME[dependency?.state ?? 'pending'];
+  }
+  const execution = await services.executions.get(dependency.executionId);
+  return execution?.state === 'QUERY_STATE_COMPLETED' ? 'succeeded' : undefined;
+}
+
+/** Lets the node's dependents decide again: it ended, or its execution completed. */
+async function releaseDependents(
+  services: Services,
+  pipelineExecutionId: string,
+  graph: PipelineExecution['graph'],
+  nodeId: number,
+): Promise<void> {
+  await services.dependencyGate.nodeEnded(
+    pipelineExecutionId,
+    dependentsOf(graph, nodeId).map((dependent) => ({
+      nodeId: dependent,
+      decide: () => decide(services, pipelineExecutionId, dependent),
+    })),
+  );
 }
 
 /**
@@ -269,20 +304,54 @@ export async function finishNode(
         ? 'cancelled'
         : 'failed';
   // A cancelled pipeline may have ended the node already: only its credits are added then.
-  await endNode(
+  await endNodeWithExecution(
     services,
     pipelineExecutionId,
     nodeId,
+    execution,
     state === 'cancelled' ? ['running', 'cancelled'] : ['running'],
     {
       state,
       credits: execution?.credits ?? 0,
-      // The start its engine time is charged from (a status read may have seen it start late).
-      ...(execution?.executionStartedAt ? { executionStartedAt: execution.executionStartedAt } : {}),
       ...(execution?.error ? { error: execution.error } : {}),
     },
   );
   return { state };
+}
+
+/**
+ * Ends a node with the execution it ran or followed: it ended when that execution ended, and it
+ * records when its engine time began (a status read may have seen it start late). A completed
+ * execution's dependents are released while the end is written (`dependencyOutcome`): on the
+ * local host that is a round of writes less per dependency hop; on Step Functions, the end's
+ * write and the dependents' SendTaskSuccess at once.
+ */
+async function endNodeWithExecution(
+  services: Services,
+  pipelineExecutionId: string,
+  nodeId: number,
+  execution: Execution | undefined,
+  from: readonly NodeState[],
+  changes: { state: NodeState; error?: PipelineNodeRun['error']; credits: number },
+): Promise<void> {
+  const ended = endNode(
+    services,
+    pipelineExecutionId,
+    nodeId,
+    from,
+    {
+      ...changes,
+      ...(execution?.executionStartedAt ? { executionStartedAt: execution.executionStartedAt } : {}),
+      ...(execution?.executionEndedAt ? { endedAt: execution.executionEndedAt } : {}),
+    },
+    { releaseDependents: execution?.state !== 'QUERY_STATE_COMPLETED' },
+  );
+  if (execution?.state !== 'QUERY_STATE_COMPLETED') return ended;
+  const run = await services.pipelines.get(pipelineExecutionId);
+  await Promise.all([
+    ended,
+    run && releaseDependents(services, pipelineExecutionId, run.execution.graph, nodeId),
+  ]);
 }
 
 /**
@@ -305,10 +374,9 @@ async function finishSharedNode(
             message: `The refresh this node joined (execution ${execution.executionId}${execution.pipelineExecutionId ? `, of pipeline execution ${execution.pipelineExecutionId}` : ''}) was cancelled by whoever started it.`,
           }
         : (execution?.error ?? { type: 'execution_error', message: 'The refresh this node joined failed.' });
-  await endNode(services, pipelineExecutionId, nodeId, ['running'], {
+  await endNodeWithExecution(services, pipelineExecutionId, nodeId, execution, ['running'], {
     state,
     credits: 0,
-    ...(execution?.executionStartedAt ? { executionStartedAt: execution.executionStartedAt } : {}),
     ...(error ? { error } : {}),
   });
   return { state };
@@ -378,7 +446,7 @@ export async function stopNodes(
   );
 }
 
-/** Ends a node (conditionally) and lets its dependents decide. */
+/** Ends a node (conditionally, at `endedAt` or now) and lets its dependents decide. */
 async function endNode(
   services: Services,
   pipelineExecutionId: string,
@@ -389,11 +457,14 @@ async function endNode(
     error?: PipelineNodeRun['error'];
     credits?: number;
     executionStartedAt?: string;
+    endedAt?: string;
   },
+  /** False when the caller released them already (a completed execution's node). */
+  { releaseDependents: release = true } = {},
 ) {
   const ended = await services.pipelines.transitionNode(pipelineExecutionId, nodeId, from, {
-    ...changes,
     endedAt: new Date().toISOString(),
+    ...changes,
   });
   if (!ended) return;
   const run = await services.pipelines.get(pipelineExecutionId);
@@ -414,14 +485,7 @@ async function endNode(
   if (isCancelRequested(run.execution) && run.execution.state !== 'cancelled') {
     await endCancelledPipeline(services, pipelineExecutionId, run);
   }
-  const dependents = dependentsOf(run.execution.graph, nodeId);
-  await services.dependencyGate.nodeEnded(
-    pipelineExecutionId,
-    dependents.map((dependent) => ({
-      nodeId: dependent,
-      decide: () => decide(services, pipelineExecutionId, dependent),
-    })),
-  );
+  if (release) await releaseDependents(services, pipelineExecutionId, run.execution.graph, nodeId);
 }
 
 /** What a cancelled run's `error` says. */

@@ -17,7 +17,9 @@
  *
  * Definitions (per run; medians over runs in the summary):
  *   node      node started_at → ended_at as the runner records them: creating the execution,
- *             taking a slot, the engine run, recording the outcome.
+ *             taking a slot, the engine run. A node ends when its execution does (since
+ *             2026-11-29; before, once its outcome was recorded, which `post` measured): the
+ *             recording now overlaps its dependents' start and counts in their hand-off.
  *   engine    the node's execution: execution_started_at → execution_ended_at
  *             (`result_metadata.execution_time_millis`); `engineMillis` is the runner's own clock.
  *   CP        critical path: the heaviest dependency chain with node weights = node durations

@@ -717,6 +717,45 @@ describe('query pipelines: lineage, generated workflow, per-node status, failure
     }
   });
 
+  it("starts a dependent once its dependency completed, while that node's end is still being written", async () => {
+    const first = await createQuery('select 1 as one');
+    const second = await createQuery('select 2 as two');
+    const graph = {
+      pipeline: {
+        nodes: [
+          { id: 1, query_execution: { query_id: first } },
+          { id: 2, dependencies: [1], query_execution: { query_id: second } },
+        ],
+      },
+    };
+    // Node 1's end lands 400 ms late: node 2 must not wait for it, only for node 1's execution.
+    const pipelines = host.services.pipelines;
+    const original = pipelines.transitionNode.bind(pipelines);
+    let firstEndWritten = Number.POSITIVE_INFINITY;
+    pipelines.transitionNode = async (id, nodeId, from, changes) => {
+      if (nodeId !== 1 || changes.state !== 'completed') return original(id, nodeId, from, changes);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const ended = await original(id, nodeId, from, changes);
+      firstEndWritten = Date.now();
+      return ended;
+    };
+    let status: Json;
+    try {
+      const started = await bodyOf(await host.call('/v1/pipelines/execute', { json: graph }));
+      status = await waitForPipeline(started.pipeline_execution_id);
+    } finally {
+      pipelines.transitionNode = original;
+    }
+    expect(status.status).toBe('completed');
+    expect([1, 2].map((id) => node(status, id).status)).toEqual(['completed', 'completed']);
+    // A node ends when its execution ended, so the timeline keeps dependency order.
+    const execution = await host.services.executions.get(node(status, 1).execution_id);
+    expect(node(status, 1).ended_at).toBe(execution?.executionEndedAt);
+    const secondStarted = Date.parse(node(status, 2).started_at);
+    expect(secondStarted).toBeGreaterThanOrEqual(Date.parse(node(status, 1).ended_at));
+    expect(secondStarted).toBeLessThan(firstEndWritten);
+  });
+
   it("hides other accounts' pipeline executions", async () => {
     expect((await host.call('/v1/pipelines/executions/01HKZJ2683PHF9Q9PHHQ8FW4Q1/status')).status).toBe(404);
     expect((await host.call('/v1/pipelines/executions/nope/status')).status).toBe(400);
