@@ -44,6 +44,8 @@ interface Pair {
   mcp: { name: string; arguments: Record<string, unknown> };
   /** The REST twin: returns something derived from the body so it is really read. */
   rest: () => Promise<unknown>;
+  /** The REST twin's method, if not GET. */
+  restMethod?: 'POST';
 }
 
 type Side = 'mcp' | 'mcpJson' | 'rest';
@@ -121,6 +123,7 @@ await runBench('mcp-latency', async (bench: BenchHost) => {
         label: "searchTables 'swap'",
         mcp: { name: 'searchTables', arguments: { query: 'swap' } },
         rest: async () => (await bench.api('/v1/datasets/search', { json: { query: 'swap' } })).results,
+        restMethod: 'POST',
       },
       {
         label: 'getExecutionResults (finished, 25 rows)',
@@ -146,6 +149,8 @@ await runBench('mcp-latency', async (bench: BenchHost) => {
     );
 
     const figures: Figure[] = [];
+    /** The GET twins' samples, for the figures less the transport floor (POST twins need none). */
+    const samplesByLabel = new Map<string, { mcp: number[]; rest: number[] }>();
     for (const pair of pairs) {
       const samples: Record<Side, number[]> = { mcp: [], mcpJson: [], rest: [] };
       const sides: Record<Side, () => Promise<unknown>> = {
@@ -163,6 +168,7 @@ await runBench('mcp-latency', async (bench: BenchHost) => {
           if (i >= WARMUPS) samples[side].push(took);
         }
       }
+      if (pair.restMethod !== 'POST') samplesByLabel.set(pair.label, samples);
       const n = samples.rest.length;
       const p = (side: Side, q: number) => percentile(samples[side], q);
       say(
@@ -187,8 +193,74 @@ await runBench('mcp-latency', async (bench: BenchHost) => {
         ratio: ratio(p('mcpJson', 50), p('rest', 50)),
       });
     }
+    figures.push(...(await transportFloor(baseUrl, apiKey, samplesByLabel)));
     return figures;
   } finally {
     await client.close();
   }
 });
+
+/**
+ * What the HTTP method alone costs a fetch client: a POST with a JSON body the size of a
+ * tools/call against a GET, to a path the host answers 404 at once (no handler runs), alternating.
+ * Every MCP call is a POST and its REST twins here are mostly GETs, so part of each MCP/REST ratio
+ * is this floor, paid in the client (undici streams every request body) whatever the server does.
+ */
+async function transportFloor(
+  baseUrl: string,
+  apiKey: string,
+  mcpSamples: ReadonlyMap<string, { mcp: number[]; rest: number[] }>,
+): Promise<Figure[]> {
+  const url = `${baseUrl}/v1/no-such-route`;
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name: 'getExecutionResults',
+      arguments: { executionId: '01M8M1TYEFCXMQ5YZQT7PDM326', limit: 25 },
+    },
+  });
+  const headers = { 'x-service-api-key': apiKey };
+  const sides = {
+    get: async () => (await fetch(url, { headers })).text(),
+    post: async () =>
+      (
+        await fetch(url, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body,
+        })
+      ).text(),
+  };
+  const samples = { get: [] as number[], post: [] as number[] };
+  for (let i = 0; i < WARMUPS + RUNS; i++) {
+    for (const side of i % 2 ? (['post', 'get'] as const) : (['get', 'post'] as const)) {
+      const took = await timed(sides[side]);
+      if (i >= WARMUPS) samples[side].push(took);
+    }
+  }
+  const [get, post] = [percentile(samples.get, 50), percentile(samples.post, 50)];
+  say(`transport floor (${samples.get.length} runs): GET p50 ${ms(get)}, POST p50 ${ms(post)} (404 route)`);
+  const figures: Figure[] = [
+    {
+      bench: '(f) MCP',
+      measure: 'transport floor: p50 POST with a tools/call-sized body vs GET, 404 route',
+      value: ms(post),
+      baseline: `${ms(get)} GET`,
+      ratio: ratio(post, get),
+    },
+  ];
+  for (const [label, pair] of mcpSamples) {
+    const mcp = percentile(pair.mcp, 50);
+    const rest = percentile(pair.rest, 50);
+    figures.push({
+      bench: '(f) MCP',
+      measure: `${label}: p50 MCP less the floor (POST − GET) vs REST twin`,
+      value: ms(mcp - (post - get)),
+      baseline: `${ms(rest)} REST`,
+      ratio: ratio(mcp - (post - get), rest),
+    });
+  }
+  return figures;
+}
