@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import { memoizeDynaliteExpressionParsers } from './dynalite-expression-cache';
+import { cacheDynaliteTableDescriptions } from './dynalite-table-cache';
 
 /** A DynamoDB request from the host's SDK client (dynalite.ts, `ThreadCalls`). */
 export interface ToDynaliteThread {
@@ -44,6 +45,7 @@ const UNSIGNED_REQUEST = {
 const port = threadPort();
 const options = workerData as DynaliteThreadOptions;
 memoizeDynaliteExpressionParsers();
+cacheDynaliteTableDescriptions();
 
 const server = dynalite({
   createTableMs: 0,
