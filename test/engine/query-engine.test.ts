@@ -330,7 +330,7 @@ describe('errors', () => {
     [
       "SELECT 'x' AS a,\n  cast('abc' AS date) AS b",
       'execution_error',
-      /^Conversion Error: invalid date field format: "abc"/,
+      /^Value cannot be cast to date: abc \(line 2, column 3\)$/,
       { line: 2, column: 3 },
     ],
     // DuckDB counts UTF-8 bytes; positions are reported in characters.
@@ -361,6 +361,27 @@ describe('errors', () => {
     expect(failure.message).toMatch(message);
     expect(failure.message).toContain(`(line ${position.line}, column ${position.column})`);
     expect(failure.position).toEqual(position);
+  });
+
+  // The common run-time errors read as Trino (and Athena) words them, without DuckDB's label.
+  it.each([
+    ["SELECT cast('abc' AS double) AS x", /^Cannot cast 'abc' to DOUBLE \(line 1, column 8\)$/],
+    ["SELECT cast('boom' AS integer) AS x", /^Cannot cast 'boom' to INT$/],
+    ['SELECT cast(300 AS tinyint) AS x', /^Out of range for tinyint: 300 \(line 1, column 8\)$/],
+    ['SELECT 9223372036854775807 + 1 AS x', /^bigint addition overflow: 9223372036854775807 \+ 1$/],
+    ['SELECT 1 / 0 AS x', /^Division by zero$/],
+    ["SELECT cast('2024-13-45' AS timestamp) AS x", /^Value cannot be cast to timestamp: 2024-13-45 /],
+    [
+      'SELECT (SELECT x FROM unnest(array[1, 2]) AS u (x)) AS y',
+      /^Scalar sub-query has returned multiple rows$/,
+    ],
+    ['SELECT array[1, 2][5] AS x', /^Array subscript must be less than or equal to array length: 5 > 2$/],
+    // Not among them: DuckDB's words, with its label.
+    ["SELECT from_hex('zz') AS x", /^Invalid Input Error: /],
+  ] as const)('words %j as Trino does', async (sql, message) => {
+    const failure = await failureOf(engine.run(runRequest(sql)));
+    expect(failure.type).toBe('execution_error');
+    expect(failure.message).toMatch(message);
   });
 
   it('fails a run that outgrows the tier memory as resource_exhausted', async () => {

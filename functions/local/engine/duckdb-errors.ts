@@ -1,5 +1,6 @@
 import { QueryFailure, type QueryFailureType } from '../../core/engine';
 import { DuneSqlError, type DuneSqlErrorKind, type Translation } from '../../dunesql';
+import { trinoWording } from './trino-wording';
 
 /** A DuckDB error as reported with `errors_as_json=true`. */
 export interface DuckDbErrorInfo {
@@ -103,8 +104,9 @@ export function dunesqlFailure(error: DuneSqlError, engineMillis: number): Query
 }
 
 /**
- * Maps a DuckDB error on the user's statement to a QueryFailure: the failure type, DuckDB's own
- * message (`Catalog Error: Table with name foo does not exist! Did you mean "..."?`) and, when
+ * Maps a DuckDB error on the user's statement to a QueryFailure: the failure type, the message
+ * (in Trino's words for the common run-time errors of a DuneSQL query, ./trino-wording.ts; else
+ * DuckDB's own, `Binder Error: Referenced column "x" not found …`) and, when
  * DuckDB gives one, the line/column of the error in the SQL the user wrote: for a DuneSQL
  * statement DuckDB's offset is in the translated text, so it is mapped back through the
  * translation (and the translator's helper names are dropped from the message).
@@ -119,7 +121,9 @@ export async function toQueryFailure(
   const info = parseDuckDbError(error);
   const type = failureType(info);
   const { translation } = statement;
-  let message = `${info.type} Error: ${translation ? translation.userMessage(info.message) : info.message}`;
+  const userMessage = translation ? translation.userMessage(info.message) : info.message;
+  // A DuneSQL query's common run-time errors read as on Athena; the rest keep DuckDB's label.
+  let message = (translation && trinoWording(userMessage)) || `${info.type} Error: ${userMessage}`;
   if (type === 'resource_exhausted' && info.type === 'Out of Memory') {
     // DuckDB's advice (SET memory_limit, SET threads) cannot be followed from a query; say what can.
     const firstLine = info.message.split('\n')[0];

@@ -18,6 +18,7 @@ import { base58 } from '@scure/base';
 import xxhash from 'xxhash-wasm';
 import { duneSqlTypeName } from '../../core/sql-types';
 import { HELPER_PREFIX } from '../../dunesql/duckdb-target';
+import { TRINO_WORDED } from './trino-wording';
 
 /**
  * DuneSQL functions DuckDB has no counterpart for, computed in the engine process in JavaScript and
@@ -98,7 +99,7 @@ function jsFunctions(): Promise<readonly JsFunction[]> {
     // count as volatile, so try() around a translation that may fail still binds (the translation
     // casts its text result to the type the failing branch stands in for).
     scalar(`${HELPER_PREFIX}fail`, VARCHAR, VARCHAR, (value) => {
-      throw new Error(String(value));
+      throw new Error(`${TRINO_WORDED}${String(value)}`);
     }),
   ]);
   return loaded;
