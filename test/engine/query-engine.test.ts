@@ -376,6 +376,7 @@ describe('errors', () => {
       /^Scalar sub-query has returned multiple rows$/,
     ],
     ['SELECT array[1, 2][5] AS x', /^Array subscript must be less than or equal to array length: 5 > 2$/],
+    ["SELECT json_parse('{bad') AS x", /^Cannot convert value to JSON: '\{bad'$/],
     // Not among them: DuckDB's words, with its label.
     ["SELECT from_hex('zz') AS x", /^Invalid Input Error: /],
   ] as const)('words %j as Trino does', async (sql, message) => {

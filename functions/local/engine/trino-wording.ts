@@ -1,10 +1,10 @@
 /**
  * DuckDB's words for the run-time errors users meet most, in the words Trino (and so Athena, the
- * AWS engine) uses for the same failure, so a DuneSQL query fails alike on both hosts: a bad cast,
- * an integer out of its type's range, an overflow, a division by zero, a scalar subquery with
- * several rows. Trino's texts are its own (`VarcharOperators`, `BigintOperators`,
- * `DateTimeOperators`, the planner's scalar-subquery check). A message not listed here keeps
- * DuckDB's words, labelled with DuckDB's error type.
+ * AWS engine) uses for the same failure, so a DuneSQL query fails alike on both hosts: a bad
+ * cast, an integer out of its type's range, an overflow, a division by zero, text json_parse
+ * cannot read, a scalar subquery with several rows. Trino's texts are its own (`VarcharOperators`,
+ * `BigintOperators`, `DateTimeOperators`, `JsonFunctions`, the planner's scalar-subquery check).
+ * A message not listed here keeps DuckDB's words, labelled with DuckDB's error type.
  */
 
 /**
@@ -77,6 +77,7 @@ const REWRITES: readonly [RegExp, Rewrite][] = [
     /^(?:timestamp field value out of range|invalid timestamp field format): "([^"]*)"/,
     ([, value]) => `Value cannot be cast to timestamp: ${value}`,
   ],
+  [/^Cannot convert '([\s\S]*)' to JSON$/, ([, value]) => `Cannot convert value to JSON: '${value}'`],
   [
     /^More than one row returned by a subquery used as an expression/,
     () => 'Scalar sub-query has returned multiple rows',
