@@ -322,9 +322,9 @@ export async function finishNode(
 /**
  * Ends a node with the execution it ran or followed: it ended when that execution ended, and it
  * records when its engine time began (a status read may have seen it start late). A completed
- * execution's dependents are released while the end is written (`dependencyOutcome`): on the
- * local host that is a round of writes less per dependency hop; on Step Functions, the end's
- * write and the dependents' SendTaskSuccess at once.
+ * execution's dependents are released while the end is written (`dependencyOutcome`): a
+ * dependency hop does not wait for that write (on Step Functions the write and the dependents'
+ * SendTaskSuccess go at once; locally all writes still queue on dynalite's one thread).
  */
 async function endNodeWithExecution(
   services: Services,
@@ -347,6 +347,7 @@ async function endNodeWithExecution(
     { releaseDependents: execution?.state !== 'QUERY_STATE_COMPLETED' },
   );
   if (execution?.state !== 'QUERY_STATE_COMPLETED') return ended;
+  ended.catch(() => undefined); // awaited below, after the run is read
   const run = await services.pipelines.get(pipelineExecutionId);
   await Promise.all([
     ended,
