@@ -3,6 +3,7 @@ import { unreadableSqlError } from '../core/lineage';
 import { QUERY_VIEW_NAME, type QueryViewOccurrence } from '../core/query-views';
 import { nodeType } from './ast';
 import { isCatalogStatement, PUBLIC_CATALOG } from './information-schema';
+import { compactLiteralRows } from './literal-rows';
 import { type AstNode, loadPolyglot } from './polyglot';
 import { isShowFunctions } from './show-functions';
 import { lineColumnAt, type PreparedSource, prepareSource, userOffset } from './source-text';
@@ -53,7 +54,9 @@ export class DuneSqlTableReferenceParser implements SqlTableReferenceParser {
 /** The query's syntax tree; none for a catalog statement (SHOW TABLES, DESCRIBE, SHOW FUNCTIONS), which reads no table. */
 async function parseQuery(sql: string): Promise<{ statement?: AstNode; source: PreparedSource }> {
   const polyglot = await loadPolyglot();
-  const source = prepareSource(sql);
+  const prepared = prepareSource(sql);
+  // Rows of literals read no table: a long list is parsed by a few of its rows (literal-rows.ts).
+  const source = compactLiteralRows(prepared)?.source ?? prepared;
   if (source.unterminatedComment !== undefined) {
     throw unreadableSqlError('unterminated /* comment', lineColumnAt(sql, source.unterminatedComment));
   }

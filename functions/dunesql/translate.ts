@@ -23,6 +23,7 @@ import {
   readInformationSchema,
 } from './information-schema';
 import { unparsedJsonClause } from './json-paths';
+import { compactLiteralRows } from './literal-rows';
 import { RefusedOperation, refuseMistypedOperands } from './mistyped-operands';
 import { quoteIdentifier as quote } from './nested-json';
 import { type NestedOutput, nestedOutputsAsJson, type TableSchema } from './nested-outputs';
@@ -163,6 +164,11 @@ export interface TranslateOptions {
    * a sandbox from inside a DuneSQL run, e.g. `txid_current()`); users' SQL never gets it.
    */
   duckDbFunctionsForEngineTests?: boolean;
+  /**
+   * Translate long lists of literal rows whole rather than by the rows that type them
+   * (literal-rows.ts): the tests compare the two.
+   */
+  wholeLiteralRows?: boolean;
 }
 
 type Polyglot = Awaited<ReturnType<typeof loadPolyglot>>;
@@ -199,6 +205,30 @@ export async function translate(
 ): Promise<Translation> {
   const polyglot = polyglotForOneTranslation(await loadPolyglot());
   const source = prepareSource(sql);
+  // Long lists of literal rows are translated by the rows that type them (literal-rows.ts).
+  const compacted = options.wholeLiteralRows ? undefined : compactLiteralRows(source);
+  if (compacted) {
+    const translation = await translateSource(polyglot, sql, compacted.source, target, options, {
+      restore: (output) => compacted.restore(output, target),
+      whole: source,
+    });
+    if (translation) return translation;
+  }
+  return (await translateSource(polyglot, sql, source, target, options))!;
+}
+
+/**
+ * Translates the prepared `source` of `sql`. With `rows`, `source` is `rows.whole` with its long
+ * literal lists cut: the output gets them back, or the answer is undefined when it cannot.
+ */
+async function translateSource(
+  polyglot: Polyglot,
+  sql: string,
+  source: PreparedSource,
+  target: TranslationTarget,
+  options: TranslateOptions,
+  rows?: { restore(output: string): string | undefined; whole: PreparedSource },
+): Promise<Translation | undefined> {
   if (source.unterminatedComment !== undefined) {
     throw new DuneSqlError(
       'syntax',
@@ -384,6 +414,12 @@ export async function translate(
     if (!transpiled.success || !transpiled.sql?.[0]) throw internalError(transpiled.error);
     output = restoreColumnAliases(transpiled.sql[0], aliasPlaceholders);
   }
+  if (rows) {
+    const whole = rows.restore(output);
+    if (whole === undefined) return undefined;
+    output = whole;
+  }
+  const positionSource = rows?.whole ?? source;
   return {
     target,
     sql: output,
@@ -392,7 +428,7 @@ export async function translate(
       mapPosition(
         polyglot,
         sql,
-        source,
+        positionSource,
         output,
         unit === 'bytes' ? byteToCharOffset(output, offset) : offset,
       ),

@@ -28,3 +28,15 @@ export function unionOfSelects(n: number): string {
       `select '${i}' as chain, cast(tx_hash as varchar) as tx from dex.trades where block_number = ${i}`,
   ).join('\nunion all\n');
 }
+
+/** A pasted list of n addresses with labels, joined to a table (how Dune users bring their own rows). */
+export function addressList(n: number): string {
+  const rows = Array.from(
+    { length: n },
+    (_, i) => `(0x${(i * 7919 + 1).toString(16).padStart(40, '0')}, 'label ${i}', ${i})`,
+  );
+  return `with addrs (address, label, rank) as (values ${rows.join(',\n')})
+select a.label, a.rank, count(t.tx_hash) as transfers
+from addrs a left join tokens.transfers t on t."from" = a.address
+group by 1, 2 order by 3 desc`;
+}
