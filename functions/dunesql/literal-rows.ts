@@ -1,9 +1,9 @@
 /**
- * Long `VALUES` lists of plain literals: a pasted list of addresses, labels or ids, often
- * thousands of rows, is the most common way to bring one's own data into a Dune query. Every
- * step of a translation costs time per syntax node (polyglot's parse, tokenizer and generator, and
- * each of our passes), about 0.9 ms a row locally and 0.45 ms on Athena, so a list of 2,000 rows
- * took seconds before its query even started.
+ * Long lists of plain literals: a pasted `VALUES` list of addresses, labels or ids, often thousands
+ * of rows, is the most common way to bring one's own data into a Dune query, and so is a long
+ * `IN (0x…, 0x…, …)`. Every step of a translation costs time per syntax node (polyglot's parse,
+ * tokenizer and generator, and each of our passes), about 0.9 ms a row locally and 0.45 ms on
+ * Athena, so a list of 2,000 rows took seconds before its query even started.
  *
  * The rows need no translation: each literal becomes the same literal in the target's spelling.
  * So a translation sees such a list with only the rows that type it (the first row, and for each
@@ -27,6 +27,8 @@ interface Literal {
 }
 
 interface RowsList {
+  /** `VALUES` rows, or the items of an `IN (…)` list (one-column rows without parentheses). */
+  clause: 'values' | 'in';
   /** The rows' span in the prepared text: from the first row to the end of the last. */
   start: number;
   end: number;
@@ -110,8 +112,9 @@ function generatedSpelling(literal: Literal): string {
 
 /**
  * Puts each list's rows back where its kept rows are in the generated SQL: right after `VALUES `
- * and not followed by more rows, exactly once. A statement the translation left as it was (Athena)
- * is the prepared text itself.
+ * (or `IN (`) and not followed by more rows. Each list's kept rows must be found as often as the
+ * list occurs (the same list pasted twice comes back twice) and no other list's kept rows may read
+ * the same. A statement the translation left as it was (Athena) is the prepared text itself.
  */
 function restoreRows(
   output: string,
@@ -122,33 +125,49 @@ function restoreRows(
 ): string | undefined {
   if (output === compacted) return prepared;
   const spell = SPELLINGS[target];
-  let restored = output;
+  // The same list written more than once is one list found that many times.
+  const copies = new Map<string, { list: RowsList; count: number }>();
   for (const list of lists) {
+    const key = `${list.clause} ${list.parenthesized} ${rowsText(list.rows, list.parenthesized, (l) => l.text)}`;
+    const known = copies.get(key);
+    if (known) known.count++;
+    else copies.set(key, { list, count: 1 });
+  }
+  const replacements: { at: number; length: number; rows: string }[] = [];
+  const keptTexts = new Set<string>();
+  for (const { list, count } of copies.values()) {
     const kept = list.kept.map((i) => list.rows[i]!);
     // A generator may write one-column rows in parentheses.
-    const forms = list.parenthesized ? [true] : [false, true];
-    const form = forms.find(
-      (parenthesized) => uniqueRowsAt(restored, rowsText(kept, parenthesized, spell)) >= 0,
-    );
-    if (form === undefined) return undefined;
-    const written = rowsText(kept, form, spell);
-    const at = uniqueRowsAt(restored, written);
-    restored = restored.slice(0, at) + rowsText(list.rows, form, spell) + restored.slice(at + written.length);
+    const forms = list.parenthesized ? [true] : list.clause === 'in' ? [false] : [false, true];
+    const found = forms
+      .map((parenthesized) => {
+        const written = rowsText(kept, parenthesized, spell);
+        return { parenthesized, written, at: rowsPositions(output, written, list.clause) };
+      })
+      .find((form) => form.at.length > 0);
+    if (!found || found.at.length !== count || keptTexts.has(found.written)) return undefined;
+    keptTexts.add(found.written);
+    const rows = rowsText(list.rows, found.parenthesized, spell);
+    for (const at of found.at) replacements.push({ at, length: found.written.length, rows });
+  }
+  let restored = output;
+  for (const { at, length, rows } of replacements.sort((a, b) => b.at - a.at)) {
+    restored = restored.slice(0, at) + rows + restored.slice(at + length);
   }
   return restored;
 }
 
-/** Where `rows` follow `VALUES ` in `sql` and end its list, if that happens exactly once; else -1. */
-function uniqueRowsAt(sql: string, rows: string): number {
-  const prefix = 'VALUES ';
-  let found = -1;
+/** Where `rows` follow `VALUES ` (or `IN (`) in `sql` and end its list. */
+function rowsPositions(sql: string, rows: string, clause: RowsList['clause']): number[] {
+  const prefix = clause === 'values' ? 'VALUES ' : 'IN (';
+  const positions: number[] = [];
   for (let at = sql.indexOf(prefix + rows); at >= 0; at = sql.indexOf(prefix + rows, at + 1)) {
     const after = sql.slice(at + prefix.length + rows.length).trimStart();
-    if (after.startsWith(',')) continue; // more rows follow: another list
-    if (found >= 0) return -1;
-    found = at + prefix.length;
+    // More rows follow: another list.
+    if (clause === 'values' ? after.startsWith(',') : !after.startsWith(')')) continue;
+    positions.push(at + prefix.length);
   }
-  return found;
+  return positions;
 }
 
 function rowsText(
@@ -166,7 +185,10 @@ function rowsText(
 
 const IDENTIFIER_CHAR = /[A-Za-z0-9_$]/;
 
-/** Every `VALUES` list of literal rows in the prepared text (strings, quoted names and comments skipped). */
+/**
+ * Every `VALUES` list of literal rows and `IN (…)` list of literals in the prepared text (strings,
+ * quoted names and comments skipped).
+ */
 function literalRowLists(text: string): RowsList[] {
   const lists: RowsList[] = [];
   let i = 0;
@@ -181,13 +203,20 @@ function literalRowLists(text: string): RowsList[] {
     } else if (IDENTIFIER_CHAR.test(c)) {
       let end = i + 1;
       while (end < text.length && IDENTIFIER_CHAR.test(text[end]!)) end++;
-      if (end - i === 6 && text.slice(i, end).toLowerCase() === 'values' && text[i - 1] !== '.') {
-        const list = rowsAt(text, end);
-        if (list) {
-          lists.push(list);
-          i = list.end;
-          continue;
-        }
+      const word = end - i === 6 || end - i === 2 ? text.slice(i, end).toLowerCase() : '';
+      const open = word === 'in' ? skipGap(text, end) : end;
+      const list =
+        text[i - 1] === '.'
+          ? undefined
+          : word === 'values'
+            ? rowsAt(text, end, 'values')
+            : word === 'in' && text[open] === '('
+              ? rowsAt(text, open + 1, 'in')
+              : undefined;
+      if (list) {
+        lists.push(list);
+        i = list.end;
+        continue;
       }
       i = end;
     } else {
@@ -197,10 +226,13 @@ function literalRowLists(text: string): RowsList[] {
   return lists;
 }
 
-/** The literal rows right after a `VALUES` keyword ending at `from`, if that is what follows. */
-function rowsAt(text: string, from: number): RowsList | undefined {
+/**
+ * The literal rows right after a `VALUES` keyword ending at `from` (or the literals right after an
+ * `IN (`), if that is what follows.
+ */
+function rowsAt(text: string, from: number, clause: RowsList['clause']): RowsList | undefined {
   const start = skipGap(text, from);
-  const parenthesized = text[start] === '(';
+  const parenthesized = clause === 'values' && text[start] === '(';
   const rows: Literal[][] = [];
   let i = start;
   let end = start;
@@ -236,8 +268,9 @@ function rowsAt(text: string, from: number): RowsList | undefined {
   if (rows.length === 0) return undefined;
   // The list must end there: `VALUES 1, 2 + 3` goes on with an expression, not another row.
   const after = text[skipGap(text, end)];
+  if (clause === 'in' && after !== ')') return undefined;
   if (after !== undefined && after !== ')' && after !== ';' && !/[A-Za-z_]/.test(after)) return undefined;
-  return { start, end, parenthesized, rows, kept: keptRows(rows) };
+  return { clause, start, end, parenthesized, rows, kept: keptRows(rows) };
 }
 
 /** The first row, and per column the first row of each other kind and the widest decimals. */
