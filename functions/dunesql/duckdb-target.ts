@@ -465,11 +465,14 @@ const MACROS: Record<string, string> = {
   from_unixtime_nanos: `(n) AS make_timestamp_ns(CAST(n AS BIGINT))::TIMESTAMPTZ`,
   from_unixtime: `(s) AS to_timestamp(s)`,
   to_iso8601: `(x DATE) AS strftime(x, '%Y-%m-%d'), (x TIMESTAMPTZ) AS strftime(x AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ'), (x TIMESTAMP) AS strftime(x, '%Y-%m-%dT%H:%M:%S.%g')`,
-  // An array's length, an object's number of keys, 0 for a scalar.
-  json_size: `(j, p) AS CASE json_type(j, p) WHEN 'ARRAY' THEN CAST(json_array_length(j, p) AS BIGINT) WHEN 'OBJECT' THEN CAST(len(json_keys(j, p)) AS BIGINT) WHEN NULL THEN NULL ELSE CAST(0 AS BIGINT) END`,
+  // Text Trino's JSON reader cannot read is NULL to json_extract, json_extract_scalar, json_size,
+  // json_array_length and json_array_get (JsonExtract returns null on a parse error; DuckDB's
+  // functions fail): they read `TRY_CAST(j AS JSON)`.
+  // An array's length, an object's number of keys, 0 for a scalar, NULL where the path finds nothing.
+  json_size: `(j, p) AS CASE json_type(TRY_CAST(j AS JSON), p) WHEN 'ARRAY' THEN CAST(json_array_length(TRY_CAST(j AS JSON), p) AS BIGINT) WHEN 'OBJECT' THEN CAST(len(json_keys(TRY_CAST(j AS JSON), p)) AS BIGINT) ELSE CASE WHEN json_type(TRY_CAST(j AS JSON), p) IS NOT NULL THEN CAST(0 AS BIGINT) END END`,
   // Trino: NULL when the value at the path is an object or an array (DuckDB's ->> gives its text).
-  json_extract_scalar: `(j, p) AS CASE WHEN json_type(j, p) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(j, p) END`,
-  json_array_get: `(j, i) AS json_extract(j, CASE WHEN i < 0 THEN '$[#' || i || ']' ELSE '$[' || i || ']' END)`,
+  json_extract_scalar: `(j, p) AS CASE WHEN json_type(TRY_CAST(j AS JSON), p) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(TRY_CAST(j AS JSON), p) END`,
+  json_array_get: `(j, i) AS json_extract(TRY_CAST(j AS JSON), CASE WHEN i < 0 THEN '$[#' || i || ']' ELSE '$[' || i || ']' END)`,
   is_json_scalar: `(j) AS json_type(j) NOT IN ('OBJECT', 'ARRAY')`,
   url_extract_host: `(u) AS nullif(regexp_extract(u, '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/:?#]*)', 1), '')`,
   url_extract_path: `(u) AS regexp_extract(u, '^(?:[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*)?([^?#]*)', 1)`,
@@ -1525,8 +1528,15 @@ export const DUCKDB_RULES: RuleSet = {
   // Trino: a bigint, 0 when absent (DuckDB: an integer, NULL when absent).
   array_position: (args, context) =>
     context.template('CAST(coalesce(array_position(__1, __2), 0) AS BIGINT)', args),
-  // DuckDB counts JSON array elements as UBIGINT.
-  json_array_length: (_args, context, node) => context.template('CAST(__1 AS BIGINT)', [node]),
+  // DuckDB counts JSON array elements as UBIGINT, and an object's or a scalar's as 0 (Trino: NULL,
+  // as for text it cannot read).
+  json_array_length: (args, context) =>
+    context.template(
+      "CASE WHEN json_type(TRY_CAST(__1 AS JSON)) = 'ARRAY' THEN CAST(json_array_length(TRY_CAST(__1 AS JSON)) AS BIGINT) END",
+      args,
+    ),
+  // Text it cannot read is NULL, as to Trino's (see json_extract_scalar's macro).
+  json_extract: (args, context) => context.template('json_extract(TRY_CAST(__1 AS JSON), __2)', args),
   // Trino's format is Java's String.format; printf reads the common patterns (%s %d %.2f %%) alike,
   // but its %s takes text only (Java's takes any value): what a %s prints is cast to text.
   format: javaFormat,
