@@ -377,8 +377,13 @@ describe('errors', () => {
     ],
     ['SELECT array[1, 2][5] AS x', /^Array subscript must be less than or equal to array length: 5 > 2$/],
     ["SELECT json_parse('{bad') AS x", /^Cannot convert value to JSON: '\{bad'$/],
+    [
+      "SELECT cast('abc' AS decimal(10, 2)) AS x",
+      /^Cannot cast VARCHAR 'abc' to DECIMAL\(10, 2\)\. Value is not a number\. \(line 1, column 8\)$/,
+    ],
+    ["SELECT from_hex('zz') AS x", /^not a hexadecimal digit: "z" = 122$/],
     // Not among them: DuckDB's words, with its label.
-    ["SELECT from_hex('zz') AS x", /^Invalid Input Error: /],
+    ["SELECT regexp_like('a', '(') AS x", /^Invalid Input Error: /],
   ] as const)('words %j as Trino does', async (sql, message) => {
     const failure = await failureOf(engine.run(runRequest(sql)));
     expect(failure.type).toBe('execution_error');

@@ -2,8 +2,9 @@
  * DuckDB's words for the run-time errors users meet most, in the words Trino (and so Athena, the
  * AWS engine) uses for the same failure, so a DuneSQL query fails alike on both hosts: a bad
  * cast, an integer out of its type's range, an overflow, a division by zero, text json_parse
- * cannot read, a scalar subquery with several rows. Trino's texts are its own (`VarcharOperators`,
- * `BigintOperators`, `DateTimeOperators`, `JsonFunctions`, the planner's scalar-subquery check).
+ * cannot read, a scalar subquery with several rows, text cast to a decimal, a bad hex digit.
+ * Trino's texts are its own (`VarcharOperators`, `BigintOperators`, `DateTimeOperators`,
+ * `JsonFunctions`, `DecimalCasts`, Java's `HexFormat`, the planner's scalar-subquery check).
  * A message not listed here keeps DuckDB's words, labelled with DuckDB's error type.
  */
 
@@ -47,6 +48,9 @@ const OPERATIONS: Record<string, string> = { addition: '+', subtraction: '-', mu
 
 type Rewrite = (match: RegExpExecArray) => string | undefined;
 
+/** Text Java's `new BigDecimal(text)` reads as a number (no spaces, an optional exponent). */
+const JAVA_BIG_DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 const REWRITES: readonly [RegExp, Rewrite][] = [
   [
     /^Could not convert string '([\s\S]*)' to (\w+)$/,
@@ -81,6 +85,19 @@ const REWRITES: readonly [RegExp, Rewrite][] = [
   [
     /^More than one row returned by a subquery used as an expression/,
     () => 'Scalar sub-query has returned multiple rows',
+  ],
+  [
+    // Trino's varchar-to-decimal cast (DecimalCasts): the text is no number, or too large for the type.
+    /^Could not convert string "([\s\S]*)" to DECIMAL\((\d+),(\d+)\)$/,
+    ([, value, precision, scale]) =>
+      `Cannot cast VARCHAR '${value}' to DECIMAL(${precision}, ${scale}). ${
+        JAVA_BIG_DECIMAL.test(value!) ? 'Value too large.' : 'Value is not a number.'
+      }`,
+  ],
+  [
+    // from_hex reads digits with Java's HexFormat.fromHexDigit; a printable ASCII character's code is its byte.
+    /^Invalid input for hex digit: ([ -~])$/,
+    ([, digit]) => `not a hexadecimal digit: "${digit}" = ${digit!.charCodeAt(0)}`,
   ],
   // DuckDB's text is Trino's already: only DuckDB's label goes.
   [/^Division by zero$/, () => 'Division by zero'],
