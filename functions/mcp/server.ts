@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { enforceRateLimit } from '../accounts/rate-limits';
 import type { Account } from '../core/accounts';
@@ -91,6 +91,16 @@ export function buildMcpServer(context: {
   registerVisualizationTools(registrar('visualizations'), context);
   registerDashboardTools(registrar('dashboards'), context);
   registerResources(server);
+  // The SDK advertises `listChanged: true` for tools and resources; a stateless server never sends
+  // the notifications, so it says so (a client need not hold a stream open waiting for them).
+  // (getCapabilities is private in the SDK's types; test/integration/mcp-server.test.ts reads the result.)
+  const capabilities = (
+    server.server as unknown as { getCapabilities(): ServerCapabilities }
+  ).getCapabilities();
+  server.server.registerCapabilities({
+    ...(capabilities.tools ? { tools: { listChanged: false } } : {}),
+    ...(capabilities.resources ? { resources: { listChanged: false } } : {}),
+  });
   return server;
 }
 

@@ -54,6 +54,9 @@ describe('MCP server at /mcp/v1: the SDK client over Streamable HTTP against the
     );
     expect(tools.find((t) => t.name === 'createServiceQuery')!.annotations?.readOnlyHint).toBe(false);
     expect(client.getServerVersion()?.name).toBe('service');
+    // Stateless: no list-changed notifications are ever sent, and none are promised.
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
+    expect(client.getServerCapabilities()?.resources).toEqual({ listChanged: false });
   });
 
   it('offers only the tool groups the URL picks (features=…), and only read-only tools with read_only=true', async () => {
