@@ -12,7 +12,7 @@
  * not found exactly once in the output, spelled as this module spells them, the caller translates
  * the whole text instead: slower, never different.
  */
-import type { PreparedSource } from './source-text';
+import { closingQuote, type PreparedSource } from './source-text';
 
 /** Lists shorter than this are translated as they are (their time is small anyway). */
 export const COMPACTED_MIN_ROWS = 32;
@@ -195,7 +195,7 @@ function literalRowLists(text: string): RowsList[] {
   while (i < text.length) {
     const c = text[i]!;
     if (c === "'" || c === '"') {
-      i = closingQuote(text, i);
+      i = closingQuote(text, i, c);
     } else if (c === '-' && text[i + 1] === '-') {
       i = lineEnd(text, i);
     } else if (c === '/' && text[i + 1] === '*') {
@@ -308,7 +308,7 @@ function literalAt(text: string, i: number): { literal: Literal; end: number } |
   const c = text[i];
   if (c === "'" || ((c === 'X' || c === 'x') && text[i + 1] === "'")) {
     const quote = c === "'" ? i : i + 1;
-    const end = closingQuote(text, quote);
+    const end = closingQuote(text, quote, "'");
     if (text[end - 1] !== "'" || end - 1 === quote) return undefined; // unterminated
     return { literal: { text: text.slice(i, end), kind: c === "'" ? 'string' : 'binary' }, end };
   }
@@ -358,21 +358,4 @@ function lineEnd(text: string, from: number): number {
 function commentEnd(text: string, from: number): number {
   const close = text.indexOf('*/', from + 2);
   return close < 0 ? text.length : close + 2;
-}
-
-/** Just past the quote closing the string or quoted name opening at `start` (doubled quotes escape). */
-function closingQuote(text: string, start: number): number {
-  const quote = text[start]!;
-  let j = start + 1;
-  while (j < text.length) {
-    if (text[j] === quote) {
-      if (text[j + 1] === quote) {
-        j += 2;
-        continue;
-      }
-      return j + 1;
-    }
-    j++;
-  }
-  return text.length;
 }

@@ -164,7 +164,8 @@ export function prepareSource(sql: string): PreparedSource {
   };
 }
 
-function closingQuote(sql: string, start: number, quote: string): number {
+/** Just past the quote closing the string or quoted name opening at `start` (doubled quotes escape). */
+export function closingQuote(sql: string, start: number, quote: string): number {
   let j = start + 1;
   while (j < sql.length) {
     if (sql[j] === quote) {
