@@ -5,15 +5,15 @@
  * paid by the engine process's warm-up), then p50/p95 per query over typical dashboard-style
  * statements; then large statements shaped as real dashboard queries (a chain of CTEs each joining
  * two before it, a UNION ALL of a SELECT per chain) on both targets, each against polyglot's parse
- * of the same text in the same run; a pasted list of 1,500 literal rows, against translating the
- * list whole; and the process's RSS after. Prints figures, asserts nothing.
+ * of the same text in the same run; a pasted list of 1,500 literal rows and one of 1,500
+ * addresses in an IN list, each against translating the list whole; and the process's RSS after. Prints figures, asserts nothing.
  *
  *   npx tsx test/bench/dunesql-translation.ts
  */
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { preloadTranslator, translate } from '../../functions/dunesql';
-import { addressList, chainOfCtes, unionOfSelects } from '../dunesql/large-statements';
+import { addressInList, addressList, chainOfCtes, unionOfSelects } from '../dunesql/large-statements';
 import { percentile } from './support';
 
 const ENGINE_FLAGS = ['--liftoff-only'];
@@ -86,20 +86,25 @@ async function main() {
       `  large statement, ${name} (${sql.length} characters; parse ${parseMs.toFixed(0)} ms): ${line.join(', ')}`,
     );
   }
-  // A pasted list: translated by the rows that type it (literal-rows.ts), against the whole list.
-  const list = addressList(1500);
-  const parseMs = await medianOf(() => polyglot.parse(list, polyglot.Dialect.Trino));
-  const line = [];
-  for (const target of ['duckdb', 'athena'] as const) {
-    const ms = await medianOf(() => translate(list, target));
-    const wholeMs = await medianOf(() => translate(list, target, { wholeLiteralRows: true }));
-    line.push(
-      `${target} ${ms.toFixed(0)} ms (whole list ${wholeMs.toFixed(0)} ms, ${(wholeMs / ms).toFixed(1)}×)`,
+  // Pasted lists: translated by the rows that type them (literal-rows.ts), against the whole list.
+  const lists = [
+    ['1,500 literal rows in VALUES', addressList(1500)],
+    ['1,500 addresses in an IN list', addressInList(1500)],
+  ] as const;
+  for (const [name, list] of lists) {
+    const parseMs = await medianOf(() => polyglot.parse(list, polyglot.Dialect.Trino));
+    const line = [];
+    for (const target of ['duckdb', 'athena'] as const) {
+      const ms = await medianOf(() => translate(list, target));
+      const wholeMs = await medianOf(() => translate(list, target, { wholeLiteralRows: true }));
+      line.push(
+        `${target} ${ms.toFixed(0)} ms (whole list ${wholeMs.toFixed(0)} ms, ${(wholeMs / ms).toFixed(1)}×)`,
+      );
+    }
+    console.log(
+      `  large statement, ${name} (${list.length} characters; parse ${parseMs.toFixed(0)} ms): ${line.join(', ')}`,
     );
   }
-  console.log(
-    `  large statement, 1,500 literal rows in VALUES (${list.length} characters; parse ${parseMs.toFixed(0)} ms): ${line.join(', ')}`,
-  );
   console.log(`  process RSS after: ${(process.memoryUsage.rss() / 1024 ** 2).toFixed(0)} MiB`);
 }
 

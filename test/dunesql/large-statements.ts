@@ -29,14 +29,22 @@ export function unionOfSelects(n: number): string {
   ).join('\nunion all\n');
 }
 
+/** The i-th of a list of distinct 20-byte addresses, as `0x…`. */
+const address = (i: number) => `0x${(i * 7919 + 1).toString(16).padStart(40, '0')}`;
+
 /** A pasted list of n addresses with labels, joined to a table (how Dune users bring their own rows). */
 export function addressList(n: number): string {
-  const rows = Array.from(
-    { length: n },
-    (_, i) => `(0x${(i * 7919 + 1).toString(16).padStart(40, '0')}, 'label ${i}', ${i})`,
-  );
+  const rows = Array.from({ length: n }, (_, i) => `(${address(i)}, 'label ${i}', ${i})`);
   return `with addrs (address, label, rank) as (values ${rows.join(',\n')})
 select a.label, a.rank, count(t.tx_hash) as transfers
 from addrs a left join tokens.transfers t on t."from" = a.address
 group by 1, 2 order by 3 desc`;
+}
+
+/** n addresses in an IN list (how Dune users filter by a watch list). */
+export function addressInList(n: number): string {
+  const addresses = Array.from({ length: n }, (_, i) => address(i));
+  return `select "to", count(*) as transfers from tokens.transfers
+where "from" in (${addresses.join(',\n')})
+group by 1 order by 2 desc`;
 }
